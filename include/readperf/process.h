@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readperf: the pipeline from records to consumers.
+ *
+ * rp_process() pulls records from a session in time order, applies the
+ * sideband (COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL) to the machine, resolves
+ * each sample's ip to thread, map and symbol, and hands every record to
+ * each consumer in turn.  Consumers (report, csv, ...) only read.
+ */
+#ifndef READPERF_PROCESS_H
+#define READPERF_PROCESS_H
+
+#include <stddef.h>
+
+#include <readperf/machine.h>
+#include <readperf/session.h>
+#include <readperf/symbols.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A sample resolved for consumers. */
+struct rp_resolved {
+	struct rp_thread *thread;
+	const char *comm;          /* the thread's comm at the sample's time */
+	struct rp_addr_location al; /* the sample ip's map and symbol */
+};
+
+/*
+ * One consumer.  event() gets every record in delivery order; for samples
+ * `res` is the resolution (NULL for other records).  A negative return
+ * stops rp_process() with that value.
+ */
+struct rp_consumer {
+	void *ctx;
+	int (*event)(void *ctx, const struct rp_event *ev, const struct rp_resolved *res);
+};
+
+/*
+ * Runs the pipeline to the end of the data.  symbols may be NULL (no symbol
+ * lookup: al.sym stays NULL).  Returns 0, or the first error: a reader
+ * error (after every record before it was delivered; see
+ * rp_session_error()), or a consumer's or the machine's negative value.
+ */
+int rp_process(struct rp_session *session, struct rp_machine *machine,
+	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
+	       size_t nr_consumers);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

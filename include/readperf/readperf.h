@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* readperf: the whole public API. */
+#ifndef READPERF_READPERF_H
+#define READPERF_READPERF_H
+
+#include <readperf/error.h>
+#include <readperf/event.h>
+#include <readperf/session.h>
+#include <readperf/machine.h>
+#include <readperf/symbols.h>
+#include <readperf/process.h>
+#include <readperf/report.h>
+#include <readperf/csv.h>
+
+#endif

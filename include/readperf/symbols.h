@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readperf: symbols for DSOs: ELF symbol tables (libelf), kernel symbols
+ * (kallsyms), demangling (libiberty) and source files (libdw).
+ *
+ * Follows perf's symbol lookup (tools/perf/util/symbol.c, symbol-elf.c,
+ * map.c): a DSO is found on disk or in the build-id cache (~/.debug or
+ * $PERF_BUILDID_DIR), and a file whose build-id differs from the recorded
+ * one is not used; .symtab is preferred over .dynsym, PLT entries get
+ * "name@plt" symbols; symbol addresses are in the DSO's file-offset space,
+ * the space of rp_addr_location.addr.  Tables are loaded once per DSO, on
+ * first use.
+ */
+#ifndef READPERF_SYMBOLS_H
+#define READPERF_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <readperf/machine.h>
+#include <readperf/session.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rp_symbols;
+
+/* A function (or object) of a DSO. */
+struct rp_symbol {
+	uint64_t start, end; /* [start, end) in the DSO's address space */
+	const char *name;    /* demangled as perf prints it */
+	uint8_t binding;     /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+};
+
+struct rp_symbols_opts {
+	size_t sz; /* sizeof(struct rp_symbols_opts) */
+	/* The build-id cache; NULL: $PERF_BUILDID_DIR, else ~/.debug. */
+	const char *buildid_dir;
+	/* Kernel symbols; NULL: the build-id cache's copy, else /proc/kallsyms
+	 * when the file was recorded on the running kernel. */
+	const char *kallsyms;
+	/* Prefix for every DSO path (perf's --symfs); NULL for none. */
+	const char *symfs;
+	int no_demangle; /* keep mangled names */
+};
+
+/*
+ * Creates a symbol resolver for the DSOs of machine, recorded in session
+ * (whose header tells the kernel release and build-ids).  Both must outlive
+ * it.  opts may be NULL.  Returns 0 or RP_ERR_NOMEM.
+ */
+int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
+		   const struct rp_symbols_opts *opts);
+void rp_symbols_free(struct rp_symbols *symbols);
+
+/*
+ * The symbol covering addr (in the DSO's address space, as in
+ * rp_addr_location.addr), or NULL.  Loads the DSO's table on first use;
+ * a DSO that cannot be read has no symbols.  The symbol lives as long as
+ * the resolver.
+ */
+const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
+					uint64_t addr);
+
+/*
+ * Resolves a sampled address fully: thread's map (rp_machine_find_map())
+ * then symbol.  Returns 1 when a map was found, 0 when not.
+ */
+int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
+		       struct rp_thread *thread, uint8_t cpumode, uint64_t ip,
+		       struct rp_addr_location *al);
+
+/*
+ * The source file of sym's first address, from the DSO's DWARF (libdw),
+ * or NULL when there is no debug info.  Valid as long as the resolver.
+ */
+const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
+				   const struct rp_symbol *sym);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
