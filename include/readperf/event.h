@@ -207,7 +207,7 @@ struct rp_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	/* The sample's period, or attr.sample_period when the file holds no
-	 * PERF_SAMPLE_PERIOD (perf record -c N); 1 when neither is known. */
+	 * PERF_SAMPLE_PERIOD (perf record -c N), as perf does. */
 	uint64_t period;
 	struct rp_read read;
 	uint64_t callchain_nr;

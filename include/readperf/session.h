@@ -200,8 +200,8 @@ struct rp_session_opts {
 	uint64_t max_queued;
 };
 
-/* Default cap on queued records: 4 Mi records, at most 128 MiB of queue. */
-#define RP_QUEUE_MAX_DEFAULT (4ull << 20)
+/* Default cap on queued records: 2 Mi records, 80 MiB of queue entries. */
+#define RP_QUEUE_MAX_DEFAULT (2ull << 20)
 
 /*
  * What the reader met, for stats and diagnostics.  Counts are by record
@@ -215,6 +215,12 @@ struct rp_session_stats {
 	uint64_t bytes_skipped;      /* data bytes not read after an error */
 	uint64_t nr_lost;            /* sum of LOST.lost */
 	uint64_t nr_lost_samples;    /* sum of LOST_SAMPLES.lost */
+	/* Records whose size is sound but whose contents are not (a sample
+	 * shorter than its sample_type needs, a name without NUL): skipped,
+	 * as perf skips them, and counted; the first one is named. */
+	uint64_t nr_invalid;
+	uint64_t first_invalid_offset;
+	uint32_t first_invalid_type;
 };
 
 struct rp_session;

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The container of a file-mode perf.data: perf_file_header, the attrs with
+ * their ids, the legacy event_types section, the feature bitmap and the
+ * feature sections after the data.
+ *
+ * Format: tools/perf/Documentation/perf.data-file-format.txt; perf's
+ * util/header.c where the document is silent (attr entries are attr.size
+ * bytes followed by the ids section; a header of 72 bytes has no features).
+ */
+#include <string.h>
+
+#include "common/cursor.h"
+#include "common/error_int.h"
+#include "format/session_int.h"
+
+#define RP_MAGIC_PERFILE2 0x32454c4946524550ull /* "PERFILE2" read as LE */
+#define RP_MAGIC_PERFFILE 0x454c494646524550ull /* "PERFFILE", version 1 */
+#define RP_HEADER_SIZE 104u
+#define RP_HEADER_SIZE_NO_FEATURES 72u
+#define RP_PIPE_HEADER_SIZE 16u
+#define RP_TRACE_EVENT_NAME_MAX 64u
+#define RP_BUILD_ID_MISC_SIZE (1u << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+
+/* Checks that [off, off + size) lies within the file. */
+static int rp_section_ok(const struct rp_session *s, uint64_t off, uint64_t size)
+{
+	return off <= s->size && size <= s->size - off;
+}
+
+static int rp_read_section(struct rp_cursor *c, uint64_t *off, uint64_t *size)
+{
+	if (rp_cur_u64(c, off) < 0 || rp_cur_u64(c, size) < 0)
+		return -1;
+	return 0;
+}
+
+static int rp_read_file_header(struct rp_session *s)
+{
+	struct rp_cursor c;
+	uint64_t magic;
+
+	if (s->size < 8)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->size,
+				       "file too short for a perf.data header (%llu bytes)",
+				       (unsigned long long)s->size);
+	memcpy(&magic, s->map, 8);
+	if (!rp_host_is_le())
+		magic = rp_bswap64(magic);
+	if (magic == RP_MAGIC_PERFILE2) {
+		s->swap = !rp_host_is_le();
+	} else if (magic == rp_bswap64(RP_MAGIC_PERFILE2)) {
+		s->swap = rp_host_is_le();
+	} else if (magic == RP_MAGIC_PERFFILE || magic == rp_bswap64(RP_MAGIC_PERFFILE)) {
+		return rp_error_set_at(&s->err, RP_ERR_UNSUPPORTED, 0,
+				       "PERFFILE version 1 files are not supported");
+	} else {
+		return rp_error_set_at(&s->err, RP_ERR_BAD_MAGIC, 0,
+				       "not a perf.data file (bad magic)");
+	}
+
+	rp_cur_init(&c, s->map, (size_t)s->size, 0, s->swap);
+	rp_cur_skip(&c, 8);
+	if (rp_cur_u64(&c, &s->header_size) < 0)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, 8, "truncated file header");
+	if (s->header_size == RP_PIPE_HEADER_SIZE)
+		return rp_error_set_at(&s->err, RP_ERR_UNSUPPORTED, 8,
+				       "pipe-mode perf.data is not supported yet");
+	if (s->header_size != RP_HEADER_SIZE && s->header_size != RP_HEADER_SIZE_NO_FEATURES)
+		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 8,
+				       "bad file header size %llu",
+				       (unsigned long long)s->header_size);
+	if (s->size < s->header_size)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->size,
+				       "truncated file header (%llu of %llu bytes)",
+				       (unsigned long long)s->size,
+				       (unsigned long long)s->header_size);
+	rp_cur_u64(&c, &s->attr_size);
+	rp_read_section(&c, &s->attrs_off, &s->attrs_size);
+	rp_read_section(&c, &s->data_off, &s->data_size);
+	rp_read_section(&c, &s->event_types_off, &s->event_types_size);
+	memset(s->features, 0, sizeof(s->features));
+	if (s->header_size == RP_HEADER_SIZE)
+		for (int i = 0; i < 4; i++)
+			s->features[i] = rp_cur_get64(&c);
+
+	if (!rp_section_ok(s, s->attrs_off, s->attrs_size))
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->attrs_off,
+				       "attr section (%llu bytes) beyond the end of the file",
+				       (unsigned long long)s->attrs_size);
+	if (!rp_section_ok(s, s->data_off, s->data_size))
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->data_off,
+				       "data section (%llu bytes) beyond the end of the file (%llu bytes)",
+				       (unsigned long long)s->data_size,
+				       (unsigned long long)s->size);
+	return 0;
+}
+
+static int rp_read_attrs(struct rp_session *s)
+{
+	if (s->attrs_size == 0)
+		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 24, "no attrs in the file");
+	if (s->attr_size < RP_ATTR_SIZE_VER0 + 16 || s->attr_size > (1u << 16))
+		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 16, "bad attr size %llu",
+				       (unsigned long long)s->attr_size);
+	uint64_t nr = s->attrs_size / s->attr_size;
+	if (nr > RP_MAX_ATTRS)
+		return rp_error_set_at(&s->err, RP_ERR_LIMIT, s->attrs_off,
+				       "%llu attrs, more than the cap of %u",
+				       (unsigned long long)nr, RP_MAX_ATTRS);
+	s->evsels = rp_arena_alloc(&s->arena, (size_t)nr * sizeof(*s->evsels));
+	if (!s->evsels)
+		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for %llu attrs",
+				    (unsigned long long)nr);
+	memset(s->evsels, 0, (size_t)nr * sizeof(*s->evsels));
+	s->nr_evsels = (size_t)nr;
+
+	for (uint64_t i = 0; i < nr; i++) {
+		struct rp_evsel *ev = &s->evsels[i];
+		uint64_t off = s->attrs_off + i * s->attr_size;
+		const uint8_t *p = s->map + off;
+		uint32_t asize = rp_load32(p + 4, s->swap);
+
+		if (asize == 0)
+			asize = RP_ATTR_SIZE_VER0;
+		if (asize < RP_ATTR_SIZE_VER0 || asize + 16 > s->attr_size)
+			return rp_error_set_at(&s->err, RP_ERR_CORRUPT, off,
+					       "attr %llu: size %u does not fit its entry of %llu bytes",
+					       (unsigned long long)i, asize,
+					       (unsigned long long)s->attr_size);
+		ev->idx = (int)i;
+		rp_attr_decode(&ev->attr, p, asize, s->swap);
+		ev->attr.size = asize;
+
+		uint64_t ids_off = rp_load64(p + asize, s->swap);
+		uint64_t ids_size = rp_load64(p + asize + 8, s->swap);
+		if (!rp_section_ok(s, ids_off, ids_size))
+			return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, off + asize,
+					       "attr %llu: ids section beyond the end of the file",
+					       (unsigned long long)i);
+		uint64_t nr_ids = ids_size / 8;
+		if (nr_ids > RP_MAX_IDS_PER_ATTR)
+			return rp_error_set_at(&s->err, RP_ERR_LIMIT, ids_off,
+					       "attr %llu: %llu ids, more than the cap of %u",
+					       (unsigned long long)i, (unsigned long long)nr_ids,
+					       RP_MAX_IDS_PER_ATTR);
+		uint64_t *ids = rp_arena_alloc(&s->arena, (size_t)nr_ids * 8);
+		if (!ids)
+			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for ids");
+		for (uint64_t j = 0; j < nr_ids; j++) {
+			ids[j] = rp_load64(s->map + ids_off + j * 8, s->swap);
+			/* A later attr claiming the same id wins, as in perf. */
+			if (rp_hashmap_put(&s->id_map, ids[j], ev) < 0)
+				return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for ids");
+		}
+		ev->ids = ids;
+		ev->nr_ids = (size_t)nr_ids;
+		rp_evsel_setup(ev);
+	}
+	s->id_pos = s->evsels[0].id_pos;
+	s->is_pos = s->evsels[0].is_pos;
+	s->sample_id_all = !!(s->evsels[0].attr.flags & RP_ATTR_SAMPLE_ID_ALL);
+	return 0;
+}
+
+/* The feature section table follows the data section: one perf_file_section
+ * per set bit, in bit order. */
+static int rp_read_feature_index(struct rp_session *s)
+{
+	uint64_t off = s->data_off + s->data_size;
+	unsigned nr = 0;
+
+	for (unsigned bit = 0; bit < RP_FEAT_BITS; bit++) {
+		if (!(s->features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		uint64_t at = off + (uint64_t)nr * 16;
+		nr++;
+		if (!rp_section_ok(s, at, 16))
+			return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, at,
+					       "feature table truncated at %s (bit %u)",
+					       rp_feature_name(bit) ? rp_feature_name(bit) : "unknown",
+					       bit);
+		s->feat_off[bit] = rp_load64(s->map + at, s->swap);
+		s->feat_size[bit] = rp_load64(s->map + at + 8, s->swap);
+	}
+	return 0;
+}
+
+/* A perf_header_string: u32 len, then len bytes holding a NUL. */
+static const char *rp_feat_string(struct rp_cursor *c)
+{
+	uint32_t len;
+
+	if (rp_cur_u32(c, &len) < 0)
+		return NULL;
+	return rp_cur_str(c, len);
+}
+
+static int rp_feature_cursor(const struct rp_session *s, unsigned feat, struct rp_cursor *c)
+{
+	if (!rp_session_has_feature(s, feat))
+		return -1;
+	uint64_t off = s->feat_off[feat], size = s->feat_size[feat];
+	if (!rp_section_ok(s, off, size) || size > RP_MAX_FEATURE_SIZE)
+		return -1;
+	rp_cur_init(c, s->map + off, (size_t)size, off, s->swap);
+	return 0;
+}
+
+static const char *rp_feat_string_section(struct rp_session *s, unsigned feat)
+{
+	struct rp_cursor c;
+
+	if (rp_feature_cursor(s, feat, &c) < 0)
+		return NULL;
+	return rp_feat_string(&c);
+}
+
+static void rp_read_cmdline(struct rp_session *s)
+{
+	struct rp_cursor c;
+	uint32_t nr;
+
+	if (rp_feature_cursor(s, RP_FEAT_CMDLINE, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
+	    nr > RP_MAX_STRINGS)
+		return;
+	const char **argv = rp_arena_alloc(&s->arena, (nr + 1u) * sizeof(*argv));
+	if (!argv)
+		return;
+	for (uint32_t i = 0; i < nr; i++) {
+		argv[i] = rp_feat_string(&c);
+		if (!argv[i])
+			return;
+	}
+	argv[nr] = NULL;
+	s->info.cmdline_argc = nr;
+	s->info.cmdline_argv = argv;
+}
+
+static void rp_read_build_ids(struct rp_session *s)
+{
+	struct rp_cursor c;
+	size_t nr = 0, alloc = 0;
+	struct rp_build_id_entry *ents = NULL;
+
+	if (rp_feature_cursor(s, RP_FEAT_BUILD_ID, &c) < 0)
+		return;
+	/* Count first, then fill: the entries live in the arena. */
+	for (int pass = 0; pass < 2; pass++) {
+		struct rp_cursor it = c;
+
+		nr = 0;
+		while (rp_cur_need(&it, 8)) {
+			const uint8_t *rec = it.p;
+			uint16_t misc = rp_load16(rec + 4, s->swap);
+			uint16_t size = rp_load16(rec + 6, s->swap);
+
+			/* header, pid, 24 bytes of build-id, a filename */
+			if (size < 8 + 4 + 24 + 1 || !rp_cur_need(&it, size) || nr >= RP_MAX_BUILD_IDS)
+				break;
+			const char *name = (const char *)rec + 36;
+			if (!memchr(name, 0, size - 36u))
+				break;
+			if (pass == 1) {
+				struct rp_build_id_entry *e = &ents[nr];
+
+				e->pid = rp_load32(rec + 8, s->swap);
+				e->misc = misc;
+				e->size = 20;
+				if ((misc & RP_BUILD_ID_MISC_SIZE) && rec[32] > 0 && rec[32] <= 20)
+					e->size = rec[32];
+				memcpy(e->build_id, rec + 12, 20);
+				e->filename = name;
+			}
+			nr++;
+			it.p += size;
+		}
+		if (pass == 0) {
+			alloc = nr;
+			ents = rp_arena_alloc(&s->arena, alloc * sizeof(*ents));
+			if (!ents)
+				return;
+		}
+	}
+	s->info.build_ids = ents;
+	s->info.nr_build_ids = nr;
+}
+
+/* EVENT_DESC names evsels by their first id, as perf does. */
+static void rp_read_event_desc(struct rp_session *s)
+{
+	struct rp_cursor c;
+	uint32_t nr, asize;
+
+	if (rp_feature_cursor(s, RP_FEAT_EVENT_DESC, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
+	    rp_cur_u32(&c, &asize) < 0 || nr > RP_MAX_STRINGS)
+		return;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t nr_ids;
+		uint64_t id0 = 0;
+
+		if (rp_cur_skip(&c, asize) < 0 || rp_cur_u32(&c, &nr_ids) < 0)
+			return;
+		const char *name = rp_feat_string(&c);
+		if (!name || !rp_cur_need(&c, (uint64_t)nr_ids * 8))
+			return;
+		if (nr_ids)
+			id0 = rp_load64(c.p, s->swap);
+		c.p += (size_t)nr_ids * 8;
+		if (!nr_ids)
+			continue;
+		struct rp_evsel *ev = s->nr_evsels == 1 || !id0 ? &s->evsels[0]
+								: rp_hashmap_get(&s->id_map, id0);
+		if (ev && !ev->name)
+			ev->name = rp_arena_strdup(&s->arena, name);
+	}
+}
+
+/* The legacy event_types section names tracepoints by config. */
+static const char *rp_event_type_name(struct rp_session *s, uint64_t config)
+{
+	uint64_t entry = 8 + RP_TRACE_EVENT_NAME_MAX;
+
+	if (!rp_section_ok(s, s->event_types_off, s->event_types_size))
+		return NULL;
+	for (uint64_t i = 0; i + entry <= s->event_types_size; i += entry) {
+		const uint8_t *p = s->map + s->event_types_off + i;
+
+		if (rp_load64(p, s->swap) != config)
+			continue;
+		if (!memchr(p + 8, 0, RP_TRACE_EVENT_NAME_MAX))
+			return NULL;
+		return rp_arena_strdup(&s->arena, (const char *)p + 8);
+	}
+	return NULL;
+}
+
+static void rp_read_features(struct rp_session *s)
+{
+	struct rp_header_info *h = &s->info;
+	struct rp_cursor c;
+
+	h->hostname = rp_feat_string_section(s, RP_FEAT_HOSTNAME);
+	h->osrelease = rp_feat_string_section(s, RP_FEAT_OSRELEASE);
+	h->version = rp_feat_string_section(s, RP_FEAT_VERSION);
+	h->arch = rp_feat_string_section(s, RP_FEAT_ARCH);
+	h->cpudesc = rp_feat_string_section(s, RP_FEAT_CPUDESC);
+	h->cpuid = rp_feat_string_section(s, RP_FEAT_CPUID);
+	if (rp_feature_cursor(s, RP_FEAT_NRCPUS, &c) == 0 && rp_cur_need(&c, 8)) {
+		h->nr_cpus_available = rp_cur_get32(&c);
+		h->nr_cpus_online = rp_cur_get32(&c);
+	}
+	if (rp_feature_cursor(s, RP_FEAT_TOTAL_MEM, &c) == 0)
+		rp_cur_u64(&c, &h->total_mem);
+	if (rp_feature_cursor(s, RP_FEAT_SAMPLE_TIME, &c) == 0 && rp_cur_need(&c, 16)) {
+		h->sample_time_first = rp_cur_get64(&c);
+		h->sample_time_last = rp_cur_get64(&c);
+		h->has_sample_time = 1;
+	}
+	rp_read_cmdline(s);
+	rp_read_build_ids(s);
+	rp_read_event_desc(s);
+}
+
+int rp_header_read(struct rp_session *s)
+{
+	int ret;
+
+	if ((ret = rp_read_file_header(s)) < 0 || (ret = rp_read_attrs(s)) < 0 ||
+	    (ret = rp_read_feature_index(s)) < 0)
+		return ret;
+	/* Feature contents are optional: a bad section is ignored, as perf
+	 * ignores a feature it fails to read. */
+	rp_read_features(s);
+	for (size_t i = 0; i < s->nr_evsels; i++) {
+		struct rp_evsel *ev = &s->evsels[i];
+
+		if (!ev->name && ev->attr.type == RP_TYPE_TRACEPOINT)
+			ev->name = rp_event_type_name(s, ev->attr.config);
+		if (!ev->name)
+			ev->name = rp_evsel_default_name(&s->arena, &ev->attr);
+		if (!ev->name)
+			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for names");
+	}
+	s->pos = s->data_off;
+	s->data_end = s->data_off + s->data_size;
+	return 0;
+}
+
+int rp_session_has_feature(const struct rp_session *s, unsigned feat)
+{
+	return feat < RP_FEAT_BITS && (s->features[feat / 64] >> (feat % 64) & 1);
+}
+
+int rp_session_feature_section(const struct rp_session *s, unsigned feat, uint64_t *offset,
+			       uint64_t *size)
+{
+	if (!rp_session_has_feature(s, feat))
+		return RP_ERR_INVAL;
+	*offset = s->feat_off[feat];
+	*size = s->feat_size[feat];
+	return 0;
+}
