@@ -9,6 +9,7 @@
  * trailer); perf's evlist.c (evlist__event2evsel) and evsel.c
  * (evsel__parse_sample, perf_evsel__parse_id_sample) for ids and trailers.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/cursor.h"

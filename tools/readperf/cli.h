@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The readperf command line: shared helpers of the subcommands. */
+#ifndef RP_CLI_H
+#define RP_CLI_H
+
+#include <readperf/readperf.h>
+
+/* Exit statuses. */
+#define RP_EXIT_OK 0
+#define RP_EXIT_USAGE 1
+#define RP_EXIT_BAD_INPUT 2
+
+/* Prints "readperf: error: FILE: <err>" on stderr. */
+void cli_error(const char *path, const struct rp_error *err);
+/* Prints "readperf: error: <printf>" on stderr. */
+void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "readperf: warning: <printf>" on stderr. */
+void cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The pieces a subcommand works with, opened from one file. */
+struct cli_input {
+	const char *path;
+	struct rp_session *session;
+	struct rp_machine *machine;
+	struct rp_symbols *symbols;
+};
+
+struct cli_symbol_opts {
+	const char *symfs;
+	const char *kallsyms;
+	int no_demangle;
+};
+
+/* Opens path with a machine and, unless symbol_opts is NULL, symbols.
+ * Returns 0 or prints the error and returns an exit status. */
+int cli_input_open(struct cli_input *in, const char *path, enum rp_order order,
+		   const struct cli_symbol_opts *symbol_opts);
+void cli_input_close(struct cli_input *in);
+/*
+ * Runs the pipeline into the consumers and reports what the reader met
+ * (a stop error, invalid records).  Returns the exit status: 0, or 2 when
+ * the input was bad (whatever was read before it has been consumed).
+ */
+int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr);
+
+int cmd_report(int argc, char **argv);
+int cmd_csv(int argc, char **argv);
+
+#endif

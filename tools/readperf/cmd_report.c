@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* readperf report: perf report --stdio --no-children. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+	OPT_PERCENT_LIMIT = 256,
+	OPT_STDIO,
+	OPT_NO_CHILDREN,
+	OPT_SYMFS,
+	OPT_KALLSYMS,
+	OPT_NO_DEMANGLE,
+};
+
+static void report_usage(FILE *out)
+{
+	fputs("usage: readperf report [options] [FILE]\n"
+	      "  -i, --input FILE          the perf.data file (default perf.data)\n"
+	      "  -s, --sort KEYS           sort keys: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
+	      "  -t, --field-separator SEP rows as perf report -F overhead,sample,period,KEYS -t SEP\n"
+	      "      --percent-limit PCT   hide rows below PCT percent\n"
+	      "      --symfs DIR           look for binaries under DIR\n"
+	      "      --kallsyms FILE       kernel symbols from FILE\n"
+	      "      --no-demangle         keep C++ and Rust names mangled\n"
+	      "      --stdio, --no-children, -g none   accepted, as perf's defaults here\n",
+	      out);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "field-separator", required_argument, NULL, 't' },
+		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rp_report_opts opts = { .sz = sizeof(opts) };
+	struct cli_symbol_opts sym = { 0 };
+	const char *path = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:t:g:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
+		case 's':
+			if (rp_report_parse_sort(&opts, optarg) < 0) {
+				cli_errorf("unknown sort key in '%s' (known: comm, pid, tid, dso, sym, cpu)",
+					   optarg);
+				return RP_EXIT_USAGE;
+			}
+			break;
+		case 't':
+			opts.field_sep = optarg;
+			break;
+		case OPT_PERCENT_LIMIT: {
+			char *end;
+
+			opts.percent_limit = strtod(optarg, &end);
+			if (end == optarg || *end) {
+				cli_errorf("bad --percent-limit '%s'", optarg);
+				return RP_EXIT_USAGE;
+			}
+			break;
+		}
+		case 'g':
+			if (strcmp(optarg, "none")) {
+				cli_errorf("call graphs are not supported yet (-g %s)", optarg);
+				return RP_EXIT_USAGE;
+			}
+			break;
+		case OPT_STDIO:
+		case OPT_NO_CHILDREN:
+			break;
+		case OPT_SYMFS:
+			sym.symfs = optarg;
+			break;
+		case OPT_KALLSYMS:
+			sym.kallsyms = optarg;
+			break;
+		case OPT_NO_DEMANGLE:
+			sym.no_demangle = 1;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return RP_EXIT_OK;
+		default:
+			report_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (path || optind + 1 < argc) {
+			report_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		path = argv[optind];
+	}
+
+	struct cli_input in;
+	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (status)
+		return status;
+	struct rp_report *report;
+	if (rp_report_new(&report, in.session, &opts) < 0) {
+		cli_errorf("out of memory");
+		cli_input_close(&in);
+		return RP_EXIT_BAD_INPUT;
+	}
+	struct rp_consumer consumer = rp_report_consumer(report);
+	status = cli_input_run(&in, &consumer, 1);
+	/* What was read before a bad record is still reported. */
+	if (rp_report_write(report, stdout) < 0 || fflush(stdout) != 0) {
+		cli_errorf("cannot write the report");
+		status = status ? status : RP_EXIT_USAGE;
+	}
+	rp_report_free(report);
+	cli_input_close(&in);
+	return status;
+}

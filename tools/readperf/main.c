@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readperf: read perf.data files.  The subcommands follow perf's names and
+ * options (see README.md); `readperf FILE` is `readperf report FILE`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void cli_vprint(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "readperf: %s: ", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vprint("error", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warnf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vprint("warning", fmt, ap);
+	va_end(ap);
+}
+
+void cli_error(const char *path, const struct rp_error *err)
+{
+	char buf[RP_ERROR_MSG_MAX + 128];
+
+	cli_errorf("%s: %s", path, rp_error_format(err, buf, sizeof(buf)));
+}
+
+int cli_input_open(struct cli_input *in, const char *path, enum rp_order order,
+		   const struct cli_symbol_opts *symbol_opts)
+{
+	struct rp_session_opts opts = { .sz = sizeof(opts), .order = order };
+	struct rp_error err = { 0 };
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path ? path : "perf.data";
+	ret = rp_session_open(&in->session, in->path, &opts, &err);
+	if (ret < 0) {
+		cli_error(in->path, &err);
+		return RP_EXIT_BAD_INPUT;
+	}
+	if (rp_machine_new(&in->machine, in->session) < 0) {
+		cli_errorf("out of memory");
+		cli_input_close(in);
+		return RP_EXIT_BAD_INPUT;
+	}
+	if (symbol_opts) {
+		struct rp_symbols_opts so = {
+			.sz = sizeof(so),
+			.symfs = symbol_opts->symfs,
+			.kallsyms = symbol_opts->kallsyms,
+			.no_demangle = symbol_opts->no_demangle,
+		};
+
+		if (rp_symbols_new(&in->symbols, in->session, &so) < 0) {
+			cli_errorf("out of memory");
+			cli_input_close(in);
+			return RP_EXIT_BAD_INPUT;
+		}
+	}
+	return 0;
+}
+
+void cli_input_close(struct cli_input *in)
+{
+	rp_symbols_free(in->symbols);
+	rp_machine_free(in->machine);
+	rp_session_close(in->session);
+	memset(in, 0, sizeof(*in));
+}
+
+int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr)
+{
+	int ret = rp_process(in->session, in->machine, in->symbols, consumers, nr);
+	const struct rp_session_stats *st = rp_session_stats(in->session);
+
+	if (st->nr_invalid) {
+		const char *name = rp_record_type_name(st->first_invalid_type);
+
+		cli_warnf("%s: skipped %llu records with invalid contents, the first at offset %#llx: %s (%u)",
+			  in->path, (unsigned long long)st->nr_invalid,
+			  (unsigned long long)st->first_invalid_offset, name ? name : "unknown",
+			  st->first_invalid_type);
+	}
+	if (ret < 0) {
+		const struct rp_error *err = rp_session_error(in->session);
+
+		if (err->code)
+			cli_error(in->path, err);
+		else
+			cli_errorf("%s: %s", in->path, rp_strerror(ret));
+		if (st->bytes_skipped)
+			cli_warnf("%s: %llu bytes of data after the error were not read", in->path,
+				  (unsigned long long)st->bytes_skipped);
+		return RP_EXIT_BAD_INPUT;
+	}
+	return RP_EXIT_OK;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: readperf [report] [options] [FILE]\n"
+	      "       readperf csv [-o DIR] [FILE]\n"
+	      "\n"
+	      "  report   the function overview, as perf report --stdio --no-children\n"
+	      "  csv      stat.csv, overview.csv, processes.csv and results.csv\n"
+	      "\n"
+	      "FILE defaults to perf.data.  `readperf <command> --help` for options.\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2) {
+		const char *cmd = argv[1];
+
+		if (!strcmp(cmd, "report"))
+			return cmd_report(argc - 1, argv + 1);
+		if (!strcmp(cmd, "csv"))
+			return cmd_csv(argc - 1, argv + 1);
+		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+			usage(stdout);
+			return RP_EXIT_OK;
+		}
+	}
+	/* `readperf [options] [FILE]` is the report. */
+	return cmd_report(argc, argv);
+}
