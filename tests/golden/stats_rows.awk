@@ -5,11 +5,12 @@
 # and drops zero counts and the TOTAL line.  perf prints the file-header
 # record types without their HEADER_ prefix in some places and with it in
 # others; both spellings map to the short one (ATTR, EVENT_TYPE,
-# TRACING_DATA, BUILD_ID).
+# TRACING_DATA, BUILD_ID, FEATURE).
 function canon(t) {
 	gsub(/"/, "", t)
 	if (t == "HEADER_ATTR" || t == "HEADER_EVENT_TYPE" ||
-	    t == "HEADER_TRACING_DATA" || t == "HEADER_BUILD_ID")
+	    t == "HEADER_TRACING_DATA" || t == "HEADER_BUILD_ID" ||
+	    t == "HEADER_FEATURE")
 		t = substr(t, 8)
 	return t
 }
