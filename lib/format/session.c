@@ -251,7 +251,9 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 		if (s->opts.order == RP_ORDER_TIME && s->sample_id_all && evsel) {
 			uint64_t t = rp_record_time(s, evsel, rec, type, size);
 
-			if (t != (uint64_t)-1) {
+			/* perf delivers records without a time, or with time 0
+			 * (synthesized ones), at once. */
+			if (t != (uint64_t)-1 && t != 0) {
 				struct rp_qent e = { t, nr, off, rec, evsel };
 
 				if (rp_order_push(s, &e) < 0) {
