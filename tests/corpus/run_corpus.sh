@@ -105,7 +105,7 @@ def parse_t_rows(text):
     """Rows of `readperf report --sort comm -t ';'`, per event section."""
     sections, cur = [], None
     for line in text.splitlines():
-        m = re.match(r"^# Samples: .* of event '(.*)'", line)
+        m = re.match(r"^# Samples: .* of events? '(.*)'", line)
         if m:
             cur = {"event": m.group(1), "rows": []}
             sections.append(cur)
@@ -127,7 +127,7 @@ def parse_report_txt(path):
     sections, cur, cols = [], None, None
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f.read().splitlines():
-            m = re.match(r"^# Samples: (\S+)\s+of event '(.*)'", line)
+            m = re.match(r"^# Samples: (\S+)\s+of events? '(.*)'", line)
             if m:
                 cur = {"event": m.group(2), "samples": m.group(1), "period": None,
                        "comm": {}, "rows": 0}

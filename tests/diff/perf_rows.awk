@@ -19,8 +19,9 @@ BEGIN {
 }
 /^# Samples: / {
 	name = $0
-	if (match(name, /of event '.*'/)) {
-		name = substr(name, RSTART + 10, RLENGTH - 11)
+	if (match(name, /of events? '.*'/)) {
+		name = substr(name, RSTART, RLENGTH - 1)
+		sub(/^of events? '/, "", name)
 	} else {
 		name = "?"
 	}
