@@ -1,0 +1,813 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The function overview: perf report's histogram (perf 6.1,
+ * tools/perf/util/hist.c, sort.c, ui/stdio/hist.c, builtin-report.c).
+ *
+ * One histogram per evsel.  A sample goes to the entry whose sort keys
+ * (comm, pid, dso, sym, cpu) equal its own, as perf merges entries; the
+ * rows are then ordered and printed as `perf report --stdio --no-children
+ * -g none` does.  docs/report.md states every rule with its reason.
+ */
+#include <readperf/report.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <readperf/error.h>
+
+#include "common/arena.h"
+#include "common/array.h"
+#include "common/hashmap.h"
+#include "common/strpool.h"
+
+/* Entries one evsel may hold: a file cannot make the report grow beyond. */
+#define RP_REPORT_MAX_ENTRIES (64u << 20)
+/* Evsels the report keeps histograms for (attrs of the file). */
+#define RP_REPORT_MAX_EVSELS (1u << 16)
+
+/* perf prints unresolved addresses with BITS_PER_LONG / 4 digits. */
+#define RP_ADDR_DIGITS 16
+/* Fixed widths of perf's hpp columns (ui/hist.c). */
+#define RP_WIDTH_OVERHEAD 8
+#define RP_WIDTH_SAMPLES 12
+#define RP_WIDTH_PERIOD 12
+
+struct rp_hist_entry {
+	struct rp_hist_entry *next; /* hash chain */
+	uint64_t hash;
+	const char *comm;     /* interned: the comm at the sample's time */
+	struct rp_thread *thread;
+	int32_t tid;
+	int32_t cpu;
+	const char *dso_name; /* interned short name; NULL: no map */
+	const char *sym_name; /* interned; NULL: unresolved */
+	uint64_t sym_start, sym_end;
+	uint64_t ip;          /* al.addr: the address in the DSO's space */
+	char level;
+	uint64_t period;
+	uint64_t nr_samples;
+};
+
+struct rp_hists {
+	struct rp_hashmap map; /* hash -> first entry of the chain */
+	struct rp_hist_entry **entries;
+	size_t nr_entries, alloc;
+	uint64_t nr_samples;
+	uint64_t total_period;
+};
+
+struct rp_report {
+	const struct rp_session *session;
+	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
+	size_t nr_keys;
+	char *field_sep;
+	double percent_limit;
+	uint64_t lost_samples;
+	struct rp_hists *hists;
+	size_t nr_hists;
+	struct rp_arena arena;
+	struct rp_strpool pool;
+	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
+	const char *last_comm_in, *last_comm;
+};
+
+static const struct {
+	const char *name;
+	enum rp_sort_key key;
+} rp_sort_names[] = {
+	{ "comm", RP_SORT_COMM }, { "pid", RP_SORT_PID },       { "tid", RP_SORT_TID },
+	{ "dso", RP_SORT_DSO },   { "sym", RP_SORT_SYM },       { "symbol", RP_SORT_SYM },
+	{ "cpu", RP_SORT_CPU },
+};
+
+int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
+{
+	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
+	size_t nr = 0;
+	const char *p = list;
+
+	if (!opts || !list)
+		return RP_ERR_INVAL;
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		size_t i, n = sizeof(rp_sort_names) / sizeof(rp_sort_names[0]);
+
+		if (!len) {
+			p++;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (strlen(rp_sort_names[i].name) == len &&
+			    !strncasecmp(rp_sort_names[i].name, p, len))
+				break;
+		if (i == n)
+			return RP_ERR_INVAL;
+		/* perf takes a key once; a repeated key is ignored. */
+		size_t j;
+		for (j = 0; j < nr; j++)
+			if (keys[j] == rp_sort_names[i].key)
+				break;
+		if (j == nr) {
+			if (nr == RP_REPORT_MAX_KEYS)
+				return RP_ERR_INVAL;
+			keys[nr++] = rp_sort_names[i].key;
+		}
+		p += len;
+	}
+	memcpy(opts->keys, keys, nr * sizeof(keys[0]));
+	opts->nr_keys = nr;
+	return 0;
+}
+
+int rp_report_new(struct rp_report **out, const struct rp_session *session,
+		  const struct rp_report_opts *opts)
+{
+	struct rp_report_opts o;
+	struct rp_report *r;
+
+	if (!out)
+		return RP_ERR_INVAL;
+	*out = NULL;
+	memset(&o, 0, sizeof(o));
+	if (opts) {
+		size_t sz = opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+
+		memcpy(&o, opts, sz);
+	}
+	if (o.nr_keys > RP_REPORT_MAX_KEYS)
+		return RP_ERR_INVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return RP_ERR_NOMEM;
+	r->session = session;
+	if (o.nr_keys) {
+		memcpy(r->keys, o.keys, o.nr_keys * sizeof(o.keys[0]));
+		r->nr_keys = o.nr_keys;
+	} else {
+		r->keys[0] = RP_SORT_COMM;
+		r->keys[1] = RP_SORT_DSO;
+		r->keys[2] = RP_SORT_SYM;
+		r->nr_keys = 3;
+	}
+	r->percent_limit = o.percent_limit;
+	if (o.field_sep) {
+		r->field_sep = strdup(o.field_sep);
+		if (!r->field_sep) {
+			free(r);
+			return RP_ERR_NOMEM;
+		}
+	}
+	size_t n = session ? rp_session_nr_evsels(session) : 0;
+	if (n > RP_REPORT_MAX_EVSELS)
+		n = RP_REPORT_MAX_EVSELS;
+	if (n) {
+		r->hists = calloc(n, sizeof(*r->hists));
+		if (!r->hists) {
+			free(r->field_sep);
+			free(r);
+			return RP_ERR_NOMEM;
+		}
+	}
+	r->nr_hists = n;
+	*out = r;
+	return 0;
+}
+
+void rp_report_free(struct rp_report *report)
+{
+	if (!report)
+		return;
+	for (size_t i = 0; i < report->nr_hists; i++) {
+		rp_hashmap_release(&report->hists[i].map);
+		free(report->hists[i].entries);
+	}
+	free(report->hists);
+	rp_hashmap_release(&report->dso_names);
+	rp_strpool_release(&report->pool);
+	rp_arena_release(&report->arena);
+	free(report->field_sep);
+	free(report);
+}
+
+static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
+{
+	/* Consecutive samples mostly carry the same comm: skip the pool then. */
+	if (comm == r->last_comm_in && r->last_comm && !strcmp(comm, r->last_comm))
+		return r->last_comm;
+	const char *s = rp_strpool_intern_str(&r->pool, comm);
+	if (s) {
+		r->last_comm_in = comm;
+		r->last_comm = s;
+	}
+	return s;
+}
+
+static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
+{
+	const char *s = rp_hashmap_get(&r->dso_names, (uint64_t)(uintptr_t)dso);
+
+	if (s)
+		return s;
+	const char *name = rp_dso_short_name(dso);
+	s = rp_strpool_intern_str(&r->pool, name ? name : "");
+	if (!s || rp_hashmap_put(&r->dso_names, (uint64_t)(uintptr_t)dso, (void *)s) < 0)
+		return NULL;
+	return s;
+}
+
+/* Whether a and b fall in one entry: perf's collapse functions return 0. */
+static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *a,
+			 const struct rp_hist_entry *b)
+{
+	for (size_t i = 0; i < r->nr_keys; i++) {
+		switch (r->keys[i]) {
+		case RP_SORT_COMM:
+			if (a->comm != b->comm)
+				return 0;
+			break;
+		case RP_SORT_PID:
+		case RP_SORT_TID:
+			if (a->tid != b->tid)
+				return 0;
+			break;
+		case RP_SORT_DSO:
+			if (a->dso_name != b->dso_name)
+				return 0;
+			break;
+		case RP_SORT_SYM:
+			if (!a->sym_name != !b->sym_name)
+				return 0;
+			if (!a->sym_name) {
+				if (a->ip != b->ip)
+					return 0;
+			} else if (a->dso_name != b->dso_name || a->sym_start != b->sym_start ||
+				   a->sym_end != b->sym_end) {
+				return 0;
+			}
+			break;
+		case RP_SORT_CPU:
+			if (a->cpu != b->cpu)
+				return 0;
+			break;
+		}
+	}
+	return 1;
+}
+
+static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_entry *e)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (size_t i = 0; i < r->nr_keys; i++) {
+		uint64_t v = 0;
+
+		switch (r->keys[i]) {
+		case RP_SORT_COMM:
+			v = (uint64_t)(uintptr_t)e->comm;
+			break;
+		case RP_SORT_PID:
+		case RP_SORT_TID:
+			v = (uint32_t)e->tid;
+			break;
+		case RP_SORT_DSO:
+			v = (uint64_t)(uintptr_t)e->dso_name;
+			break;
+		case RP_SORT_SYM:
+			v = e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
+					: ~e->ip;
+			break;
+		case RP_SORT_CPU:
+			v = (uint32_t)e->cpu;
+			break;
+		}
+		h = rp_hash64(h ^ v) + i;
+	}
+	return h;
+}
+
+static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
+				const struct rp_resolved *res)
+{
+	const struct rp_sample *s = &ev->u.sample;
+	int idx = rp_evsel_idx(ev->evsel);
+
+	if (idx < 0 || (size_t)idx >= r->nr_hists)
+		return 0;
+	struct rp_hists *h = &r->hists[idx];
+	struct rp_hist_entry key;
+
+	memset(&key, 0, sizeof(key));
+	key.thread = res ? res->thread : NULL;
+	key.tid = key.thread ? rp_thread_tid(key.thread) : (int32_t)s->tid;
+	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	key.level = '.';
+	key.ip = s->ip;
+	const char *comm = res ? res->comm : NULL;
+	if (!comm && key.thread)
+		comm = rp_thread_comm(key.thread);
+	key.comm = rp_report_intern_comm(r, comm ? comm : "");
+	if (!key.comm)
+		return RP_ERR_NOMEM;
+	if (res) {
+		const struct rp_addr_location *al = &res->al;
+
+		key.level = al->level ? al->level : '.';
+		key.ip = al->map ? al->addr : al->ip;
+		if (al->dso) {
+			key.dso_name = rp_report_dso_name(r, al->dso);
+			if (!key.dso_name)
+				return RP_ERR_NOMEM;
+		}
+		if (al->sym) {
+			key.sym_name = al->sym->name ? al->sym->name : "";
+			key.sym_start = al->sym->start;
+			key.sym_end = al->sym->end;
+		}
+	}
+	key.hash = rp_entry_hash(r, &key);
+
+	struct rp_hist_entry *first = rp_hashmap_get(&h->map, key.hash), *e;
+	for (e = first; e; e = e->next)
+		if (e->hash == key.hash && rp_entry_same(r, e, &key))
+			break;
+	if (!e) {
+		if (h->nr_entries >= RP_REPORT_MAX_ENTRIES)
+			return RP_ERR_LIMIT;
+		if (RP_ARRAY_RESERVE(h->entries, h->alloc, h->nr_entries + 1) < 0)
+			return RP_ERR_NOMEM;
+		e = rp_arena_alloc(&r->arena, sizeof(*e));
+		if (!e)
+			return RP_ERR_NOMEM;
+		*e = key;
+		if (key.sym_name) {
+			e->sym_name = rp_strpool_intern_str(&r->pool, key.sym_name);
+			if (!e->sym_name)
+				return RP_ERR_NOMEM;
+		}
+		e->next = first;
+		if (rp_hashmap_put(&h->map, key.hash, e) < 0)
+			return RP_ERR_NOMEM;
+		h->entries[h->nr_entries++] = e;
+	}
+	e->period += s->period;
+	e->nr_samples++;
+	h->nr_samples++;
+	h->total_period += s->period;
+	return 0;
+}
+
+static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct rp_report *r = ctx;
+
+	switch (ev->type) {
+	case RP_RECORD_SAMPLE:
+		if (!ev->evsel)
+			return 0;
+		return rp_report_add_sample(r, ev, res);
+	case RP_RECORD_LOST_SAMPLES:
+		r->lost_samples += ev->u.lost.lost;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+struct rp_consumer rp_report_consumer(struct rp_report *report)
+{
+	struct rp_consumer c = { report, rp_report_event };
+
+	return c;
+}
+
+/* ---- ordering ---------------------------------------------------------- */
+
+static int rp_cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b ? 1 : 0;
+}
+
+static int rp_cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int rp_cmp_str(const char *a, const char *b)
+{
+	int c = strcmp(a, b);
+
+	return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+/* perf's dso order: by short name, entries without a map last. */
+static int rp_cmp_dso(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+{
+	if (!a->dso_name || !b->dso_name)
+		return (a->dso_name ? 0 : 1) - (b->dso_name ? 0 : 1);
+	return a->dso_name == b->dso_name ? 0 : rp_cmp_str(a->dso_name, b->dso_name);
+}
+
+/*
+ * The output order of one key (perf's se_sort, else se_cmp): a negative
+ * value puts a first.
+ */
+static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
+			   const struct rp_hist_entry *b)
+{
+	switch (key) {
+	case RP_SORT_COMM:
+		return a->comm == b->comm ? 0 : rp_cmp_str(a->comm, b->comm);
+	case RP_SORT_PID:
+	case RP_SORT_TID:
+		return rp_cmp_i64(a->tid, b->tid);
+	case RP_SORT_DSO:
+		return rp_cmp_dso(a, b);
+	case RP_SORT_SYM:
+		/* By name; resolved symbols before unresolved addresses, which
+		 * tie with each other. */
+		if (!a->sym_name || !b->sym_name)
+			return (a->sym_name ? 0 : 1) - (b->sym_name ? 0 : 1);
+		return a->sym_name == b->sym_name ? 0 : rp_cmp_str(a->sym_name, b->sym_name);
+	case RP_SORT_CPU:
+		return rp_cmp_i64(a->cpu, b->cpu);
+	}
+	return 0;
+}
+
+/* The order in which perf's collapsed tree holds the entries (se_cmp). */
+static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry *a,
+			       const struct rp_hist_entry *b)
+{
+	int c;
+
+	if (key != RP_SORT_SYM)
+		return rp_cmp_key_sort(key, a, b);
+	if (!a->sym_name && !b->sym_name)
+		return rp_cmp_i64((int64_t)a->ip, (int64_t)b->ip);
+	c = rp_cmp_dso(a, b);
+	if (c)
+		return c;
+	if (!a->sym_name || !b->sym_name)
+		return (a->sym_name ? 0 : 1) - (b->sym_name ? 0 : 1);
+	c = rp_cmp_i64((int64_t)a->sym_start, (int64_t)b->sym_start);
+	if (c)
+		return c;
+	return rp_cmp_i64((int64_t)a->sym_end, (int64_t)b->sym_end);
+}
+
+/* qsort has no context argument in C11: the report being sorted. */
+static const struct rp_report *rp_sorting;
+
+static int rp_entry_order(const void *pa, const void *pb)
+{
+	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
+	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_report *r = rp_sorting;
+	int c;
+	size_t i;
+
+	if (!r->field_sep) {
+		/* Without -F perf sorts by overhead first, then by the keys. */
+		c = rp_cmp_u64_desc(a->period, b->period);
+		if (c)
+			return c;
+		for (i = 0; i < r->nr_keys; i++)
+			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
+				return c;
+	} else {
+		/* With -F the keys come first, then overhead, sample, period. */
+		for (i = 0; i < r->nr_keys; i++)
+			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
+				return c;
+		c = rp_cmp_u64_desc(a->period, b->period);
+		if (!c)
+			c = rp_cmp_u64_desc(a->nr_samples, b->nr_samples);
+		if (c)
+			return c;
+	}
+	/* Ties keep the order of perf's collapsed tree. */
+	for (i = 0; i < r->nr_keys; i++)
+		if ((c = rp_cmp_key_collapse(r->keys[i], a, b)))
+			return c;
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+struct rp_widths {
+	int comm, thread, tid, dso, sym, cpu;
+};
+
+static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
+{
+	const char *c = e->thread ? rp_thread_comm(e->thread) : NULL;
+
+	return c ? c : e->comm;
+}
+
+static int rp_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* perf's hists__calc_col_len over every entry, then the header names. */
+static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
+			   struct rp_widths *w)
+{
+	int comm = 0, dso = 0, sym = 0, unresolved = 0;
+
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *e = h->entries[i];
+
+		/* perf measures the thread's comm at the end, not the entry's. */
+		comm = rp_max(comm, (int)strlen(rp_entry_final_comm(e)));
+		if (e->dso_name)
+			dso = rp_max(dso, (int)strlen(e->dso_name));
+		if (e->sym_name) {
+			sym = rp_max(sym, (int)strlen(e->sym_name) + 4);
+		} else {
+			sym = rp_max(sym, RP_ADDR_DIGITS + 4 + 2);
+			unresolved = 1;
+		}
+	}
+	if (unresolved && !r->field_sep)
+		dso = rp_max(dso, RP_ADDR_DIGITS);
+	w->comm = rp_max(comm, 7);                       /* "Command" */
+	w->thread = rp_max(comm ? comm + 8 : 0, 15);     /* "    Pid:Command" */
+	w->tid = 7;                                      /* "    Tid" */
+	w->dso = rp_max(dso, 13);                        /* "Shared Object" */
+	w->sym = rp_max(sym, 6);                         /* "Symbol" */
+	w->cpu = 3;                                      /* "CPU" */
+}
+
+static const char *rp_key_header(enum rp_sort_key key)
+{
+	switch (key) {
+	case RP_SORT_COMM: return "Command";
+	case RP_SORT_PID: return "    Pid:Command";
+	case RP_SORT_TID: return "    Tid";
+	case RP_SORT_DSO: return "Shared Object";
+	case RP_SORT_SYM: return "Symbol";
+	case RP_SORT_CPU: return "CPU";
+	}
+	return "";
+}
+
+static int rp_key_width(enum rp_sort_key key, const struct rp_widths *w)
+{
+	switch (key) {
+	case RP_SORT_COMM: return w->comm;
+	case RP_SORT_PID: return w->thread;
+	case RP_SORT_TID: return w->tid;
+	case RP_SORT_DSO: return w->dso;
+	case RP_SORT_SYM: return w->sym;
+	case RP_SORT_CPU: return w->cpu;
+	}
+	return 0;
+}
+
+/* Room for one formatted key: names are capped by the width of the column,
+ * which the longest name sets. */
+struct rp_buf {
+	char *p;
+	size_t len, alloc;
+};
+
+static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->alloc - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return RP_ERR_IO;
+	if (!b->p || b->len + (size_t)n + 1 > b->alloc) {
+		size_t want = b->len + (size_t)n + 1;
+		char *p;
+
+		if (want < 256)
+			want = 256;
+		p = realloc(b->p, want);
+		if (!p)
+			return RP_ERR_NOMEM;
+		b->p = p;
+		b->alloc = want;
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return RP_ERR_IO;
+	}
+	b->len += (size_t)n;
+	return 0;
+}
+
+/* Formats the key column of e into b (from b->len on), as perf's
+ * se_snprintf functions do. */
+static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
+			 const struct rp_hist_entry *e, int width, struct rp_buf *b)
+{
+	size_t start = b->len;
+	int rc = 0;
+
+	switch (key) {
+	case RP_SORT_COMM:
+		rc = rp_buf_printf(b, "%-*.*s", width, width, e->comm);
+		break;
+	case RP_SORT_PID: {
+		int cw = rp_max(7, width) - 8;
+
+		rc = rp_buf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
+				   cw < 0 ? 0 : cw, rp_entry_final_comm(e));
+		break;
+	}
+	case RP_SORT_TID:
+		rc = rp_buf_printf(b, "%*d", width, (int)e->tid);
+		break;
+	case RP_SORT_DSO:
+		rc = rp_buf_printf(b, "%-*.*s", width, width,
+				   e->dso_name ? e->dso_name : "[unknown]");
+		break;
+	case RP_SORT_SYM:
+		rc = rp_buf_printf(b, "[%c] ", e->level);
+		if (rc)
+			break;
+		if (e->sym_name) {
+			int nw = width - 4;
+
+			rc = rp_buf_printf(b, "%.*s", nw < 0 ? 0 : nw, e->sym_name);
+		} else {
+			/* "%#.16llx": zero gets no "0x", as in perf. */
+			rc = rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
+		}
+		break;
+	case RP_SORT_CPU:
+		rc = rp_buf_printf(b, "%*.*d", width, width, (int)e->cpu);
+		break;
+	}
+	if (rc)
+		return rc;
+	/* With -t, perf turns the separator's first character into '.'. */
+	if (r->field_sep && r->field_sep[0]) {
+		for (size_t i = start; i < b->len; i++)
+			if (b->p[i] == r->field_sep[0])
+				b->p[i] = '.';
+	}
+	return 0;
+}
+
+/* perf's convert_unit(): the "# Samples:" figure. */
+static uint64_t rp_convert_unit(uint64_t v, char *unit)
+{
+	*unit = ' ';
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'K';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'M';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'G';
+	}
+	return v;
+}
+
+static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
+			  struct rp_hists *h, FILE *out, struct rp_buf *b)
+{
+	const char *sep = r->field_sep;
+	struct rp_widths w;
+	char unit;
+	uint64_t nr = rp_convert_unit(h->nr_samples, &unit);
+	const char *name = rp_evsel_name(evsel);
+	size_t i, k;
+
+	fprintf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name ? name : "");
+	fprintf(out, "# Event count (approx.): %" PRIu64 "\n", h->total_period);
+	fputs("#\n", out);
+
+	rp_calc_widths(r, h, &w);
+	rp_sorting = r;
+	qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
+	rp_sorting = NULL;
+
+	/* The column header. */
+	if (sep) {
+		fprintf(out, "# %*s%s%*s%s%*s", RP_WIDTH_OVERHEAD, "Overhead", sep,
+			RP_WIDTH_SAMPLES, "Samples", sep, RP_WIDTH_PERIOD, "Period");
+		for (k = 0; k < r->nr_keys; k++) {
+			int kw = rp_key_width(r->keys[k], &w);
+
+			fprintf(out, "%s%-*.*s", sep, kw, kw, rp_key_header(r->keys[k]));
+		}
+		fputc('\n', out);
+	} else {
+		fprintf(out, "# %*s", RP_WIDTH_OVERHEAD, "Overhead");
+		for (k = 0; k < r->nr_keys; k++) {
+			int kw = rp_key_width(r->keys[k], &w);
+
+			fprintf(out, "  %-*.*s", kw, kw, rp_key_header(r->keys[k]));
+		}
+		fputs("\n# ", out);
+		for (k = 0; k <= r->nr_keys; k++) {
+			int kw = k ? rp_key_width(r->keys[k - 1], &w) : RP_WIDTH_OVERHEAD;
+
+			if (k)
+				fputs("  ", out);
+			for (int d = 0; d < kw; d++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
+	}
+
+	for (i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *e = h->entries[i];
+		double percent = h->total_period ? 100.0 * (double)e->period / (double)h->total_period
+						 : 0.0;
+		/* perf compares a float percentage with a float limit. */
+		float limit_pct = h->total_period
+					  ? (float)((double)e->period * 100.0 / (double)h->total_period)
+					  : 0.0f;
+
+		if (limit_pct < (float)r->percent_limit)
+			continue;
+		b->len = 0;
+		int rc;
+		if (sep) {
+			char num[64];
+
+			snprintf(num, sizeof(num), " %.2f%%", percent);
+			rc = rp_buf_printf(b, "%-*s%s", RP_WIDTH_OVERHEAD, num, sep);
+			if (!rc) {
+				snprintf(num, sizeof(num), " %" PRIu64, e->nr_samples);
+				rc = rp_buf_printf(b, "%-*s%s", RP_WIDTH_SAMPLES, num, sep);
+			}
+			if (!rc) {
+				snprintf(num, sizeof(num), " %" PRIu64, e->period);
+				rc = rp_buf_printf(b, "%-*s", RP_WIDTH_PERIOD, num);
+			}
+			for (k = 0; !rc && k < r->nr_keys; k++) {
+				rc = rp_buf_printf(b, "%s", sep);
+				if (!rc)
+					rc = rp_format_key(r, r->keys[k], e,
+							   rp_key_width(r->keys[k], &w), b);
+			}
+		} else {
+			rc = rp_buf_printf(b, "  %*.2f%%", RP_WIDTH_OVERHEAD - 1, percent);
+			for (k = 0; !rc && k < r->nr_keys; k++) {
+				rc = rp_buf_printf(b, "  ");
+				if (!rc)
+					rc = rp_format_key(r, r->keys[k], e,
+							   rp_key_width(r->keys[k], &w), b);
+			}
+		}
+		if (rc)
+			return rc;
+		fwrite(b->p, 1, b->len, out);
+		fputc('\n', out);
+	}
+	fputs("\n\n", out);
+	return 0;
+}
+
+int rp_report_write(struct rp_report *report, FILE *out)
+{
+	struct rp_buf b = { NULL, 0, 0 };
+	uint64_t total = 0;
+	int rc = 0;
+
+	if (!report || !out)
+		return RP_ERR_INVAL;
+	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+	      out);
+	for (size_t i = 0; i < report->nr_hists; i++)
+		total += report->hists[i].nr_samples;
+	/* perf prints nothing more when no event has a sample. */
+	if (total) {
+		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", report->lost_samples);
+		for (size_t i = 0; i < report->nr_hists && !rc; i++) {
+			if (!report->hists[i].nr_samples)
+				continue;
+			rc = rp_write_hists(report, rp_session_evsel(report->session, i),
+					    &report->hists[i], out, &b);
+		}
+	}
+	free(b.p);
+	if (rc)
+		return rc;
+	if (fflush(out) != 0 || ferror(out))
+		return RP_ERR_IO;
+	return 0;
+}
