@@ -103,6 +103,7 @@ void rp_session_close(struct rp_session *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	rp_order_release(&s->queue);
+	rp_zreader_release(&s->z);
 	rp_hashmap_release(&s->id_map);
 	rp_arena_release(&s->arena);
 	free(s->scratch);
@@ -119,36 +120,114 @@ static void rp_session_stop(struct rp_session *s, int code)
 	s->stats.bytes_skipped = s->data_end - s->pos;
 }
 
-/*
- * Reads the next record's framing.  Returns 1 with *rec, *size set, 0 at
- * the end of the data, or a negative error (the reader then stops).
- */
-static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size)
+/* Checks the framing of the record at p (avail bytes left); off is its
+ * input offset for errors.  Returns 1 with *size, or a negative error. */
+static int rp_check_framing(struct rp_session *s, const uint8_t *p, uint64_t avail,
+			    uint64_t off, uint32_t *size)
 {
-	if (s->pos >= s->data_end)
-		return 0;
-	if (s->data_end - s->pos < 8) {
-		rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->pos,
-				"data section ends inside a record header");
+	if (avail < 8) {
+		rp_error_set_at(&s->err, RP_ERR_TRUNCATED, off,
+				"data ends inside a record header");
 		return RP_ERR_TRUNCATED;
 	}
-	const uint8_t *p = s->map + s->pos;
 	uint32_t type = rp_load32(p, s->swap);
 	uint32_t sz = rp_load16(p + 6, s->swap);
 
 	if (sz < 8) {
-		rp_error_set_record(&s->err, RP_ERR_CORRUPT, s->pos, type,
-				    "bad record size %u", sz);
+		rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, type, "bad record size %u", sz);
 		return RP_ERR_CORRUPT;
 	}
-	if (sz > s->data_end - s->pos) {
-		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, s->pos, type,
+	if (sz > avail) {
+		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, type,
 				    "record of %u bytes runs past the end of the data", sz);
 		return RP_ERR_TRUNCATED;
 	}
-	*rec = p;
 	*size = sz;
 	return 1;
+}
+
+/* Inflates a COMPRESSED or COMPRESSED2 record into a new chunk. */
+static int rp_inflate(struct rp_session *s, const uint8_t *rec, uint32_t size, uint32_t type,
+		      uint64_t off)
+{
+	const uint8_t *payload = rec + 8;
+	uint64_t len = size - 8u;
+
+	if (type == RP_RECORD_COMPRESSED2) {
+		/* The payload is padded to 8 bytes; data_size tells its end. */
+		if (len < 8 || rp_load64(payload, s->swap) > len - 8) {
+			rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, type,
+					    "compressed data size beyond its record");
+			return RP_ERR_CORRUPT;
+		}
+		len = rp_load64(payload, s->swap);
+		payload += 8;
+	}
+	return rp_zreader_inflate(&s->z, payload, (size_t)len, off, type, &s->err);
+}
+
+/*
+ * Reads the next record: from the current inflated chunk while it holds a
+ * whole record, else from the file (inflating compressed records on the
+ * way).  Returns 1 with *rec, *size, *off (input offset; for inflated
+ * records the compressed record's) and *chunk set, 0 at the end of the
+ * data, or a negative error (the reader then stops).
+ */
+static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size,
+		       uint64_t *off, struct rp_zchunk **chunk)
+{
+	for (;;) {
+		struct rp_zchunk *c = s->z.cur;
+
+		if (c && c->len - c->head >= 8) {
+			const uint8_t *p = c->data + c->head;
+			uint32_t sz = rp_load16(p + 6, s->swap);
+
+			if (sz >= 8 && sz <= c->len - c->head) {
+				c->head += sz;
+				*rec = p;
+				*size = sz;
+				*off = c->offset;
+				*chunk = c;
+				return 1;
+			}
+			if (sz < 8) {
+				rp_error_set_record(&s->err, RP_ERR_CORRUPT, c->offset,
+						    rp_load32(p, s->swap),
+						    "bad record size %u inside compressed data", sz);
+				return RP_ERR_CORRUPT;
+			}
+			/* A record continued in the next compressed record. */
+		}
+		if (s->pos >= s->data_end) {
+			if (c && c->head < c->len) {
+				rp_error_set_at(&s->err, RP_ERR_TRUNCATED, c->offset,
+						"compressed data ends inside a record");
+				return RP_ERR_TRUNCATED;
+			}
+			return 0;
+		}
+		const uint8_t *p = s->map + s->pos;
+		uint32_t sz;
+		int ret = rp_check_framing(s, p, s->data_end - s->pos, s->pos, &sz);
+		if (ret < 0)
+			return ret;
+		uint32_t type = rp_load32(p, s->swap);
+		if (type != RP_RECORD_COMPRESSED && type != RP_RECORD_COMPRESSED2) {
+			*rec = p;
+			*size = sz;
+			*off = s->pos;
+			*chunk = NULL;
+			s->pos += sz;
+			return 1;
+		}
+		s->stats.nr_records[type]++;
+		s->nr_next++;
+		ret = rp_inflate(s, p, sz, type, s->pos);
+		if (ret < 0)
+			return ret;
+		s->pos += sz;
+	}
 }
 
 /* Decodes a record for the caller; a record with unsound contents is
@@ -185,10 +264,13 @@ static int rp_known_type(uint32_t type)
 
 int rp_session_next(struct rp_session *s, struct rp_event *ev)
 {
+	rp_zreader_collect(&s->z);
 	for (;;) {
 		const struct rp_qent *q = rp_order_pop(s);
 
 		if (q) {
+			if (q->chunk)
+				q->chunk->pending--;
 			if (rp_deliver(s, q->rec, q->offset, q->nr, q->evsel, ev))
 				return 1;
 			continue;
@@ -197,6 +279,8 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			const uint8_t *rec = s->held_rec;
 
 			s->held_rec = NULL;
+			if (s->held_chunk)
+				s->held_chunk->pending--;
 			if (rp_deliver(s, rec, s->held_off, s->held_nr, NULL, ev))
 				return 1;
 			continue;
@@ -213,7 +297,9 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 
 		const uint8_t *rec;
 		uint32_t size;
-		int ret = rp_next_raw(s, &rec, &size);
+		uint64_t off;
+		struct rp_zchunk *chunk;
+		int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
 
 		if (ret <= 0) {
 			if (ret < 0)
@@ -221,10 +307,9 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			s->eof = 1;
 			continue;
 		}
-		uint64_t off = s->pos, nr = s->nr_next++;
+		uint64_t nr = s->nr_next++;
 		uint32_t type = rp_load32(rec, s->swap);
 
-		s->pos += size;
 		if (!rp_known_type(type)) {
 			s->stats.nr_unknown_records++;
 			continue;
@@ -244,6 +329,9 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			s->held_rec = rec;
 			s->held_off = off;
 			s->held_nr = nr;
+			s->held_chunk = chunk;
+			if (chunk)
+				chunk->pending++;
 			continue;
 		}
 
@@ -254,12 +342,14 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			/* perf delivers records without a time, or with time 0
 			 * (synthesized ones), at once. */
 			if (t != (uint64_t)-1 && t != 0) {
-				struct rp_qent e = { t, nr, off, rec, evsel };
+				struct rp_qent e = { t, nr, off, rec, evsel, chunk };
 
 				if (rp_order_push(s, &e) < 0) {
 					rp_session_stop(s, RP_ERR_NOMEM);
 					continue;
 				}
+				if (chunk)
+					chunk->pending++;
 				continue;
 			}
 		}

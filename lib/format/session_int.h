@@ -14,6 +14,7 @@
 
 #include "common/arena.h"
 #include "common/hashmap.h"
+#include "format/zchunk.h"
 
 /* Caps on what the container can claim (bytes or counts). */
 #define RP_MAX_ATTRS 65536u          /* perf_file_attr entries */
@@ -43,6 +44,7 @@ struct rp_qent {
 	uint64_t offset;
 	const uint8_t *rec;
 	const struct rp_evsel *evsel;
+	struct rp_zchunk *chunk; /* holding rec, or NULL for the file */
 };
 
 struct rp_order_queue {
@@ -92,6 +94,10 @@ struct rp_session {
 	/* A record that made the queue flush is delivered after it. */
 	const uint8_t *held_rec;
 	uint64_t held_off, held_nr;
+	struct rp_zchunk *held_chunk;
+
+	/* Records inflated from COMPRESSED/COMPRESSED2. */
+	struct rp_zreader z;
 
 	/* Host-order copies of arrays in swapped or unaligned records. */
 	uint64_t *scratch;
