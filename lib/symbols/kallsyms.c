@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel symbols from a kallsyms file and JIT symbols from perf-<pid>.map
+ * files, as perf 6.1 reads them (tools/lib/symbol/kallsyms.c
+ * kallsyms__parse; tools/perf/util/symbol.c map__process_kallsym_symbol,
+ * symbol_type__filter, __dso__load_kallsyms, maps__split_kallsyms,
+ * dso__find_kallsyms, dso__load_perf_map).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "symbols/symbols_int.h"
+
+#define RP_PATH_MAX 4096
+
+/* Reads a hex number; returns the number of digits. */
+static size_t get_hex(const char *p, const char *end, uint64_t *v)
+{
+	size_t n = 0;
+
+	*v = 0;
+	while (p + n < end && isxdigit((unsigned char)p[n])) {
+		int c = (unsigned char)p[n];
+		int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+		*v = (*v << 4) | (uint64_t)d;
+		n++;
+	}
+	return n;
+}
+
+static char *read_file(const char *path, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, alloc = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 65536 + 1 > alloc) {
+			size_t na = alloc ? alloc * 2 : 1 << 20;
+			char *nb = realloc(buf, na);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+			alloc = na;
+		}
+		size_t r = fread(buf + n, 1, 65536, f);
+		n += r;
+		if (r == 0 || n > cap)
+			break;
+	}
+	fclose(f);
+	if (n > cap)
+		n = cap;
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+#define RP_KALLSYMS_MAX_FILE (512u << 20)
+
+/*
+ * The address of the function `name` in a kallsyms file (perf's
+ * kallsyms__get_function_start()), or 0 when absent.
+ */
+static int kallsyms_find(const char *buf, size_t len, const char *name, uint64_t *addr)
+{
+	const char *p = buf, *end = buf + len;
+	size_t nl = strlen(name);
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		uint64_t a;
+		size_t h = get_hex(p, eol, &a);
+		if (h && p + h + 3 <= eol && p[h] == ' ' && p[h + 2] == ' ') {
+			char t = (char)toupper((unsigned char)p[h + 1]);
+			const char *n = p + h + 3;
+			if ((t == 'T' || t == 'W') && (size_t)(eol - n) == nl && memcmp(n, name, nl) == 0) {
+				*addr = a;
+				return 0;
+			}
+		}
+		p = eol + 1;
+	}
+	return -1;
+}
+
+int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
+			  const char *module, int is_x86_64, uint64_t ref_addr)
+{
+	size_t len;
+	char *buf = read_file(path, RP_KALLSYMS_MAX_FILE, &len);
+	int nr = 0;
+
+	if (!buf)
+		return 0;
+	uint64_t delta = 0;
+	if (ref_addr) {
+		/* The kernel map names its reference symbol (_text); a file
+		 * from another boot (KASLR) is shifted back by the difference,
+		 * and a file without the symbol is not used. */
+		uint64_t a;
+		if (kallsyms_find(buf, len, "_text", &a) < 0 &&
+		    kallsyms_find(buf, len, "_stext", &a) < 0) {
+			free(buf);
+			return 0;
+		}
+		delta = a - ref_addr;
+	}
+	b->demangle = 0;
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		uint64_t start;
+		size_t h = get_hex(p, eol, &start);
+		const char *q = p + h;
+		p = eol + 1;
+		if (h == 0 || q + 3 > eol || q[0] != ' ' || q[2] != ' ')
+			continue;
+		char type = q[1];
+		const char *name = q + 3;
+		size_t nlen = name <= eol ? (size_t)(eol - name) : 0;
+		/* perf reads at most KSYM_NAME_LEN + 1 bytes of a name. */
+		if (nlen > RP_SYMBOLS_MAX_KSYM_NAME + 1)
+			nlen = RP_SYMBOLS_MAX_KSYM_NAME + 1;
+		char ut = (char)toupper((unsigned char)type);
+		if (ut != 'T' && ut != 'W' && ut != 'D' && ut != 'B')
+			continue;
+		if (nlen > 0 && name[0] == '$')
+			continue;
+		uint8_t binding = type == 'W' ? 2 : isupper((unsigned char)type) ? 1 : 0;
+		uint8_t stype = (ut == 'T' || ut == 'W') ? 2 : 1;
+		int err = rp_symb_add(b, start, 0, binding, stype, name, nlen);
+		if (err < 0) {
+			free(buf);
+			return err;
+		}
+		nr++;
+	}
+	free(buf);
+	if (nr == 0)
+		return 0;
+	rp_symb_sort(b);
+	rp_symb_fixup_end(b, 1);
+	rp_symb_fixup_duplicate(b);
+	nr = 0;
+	for (size_t i = 0; i < b->nr; i++) {
+		struct rp_sym_raw *r = &b->v[i];
+		if (r->dead)
+			continue;
+		char *tab = strchr(r->name, '\t');
+		if (tab || module) {
+			/* Module symbols ("name\t[module]") belong to their
+			 * module's map, kernel symbols to the kernel's. */
+			if (!tab || !module || strcmp(tab + 1, module) != 0) {
+				r->dead = 1;
+				continue;
+			}
+			*tab = 0;
+		} else if (is_x86_64 && strcmp(r->name, "__entry_SYSCALL_64_trampoline") == 0) {
+			r->dead = 1;
+			continue;
+		} else {
+			r->start -= delta;
+			r->end -= delta;
+		}
+		nr++;
+	}
+	rp_symb_compact(b);
+	return nr;
+}
+
+int rp_load_perf_map(const char *path, struct rp_symtab_builder *b)
+{
+	size_t len;
+	char *buf = read_file(path, RP_SYMBOLS_MAX_MAPFILE, &len);
+	int nr = 0;
+
+	if (!buf)
+		return 0;
+	b->demangle = 0;
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *line = p;
+		size_t ll = (size_t)(eol - p);
+		p = eol + 1;
+		/* "START SIZE name", both in hex. */
+		uint64_t start, size;
+		size_t n = get_hex(line, eol, &start) + 1;
+		if (n + 2 >= ll)
+			continue;
+		n += get_hex(line + n, eol, &size) + 1;
+		if (n + 2 >= ll)
+			continue;
+		int err = rp_symb_add(b, start, size, 1, 2, line + n, ll - n);
+		if (err < 0) {
+			free(buf);
+			return err;
+		}
+		nr++;
+	}
+	free(buf);
+	return nr;
+}
+
+static int is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The build-id in /sys/kernel/notes (the running kernel's). */
+static size_t running_kernel_build_id(uint8_t out[20])
+{
+	FILE *f = fopen("/sys/kernel/notes", "re");
+	uint8_t buf[4096];
+	size_t n, off = 0;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		size_t na = ((size_t)namesz + 3) & ~(size_t)3;
+		size_t da = ((size_t)descsz + 3) & ~(size_t)3;
+		if (na > n - off || da > n - off - na)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && memcmp(buf + off, "GNU", 4) == 0) {
+			size_t sz = da > 20 ? 20 : da;
+			memset(out, 0, 20);
+			memcpy(out, buf + off + na, sz < descsz ? sz : descsz);
+			return sz;
+		}
+		off += na + da;
+	}
+	return 0;
+}
+
+int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso, struct rp_symtab_builder *b)
+{
+	char path[RP_PATH_MAX];
+	const char *file = NULL;
+
+	if (s->kallsyms) {
+		file = s->kallsyms;
+	} else if (s->symfs[0]) {
+		/* perf tries no local file when a symfs is given. */
+		return 0;
+	} else if (!dso->build_id_size) {
+		file = "/proc/kallsyms";
+	} else {
+		uint8_t rb[20];
+		size_t rn = running_kernel_build_id(rb);
+		if (rn && rp_build_id_equal(dso->build_id, dso->build_id_size, rb, rn)) {
+			file = "/proc/kallsyms";
+		} else {
+			char hex[41];
+			static const char hx[] = "0123456789abcdef";
+			size_t n = dso->build_id_size > 20 ? 20 : dso->build_id_size;
+			for (size_t i = 0; i < n; i++) {
+				hex[2 * i] = hx[dso->build_id[i] >> 4];
+				hex[2 * i + 1] = hx[dso->build_id[i] & 15];
+			}
+			hex[2 * n] = 0;
+			int len = snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
+					   s->buildid_dir, hex);
+			if (len < 0 || (size_t)len >= sizeof(path) || !is_regular_file(path))
+				return 0;
+			file = path;
+		}
+	}
+	return rp_load_kallsyms_file(file, b, dso->kind == RP_DSO_MODULE ? dso->short_name : NULL,
+				     s->is_x86_64, s->kernel_ref_addr);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rp_symbols_resolve(): map then symbol, as perf's thread__find_symbol()
+ * (tools/perf/util/event.c, map.c).  Apart from symbols.c so that users of
+ * rp_symbols_find() alone need not link the machine.
+ */
+#include <string.h>
+
+#include "symbols/symbols_int.h"
+
+int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct rp_thread *thread,
+		       uint8_t cpumode, uint64_t ip, struct rp_addr_location *al)
+{
+	if (!rp_machine_find_map(machine, thread, cpumode, ip, al)) {
+		al->sym = NULL;
+		return 0;
+	}
+	al->sym = NULL;
+	struct rp_dso *dso = al->dso;
+	if (!dso)
+		return 1;
+	if (dso->kind == RP_DSO_KERNEL && !dso->symtab_tried && al->map && !s->kernel_ref_addr) {
+		/* The kernel map's pgoff is the recorded address of its
+		 * reference symbol (_text), for a kallsyms file of another
+		 * boot. */
+		s->kernel_ref_addr = rp_map_pgoff(al->map);
+	}
+	/* Module symbols from kallsyms are absolute addresses. */
+	uint64_t addr = dso->kind == RP_DSO_MODULE ? al->ip : al->addr;
+	al->sym = rp_symbols_find(s, dso, addr);
+	return 1;
+}

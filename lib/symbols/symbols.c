@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbol resolver: one table per DSO, loaded on first use from the
+ * source perf 6.1 would use (tools/perf/util/symbol.c dso__load()), and
+ * source files from DWARF (libdw).
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/array.h"
+#include "symbols/symbols_int.h"
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
+		   const struct rp_symbols_opts *opts)
+{
+	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0 };
+	struct rp_symbols *s;
+
+	*out = NULL;
+	if (opts) {
+		size_t n = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+		memcpy(&o, opts, n);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return RP_ERR_NOMEM;
+	s->session = session;
+	s->no_demangle = o.no_demangle;
+	s->symfs = dup_or_empty(o.symfs);
+	if (o.kallsyms)
+		s->kallsyms = strdup(o.kallsyms);
+	if (o.buildid_dir) {
+		s->buildid_dir = strdup(o.buildid_dir);
+	} else if (getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR")) {
+		s->buildid_dir = strdup(getenv("PERF_BUILDID_DIR"));
+	} else if (s->symfs && s->symfs[0]) {
+		/* perf's --symfs moves the build-id cache to <symfs>/.debug. */
+		size_t n = strlen(s->symfs) + sizeof("/.debug");
+		s->buildid_dir = malloc(n);
+		if (s->buildid_dir)
+			snprintf(s->buildid_dir, n, "%s/.debug", s->symfs);
+	} else {
+		const char *home = getenv("HOME");
+		size_t n = (home ? strlen(home) : 0) + sizeof("/.debug");
+		s->buildid_dir = malloc(n);
+		if (s->buildid_dir)
+			snprintf(s->buildid_dir, n, "%s/.debug", home ? home : "");
+		if (s->buildid_dir && !home)
+			memmove(s->buildid_dir, s->buildid_dir + 1, n - 1);
+	}
+	s->is_x86_64 = 1;
+	if (session) {
+		const struct rp_header_info *h = rp_session_header(session);
+		if (h && h->arch)
+			s->is_x86_64 = strcmp(h->arch, "x86_64") == 0;
+	}
+	if (!s->symfs || !s->buildid_dir || (o.kallsyms && !s->kallsyms)) {
+		rp_symbols_free(s);
+		return RP_ERR_NOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+void rp_symbols_free(struct rp_symbols *s)
+{
+	if (!s)
+		return;
+	struct rp_symtab_ref *refs = s->tables;
+	for (size_t i = 0; i < s->nr_tables; i++) {
+		/* The machine outlives the resolver: detach the table. */
+		if (refs[i].dso->symtab == refs[i].t) {
+			refs[i].dso->symtab = NULL;
+			refs[i].dso->symtab_tried = 0;
+		}
+		if (refs[i].t->dwarf)
+			dwarf_end(refs[i].t->dwarf);
+		if (refs[i].t->dwarf_fd >= 0)
+			close(refs[i].t->dwarf_fd);
+		rp_symtab_free(refs[i].t);
+	}
+	free(s->tables);
+	free(s->buildid_dir);
+	free(s->symfs);
+	free(s->kallsyms);
+	rp_arena_release(&s->scratch);
+	free(s);
+}
+
+static int is_perf_map(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, "/tmp/perf-", 10) == 0 && n > 4 && strcmp(name + n - 4, ".map") == 0;
+}
+
+static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso)
+{
+	struct rp_dso_symtab *t = calloc(1, sizeof(*t));
+	struct rp_symtab_builder b;
+	int nr = 0;
+
+	if (!t)
+		return NULL;
+	t->dwarf_fd = -1;
+	rp_symb_init(&b, &t->names);
+	b.no_demangle = s->no_demangle;
+	const char *name = dso->long_name ? dso->long_name : "";
+
+	switch (dso->kind) {
+	case RP_DSO_KERNEL:
+	case RP_DSO_MODULE:
+		nr = rp_load_kernel(s, dso, &b);
+		break;
+	case RP_DSO_BPF: {
+		/* perf gives a KSYMBOL's DSO one symbol over the whole map,
+		 * named like the DSO; the map bounds every lookup, so the
+		 * symbol may cover the whole address space. */
+		const char *n = dso->short_name ? dso->short_name : name;
+		nr = rp_symb_add(&b, 0, UINT64_MAX, 1, 2, n, strlen(n));
+		if (nr == 0)
+			nr = 1;
+		break;
+	}
+	default:
+		if (is_perf_map(name))
+			nr = rp_load_perf_map(name, &b);
+		else
+			nr = rp_load_user_dso(s, dso, &b, t);
+		break;
+	}
+	if (nr > 0 && rp_symb_finish(&b, t) < 0)
+		t->nr = 0;
+	rp_symb_release(&b);
+	if (t->nr) {
+		t->src = calloc(t->nr, sizeof(*t->src));
+		t->src_done = calloc(t->nr, 1);
+		if (!t->src || !t->src_done) {
+			free(t->src);
+			free(t->src_done);
+			t->src = NULL;
+			t->src_done = NULL;
+		}
+	}
+	return t;
+}
+
+static struct rp_dso_symtab *table_of(struct rp_symbols *s, struct rp_dso *dso)
+{
+	if (dso->symtab_tried)
+		return dso->symtab;
+	dso->symtab_tried = 1;
+	if (RP_ARRAY_RESERVE(s->tables, s->alloc_tables, s->nr_tables + 1) < 0)
+		return NULL;
+	struct rp_dso_symtab *t = load_table(s, dso);
+	if (!t)
+		return NULL;
+	s->tables[s->nr_tables].dso = dso;
+	s->tables[s->nr_tables].t = t;
+	s->nr_tables++;
+	dso->symtab = t;
+	return t;
+}
+
+const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr)
+{
+	if (!s || !dso)
+		return NULL;
+	for (unsigned i = 0; i < 4; i++)
+		if (s->cache[i].dso == dso && s->cache[i].addr == addr)
+			return s->cache[i].sym;
+	struct rp_dso_symtab *t = table_of(s, dso);
+	const struct rp_symbol *sym = t ? rp_symtab_find(t, addr) : NULL;
+	unsigned slot = s->cache_next++ & 3;
+	s->cache[slot].dso = dso;
+	s->cache[slot].addr = addr;
+	s->cache[slot].sym = sym;
+	return sym;
+}
+
+static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, uint64_t start)
+{
+	if (!t->dwarf_tried) {
+		t->dwarf_tried = 1;
+		if (t->dwarf_path) {
+			t->dwarf_fd = open(t->dwarf_path, O_RDONLY | O_CLOEXEC);
+			if (t->dwarf_fd >= 0) {
+				t->dwarf = dwarf_begin(t->dwarf_fd, DWARF_C_READ);
+				if (!t->dwarf) {
+					close(t->dwarf_fd);
+					t->dwarf_fd = -1;
+				}
+			}
+		}
+	}
+	if (!t->dwarf)
+		return NULL;
+	/* Back from the file-offset space to link-time addresses. */
+	uint64_t vaddr = start;
+	if (t->addr_is_offset) {
+		int found = 0;
+		for (size_t i = 0; i < t->nr_segs; i++) {
+			const struct rp_segment *g = &t->segs[i];
+			if (start >= g->offset && start - g->offset < g->size) {
+				vaddr = start - g->offset + g->vaddr;
+				found = 1;
+				break;
+			}
+		}
+		if (!found)
+			return NULL;
+	}
+	Dwarf_Die cu;
+	if (!dwarf_addrdie(t->dwarf, vaddr, &cu))
+		return NULL;
+	const char *file = NULL;
+	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+	if (line)
+		file = dwarf_linesrc(line, NULL, NULL);
+	if (!file)
+		file = dwarf_diename(&cu);
+	return file ? rp_arena_strdup(&s->scratch, file) : NULL;
+}
+
+const char *rp_symbols_source_file(struct rp_symbols *s, struct rp_dso *dso,
+				   const struct rp_symbol *sym)
+{
+	if (!s || !dso || !sym)
+		return NULL;
+	struct rp_dso_symtab *t = table_of(s, dso);
+	if (!t || !t->src || sym < t->syms || sym >= t->syms + t->nr)
+		return NULL;
+	size_t i = (size_t)(sym - t->syms);
+	if (!t->src_done[i]) {
+		t->src_done[i] = 1;
+		t->src[i] = lookup_source(s, t, sym->start);
+	}
+	return t->src[i];
+}

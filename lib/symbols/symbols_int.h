@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of lib/symbols: the per-DSO symbol table, the builder that
+ * applies perf's fix-ups, and the loaders (ELF, kallsyms, perf maps).
+ * Private to the library; depends on common and machine/dso.h.
+ *
+ * Address spaces (see docs/symbols.md): user DSO symbols are file offsets
+ * (st_value - (p_vaddr - p_offset) of the PT_LOAD segment holding them),
+ * the space of a user map's map_ip; kernel (kallsyms) symbols are absolute
+ * kernel addresses; perf-<pid>.map symbols are absolute addresses.
+ */
+#ifndef RP_SYMBOLS_INT_H
+#define RP_SYMBOLS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <readperf/symbols.h>
+
+#include "common/arena.h"
+#include "common/hashmap.h"
+#include "machine/dso.h"
+
+/* Caps on what a file can make a table hold. */
+#define RP_SYMBOLS_MAX_SYMS (16u << 20)      /* symbols per DSO */
+#define RP_SYMBOLS_MAX_NAME (64u << 10)      /* bytes of one symbol name */
+#define RP_SYMBOLS_MAX_KSYM_NAME 512u        /* kallsyms name, as perf's KSYM_NAME_LEN */
+#define RP_SYMBOLS_MAX_PLT (1u << 20)        /* PLT relocations read */
+#define RP_SYMBOLS_MAX_SEGMENTS 256u         /* PT_LOAD segments kept for DWARF */
+#define RP_SYMBOLS_MAX_MAPFILE (256u << 20)  /* bytes of a perf-<pid>.map file */
+
+/* A symbol while a table is built (perf's struct symbol, in order). */
+struct rp_sym_raw {
+	uint64_t start, end; /* end == start: no size (yet) */
+	const char *name;    /* in the builder's arena */
+	uint32_t seq;        /* insertion order, for perf's order of equal starts */
+	uint8_t binding, type;
+	uint8_t dead;
+};
+
+struct rp_symtab_builder {
+	struct rp_sym_raw *v;
+	size_t nr, alloc;
+	struct rp_arena *names; /* owned by the table being built */
+	uint32_t seq;
+	int no_demangle;
+	int demangle; /* demangle names added with rp_symb_add_demangled() */
+};
+
+/* A load segment of the ELF file that holds the DWARF, to turn a symbol's
+ * file offset back into the link-time address DWARF speaks of. */
+struct rp_segment {
+	uint64_t vaddr, offset, size;
+};
+
+/* The loaded table of one DSO (struct rp_dso_symtab of machine/dso.h). */
+struct rp_dso_symtab {
+	struct rp_symbol *syms; /* sorted by start */
+	uint64_t *max_end;      /* max_end[i]: largest end of syms[0..i] */
+	size_t nr;
+	struct rp_arena names;
+	/* Source files: the ELF file to read DWARF from (NULL: none). */
+	char *dwarf_path;
+	struct rp_segment *segs;
+	size_t nr_segs;
+	const char **src; /* per symbol; NULL until looked up */
+	uint8_t *src_done;
+	void *dwarf;      /* Dwarf * of dwarf_path, opened on first use */
+	int dwarf_fd;
+	uint8_t dwarf_tried;
+	uint8_t addr_is_offset; /* symbols are file offsets (user ELF) */
+};
+
+/* The resolver. */
+struct rp_symbols {
+	const struct rp_session *session;
+	char *buildid_dir; /* never NULL */
+	char *symfs;       /* "" when none */
+	char *kallsyms;    /* opts->kallsyms, or NULL */
+	int no_demangle;
+	int is_x86_64;
+	/* The kernel map's recorded address of its reference symbol (_text),
+	 * from rp_symbols_resolve(); 0 when unknown. */
+	uint64_t kernel_ref_addr;
+	/* Tables of DSOs the caller asked about, freed with the resolver. */
+	struct rp_symtab_ref {
+		struct rp_dso *dso;
+		struct rp_dso_symtab *t;
+	} *tables;
+	size_t nr_tables, alloc_tables;
+	/* Last lookups, by (dso, addr). */
+	struct {
+		const struct rp_dso *dso;
+		uint64_t addr;
+		const struct rp_symbol *sym;
+	} cache[4];
+	unsigned cache_next;
+	struct rp_arena scratch; /* source file names */
+};
+
+/* Builder. */
+void rp_symb_init(struct rp_symtab_builder *b, struct rp_arena *names);
+void rp_symb_release(struct rp_symtab_builder *b);
+/*
+ * Adds a symbol of size bytes at start (size 0: unknown, fixed up by
+ * rp_symb_fixup_end()); name of len bytes is copied (demangled first when
+ * b->demangle is set).  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
+ */
+int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
+		uint8_t binding, uint8_t type, const char *name, size_t len);
+/* Sorts by start, equal starts in insertion order (perf's rb-tree order). */
+void rp_symb_sort(struct rp_symtab_builder *b);
+/* perf's symbols__fixup_end(); is_kallsyms selects the kernel/module rule. */
+void rp_symb_fixup_end(struct rp_symtab_builder *b, int is_kallsyms);
+/* perf's symbols__fixup_duplicate() with choose_best_symbol(). */
+void rp_symb_fixup_duplicate(struct rp_symtab_builder *b);
+/* Drops the entries marked dead. */
+void rp_symb_compact(struct rp_symtab_builder *b);
+/*
+ * Moves the builder's symbols into a new table (names stay in the arena
+ * the builder was given, which the caller moves into the table).
+ * Returns 0 or RP_ERR_NOMEM.
+ */
+int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t);
+
+/* The symbol of t covering addr, or NULL. */
+const struct rp_symbol *rp_symtab_find(const struct rp_dso_symtab *t, uint64_t addr);
+void rp_symtab_free(struct rp_dso_symtab *t);
+
+/*
+ * Demangles name as perf 6.1 does for user symbols (libiberty's
+ * cplus_demangle without options, which covers C++ and Rust; then
+ * OCaml).  Returns a malloc'ed string, or NULL when name is not mangled.
+ */
+char *rp_demangle(const char *name);
+
+/* Loaders: each fills b; returns the number of symbols (>= 0) or a
+ * negative rp_err.  A source that cannot be read gives 0. */
+int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
+		     struct rp_symtab_builder *b, struct rp_dso_symtab *t);
+/*
+ * Reads a kallsyms file into b with perf's filters and fix-ups.  module:
+ * NULL for the kernel's own symbols, else the "[name]" whose symbols to
+ * keep.  ref_addr: the recorded address of _text (0: unknown), to undo a
+ * different boot's relocation.
+ */
+int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
+			  const char *module, int is_x86_64, uint64_t ref_addr);
+int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso,
+		   struct rp_symtab_builder *b);
+int rp_load_perf_map(const char *path, struct rp_symtab_builder *b);
+
+/* Build-id of an ELF file: returns its size (1..20) or 0. */
+size_t rp_file_build_id(const char *path, uint8_t out[20]);
+/* perf's dso__build_id_equal(): trailing zero padding allowed. */
+int rp_build_id_equal(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz);
+
+#endif
