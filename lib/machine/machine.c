@@ -681,7 +681,7 @@ struct rp_dso *rp_machine_dso(const struct rp_machine *machine, size_t idx)
 /* ---------------------------------------------------------------- life */
 
 /* perf's __event_process_build_id() for the host machine's entries. */
-static int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_info *h)
+int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_info *h)
 {
 	for (size_t i = 0; i < h->nr_build_ids; i++) {
 		const struct rp_build_id_entry *e = &h->build_ids[i];

@@ -142,6 +142,13 @@ int rp_kmod_name(const char *path, char *buf, size_t size);
 
 /* --- machine.c, for the stages above --- */
 
+/*
+ * Creates the DSOs of the BUILD_ID feature's host entries (pid -1) with
+ * their build-ids (perf's __event_process_build_id()); rp_machine_new()
+ * calls it.  Returns 0 or RP_ERR_NOMEM.
+ */
+int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_info *h);
+
 /* The comm thread had at time t (ns), as perf's thread__comm_by_time(). */
 const char *rp_thread_comm_at(const struct rp_thread *thread, uint64_t t);
 /* The kernel image map, or NULL before the kernel MMAP. */

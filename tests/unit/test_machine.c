@@ -738,6 +738,68 @@ static void test_thread_cap_and_bad_input(void **state)
 	rp_machine_free(m);
 }
 
+static void test_header_build_ids(void **state)
+{
+	(void)state;
+	struct rp_machine *m = new_machine();
+	struct rp_build_id_entry e[5];
+	struct rp_header_info h;
+
+	memset(e, 0, sizeof(e));
+	memset(&h, 0, sizeof(h));
+	e[0].pid = U32(-1);
+	e[0].misc = RP_MISC_KERNEL;
+	e[0].size = 20;
+	e[0].build_id[0] = 0xaa;
+	e[0].filename = "[kernel.kallsyms]";
+	e[1].pid = U32(-1);
+	e[1].misc = RP_MISC_USER;
+	e[1].size = 20;
+	e[1].build_id[0] = 0xbb;
+	e[1].filename = "/usr/bin/true";
+	e[2].pid = U32(-1);
+	e[2].misc = RP_MISC_KERNEL;
+	e[2].size = 20;
+	e[2].build_id[0] = 0xcc;
+	e[2].filename = "/lib/modules/6.1.0/kernel/fs/fuse/fuse-x.ko";
+	e[3] = e[1];
+	e[3].pid = 4242; /* a guest's: not the host's DSOs */
+	e[3].filename = "/guest/bin";
+	e[4] = e[1];
+	e[4].misc = RP_MISC_HYPERVISOR; /* no address space: skipped */
+	e[4].filename = "/hv/bin";
+	h.nr_build_ids = 5;
+	h.build_ids = e;
+	assert_int_equal(rp_machine_add_build_ids(m, &h), 0);
+	assert_int_equal(rp_machine_nr_dsos(m), 3);
+
+	const uint8_t *bid;
+	struct rp_addr_location al;
+	struct rp_thread *th = thread(m, 1, 1);
+
+	/* The kernel MMAP finds the header's kernel DSO. */
+	kernel_mmap(m, 0xffffffff81000000, 0x1000000, 0xffffffff81000000, "[kernel.kallsyms]_text");
+	assert_int_equal(rp_machine_find_map(m, th, RP_MISC_KERNEL, 0xffffffff81000000, &al), 1);
+	assert_ptr_equal(al.dso, rp_machine_dso(m, 0));
+	assert_int_equal(rp_dso_build_id(al.dso, &bid), 20);
+	assert_int_equal(bid[0], 0xaa);
+	/* A user MMAP finds the header's DSO by name. */
+	umap(m, 1, 0x1000, 0x1000, 0, "/usr/bin/true");
+	assert_int_equal(rp_machine_find_map(m, th, RP_MISC_USER, 0x1000, &al), 1);
+	assert_ptr_equal(al.dso, rp_machine_dso(m, 1));
+	assert_int_equal(rp_dso_build_id(al.dso, &bid), 20);
+	assert_int_equal(bid[0], 0xbb);
+	/* A module MMAP finds the header's module DSO by module name. */
+	kernel_mmap(m, 0xffffffffc0000000, 0x5000, 0, "/lib/modules/6.1.0/kernel/fs/fuse/fuse-x.ko");
+	assert_int_equal(rp_machine_find_map(m, th, RP_MISC_KERNEL, 0xffffffffc0000000, &al), 1);
+	assert_ptr_equal(al.dso, rp_machine_dso(m, 2));
+	assert_string_equal(rp_dso_short_name(al.dso), "[fuse_x]");
+	assert_int_equal(al.dso->kind, RP_DSO_MODULE);
+	assert_int_equal(rp_machine_nr_dsos(m), 3);
+	assert_null(rp_machine_dso(m, 3));
+	rp_machine_free(m);
+}
+
 static void test_kmod_names(void **state)
 {
 	(void)state;
@@ -784,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_ksymbol),
 		cmocka_unit_test(test_entry_trampoline),
 		cmocka_unit_test(test_thread_cap_and_bad_input),
+		cmocka_unit_test(test_header_build_ids),
 		cmocka_unit_test(test_kmod_names),
 	};
 
