@@ -662,6 +662,7 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 	if (!runtime)
 		runtime = syms;
 
+	b->track_tree = 1;
 	nr = load_sym(syms, runtime, b);
 	if (nr > 0) {
 		rp_symb_sort(b);

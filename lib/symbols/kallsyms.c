@@ -191,6 +191,7 @@ int rp_load_perf_map(const char *path, struct rp_symtab_builder *b)
 	if (!buf)
 		return 0;
 	b->demangle = 0;
+	b->track_tree = 1;
 	const char *p = buf, *end = buf + len;
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));

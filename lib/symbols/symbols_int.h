@@ -43,6 +43,18 @@ struct rp_symtab_builder {
 	size_t nr, alloc;
 	struct rp_arena *names; /* owned by the table being built */
 	uint32_t seq;
+	/* perf keeps symbols in a red-black tree and answers lookups by
+	 * descending it, so where symbols overlap its answer depends on the
+	 * tree's shape: the builder replays perf's inserts and erases on a
+	 * tree of its own (indexed by seq) when track_tree is set. */
+	int track_tree;
+	struct rp_rbtree {
+		uint32_t *left, *right, *parent;
+		uint64_t *key;
+		uint8_t *red;
+		uint32_t root;
+		size_t alloc;
+	} tree;
 	int no_demangle;
 	int demangle; /* demangle names added with rp_symb_add_demangled() */
 };
@@ -58,6 +70,10 @@ struct rp_dso_symtab {
 	struct rp_symbol *syms; /* sorted by start */
 	uint64_t *max_end;      /* max_end[i]: largest end of syms[0..i] */
 	size_t nr;
+	/* perf's tree over syms (indexes into syms; UINT32_MAX: none), kept
+	 * only when symbols overlap, where its shape decides lookups. */
+	uint32_t *tree_left, *tree_right;
+	uint32_t tree_root;
 	struct rp_arena names;
 	/* Source files: the ELF file to read DWARF from (NULL: none). */
 	char *dwarf_path;

@@ -19,14 +19,296 @@
 #define RP_STB_GLOBAL 1
 #define RP_STB_WEAK 2
 
+
+/*
+ * The red-black tree perf keeps symbols in (the kernel's lib/rbtree.c
+ * algorithm: insert as a leaf, equal keys to the right, then the classic
+ * recolouring and rotations; erase replacing a node with two children by
+ * its successor).  Only the shape matters here: it decides which of two
+ * overlapping symbols perf's descent meets first.
+ */
+#define NIL UINT32_MAX
+
+static void rb_set_child(struct rp_rbtree *t, uint32_t parent, uint32_t old, uint32_t new_)
+{
+	if (parent == NIL)
+		t->root = new_;
+	else if (t->left[parent] == old)
+		t->left[parent] = new_;
+	else
+		t->right[parent] = new_;
+}
+
+static void rb_rotate_left(struct rp_rbtree *t, uint32_t x)
+{
+	uint32_t y = t->right[x], p = t->parent[x];
+
+	t->right[x] = t->left[y];
+	if (t->left[y] != NIL)
+		t->parent[t->left[y]] = x;
+	t->left[y] = x;
+	t->parent[x] = y;
+	t->parent[y] = p;
+	rb_set_child(t, p, x, y);
+}
+
+static void rb_rotate_right(struct rp_rbtree *t, uint32_t x)
+{
+	uint32_t y = t->left[x], p = t->parent[x];
+
+	t->left[x] = t->right[y];
+	if (t->right[y] != NIL)
+		t->parent[t->right[y]] = x;
+	t->right[y] = x;
+	t->parent[x] = y;
+	t->parent[y] = p;
+	rb_set_child(t, p, x, y);
+}
+
+static int rb_red(const struct rp_rbtree *t, uint32_t n)
+{
+	return n != NIL && t->red[n];
+}
+
+static void rb_insert(struct rp_rbtree *t, uint32_t n)
+{
+	uint32_t p = NIL, cur = t->root;
+	int go_left = 0;
+
+	while (cur != NIL) {
+		p = cur;
+		go_left = t->key[n] < t->key[cur];
+		cur = go_left ? t->left[cur] : t->right[cur];
+	}
+	t->left[n] = t->right[n] = NIL;
+	t->parent[n] = p;
+	t->red[n] = 1;
+	if (p == NIL)
+		t->root = n;
+	else if (go_left)
+		t->left[p] = n;
+	else
+		t->right[p] = n;
+
+	for (;;) {
+		p = t->parent[n];
+		if (p == NIL) {
+			t->red[n] = 0;
+			break;
+		}
+		if (!t->red[p])
+			break;
+		uint32_t g = t->parent[p];
+		if (p == t->left[g]) {
+			uint32_t u = t->right[g];
+			if (rb_red(t, u)) {
+				t->red[u] = t->red[p] = 0;
+				t->red[g] = 1;
+				n = g;
+				continue;
+			}
+			if (n == t->right[p]) {
+				rb_rotate_left(t, p);
+				p = n;
+			}
+			rb_rotate_right(t, g);
+			t->red[p] = 0;
+			t->red[g] = 1;
+			break;
+		} else {
+			uint32_t u = t->left[g];
+			if (rb_red(t, u)) {
+				t->red[u] = t->red[p] = 0;
+				t->red[g] = 1;
+				n = g;
+				continue;
+			}
+			if (n == t->left[p]) {
+				rb_rotate_right(t, p);
+				p = n;
+			}
+			rb_rotate_left(t, g);
+			t->red[p] = 0;
+			t->red[g] = 1;
+			break;
+		}
+	}
+}
+
+/* Restores the colours after erasing a black leaf below parent. */
+static void rb_erase_color(struct rp_rbtree *t, uint32_t parent)
+{
+	uint32_t node = NIL;
+
+	for (;;) {
+		uint32_t sib = t->right[parent];
+		if (node != sib) {
+			/* node is parent's left child. */
+			if (rb_red(t, sib)) {
+				rb_rotate_left(t, parent);
+				t->red[sib] = 0;
+				t->red[parent] = 1;
+				sib = t->right[parent];
+			}
+			if (!rb_red(t, t->right[sib]) && !rb_red(t, t->left[sib])) {
+				t->red[sib] = 1;
+				if (t->red[parent]) {
+					t->red[parent] = 0;
+				} else {
+					node = parent;
+					parent = t->parent[node];
+					if (parent != NIL)
+						continue;
+				}
+				break;
+			}
+			if (!rb_red(t, t->right[sib])) {
+				uint32_t l = t->left[sib];
+				rb_rotate_right(t, sib);
+				t->red[l] = 0;
+				t->red[sib] = 1;
+				sib = l;
+			}
+			rb_rotate_left(t, parent);
+			t->red[sib] = t->red[parent];
+			t->red[parent] = 0;
+			t->red[t->right[sib]] = 0;
+			break;
+		} else {
+			sib = t->left[parent];
+			if (rb_red(t, sib)) {
+				rb_rotate_right(t, parent);
+				t->red[sib] = 0;
+				t->red[parent] = 1;
+				sib = t->left[parent];
+			}
+			if (!rb_red(t, t->left[sib]) && !rb_red(t, t->right[sib])) {
+				t->red[sib] = 1;
+				if (t->red[parent]) {
+					t->red[parent] = 0;
+				} else {
+					node = parent;
+					parent = t->parent[node];
+					if (parent != NIL)
+						continue;
+				}
+				break;
+			}
+			if (!rb_red(t, t->left[sib])) {
+				uint32_t r = t->right[sib];
+				rb_rotate_left(t, sib);
+				t->red[r] = 0;
+				t->red[sib] = 1;
+				sib = r;
+			}
+			rb_rotate_right(t, parent);
+			t->red[sib] = t->red[parent];
+			t->red[parent] = 0;
+			t->red[t->left[sib]] = 0;
+			break;
+		}
+	}
+}
+
+static void rb_erase(struct rp_rbtree *t, uint32_t n)
+{
+	uint32_t child = t->right[n], l = t->left[n], rebalance = NIL;
+
+	if (l == NIL) {
+		uint32_t p = t->parent[n];
+		rb_set_child(t, p, n, child);
+		if (child != NIL) {
+			t->parent[child] = p;
+			t->red[child] = t->red[n];
+		} else if (!t->red[n]) {
+			rebalance = p;
+		}
+	} else if (child == NIL) {
+		uint32_t p = t->parent[n];
+		rb_set_child(t, p, n, l);
+		t->parent[l] = p;
+		t->red[l] = t->red[n];
+	} else {
+		uint32_t succ = child, parent, child2;
+		if (t->left[succ] == NIL) {
+			parent = succ;
+			child2 = t->right[succ];
+		} else {
+			do {
+				parent = succ;
+				succ = t->left[succ];
+			} while (t->left[succ] != NIL);
+			child2 = t->right[succ];
+			t->left[parent] = child2;
+			t->right[succ] = child;
+			t->parent[child] = succ;
+		}
+		t->left[succ] = l;
+		t->parent[l] = succ;
+		uint32_t p = t->parent[n];
+		rb_set_child(t, p, n, succ);
+		if (child2 != NIL) {
+			t->parent[child2] = parent;
+			t->red[child2] = 0;
+		} else if (!t->red[succ]) {
+			rebalance = parent;
+		}
+		t->parent[succ] = p;
+		t->red[succ] = t->red[n];
+	}
+	if (rebalance != NIL)
+		rb_erase_color(t, rebalance);
+}
+
+static int tree_reserve(struct rp_rbtree *t, size_t want)
+{
+	if (want <= t->alloc)
+		return 0;
+	size_t n = t->alloc ? t->alloc * 2 : 64;
+	while (n < want)
+		n *= 2;
+	uint32_t *l = realloc(t->left, n * sizeof(*l));
+	if (l)
+		t->left = l;
+	uint32_t *r = realloc(t->right, n * sizeof(*r));
+	if (r)
+		t->right = r;
+	uint32_t *p = realloc(t->parent, n * sizeof(*p));
+	if (p)
+		t->parent = p;
+	uint64_t *k = realloc(t->key, n * sizeof(*k));
+	if (k)
+		t->key = k;
+	uint8_t *c = realloc(t->red, n);
+	if (c)
+		t->red = c;
+	if (!l || !r || !p || !k || !c)
+		return -1;
+	t->alloc = n;
+	return 0;
+}
+
+static void tree_release(struct rp_rbtree *t)
+{
+	free(t->left);
+	free(t->right);
+	free(t->parent);
+	free(t->key);
+	free(t->red);
+	memset(t, 0, sizeof(*t));
+	t->root = NIL;
+}
+
 void rp_symb_init(struct rp_symtab_builder *b, struct rp_arena *names)
 {
 	memset(b, 0, sizeof(*b));
 	b->names = names;
+	b->tree.root = NIL;
 }
 
 void rp_symb_release(struct rp_symtab_builder *b)
 {
+	tree_release(&b->tree);
 	free(b->v);
 	b->v = NULL;
 	b->nr = b->alloc = 0;
@@ -86,6 +368,8 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 		len = RP_SYMBOLS_MAX_NAME;
 	if (RP_ARRAY_RESERVE(b->v, b->alloc, b->nr + 1) < 0)
 		return RP_ERR_NOMEM;
+	if (b->track_tree && tree_reserve(&b->tree, (size_t)b->seq + 1) < 0)
+		return RP_ERR_NOMEM;
 	if (b->demangle && !b->no_demangle && len > 0) {
 		char *z = NULL;
 		const char *cname = name;
@@ -128,6 +412,10 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 	r->binding = binding;
 	r->type = type;
 	r->dead = 0;
+	if (b->track_tree) {
+		b->tree.key[r->seq] = start;
+		rb_insert(&b->tree, r->seq);
+	}
 	return 0;
 }
 
@@ -226,12 +514,14 @@ void rp_symb_fixup_duplicate(struct rp_symtab_builder *b)
 			cur = i;
 			continue;
 		}
-		if (choose_best(&b->v[cur], &b->v[i]) == 0) {
-			b->v[i].dead = 1;
-		} else {
-			b->v[cur].dead = 1;
+		size_t loser = i;
+		if (choose_best(&b->v[cur], &b->v[i]) != 0) {
+			loser = cur;
 			cur = i;
 		}
+		b->v[loser].dead = 1;
+		if (b->track_tree)
+			rb_erase(&b->tree, b->v[loser].seq);
 	}
 }
 
@@ -276,6 +566,37 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		t->max_end[i] = m;
 	}
 	t->nr = b->nr;
+	t->tree_root = NIL;
+	if (!b->track_tree)
+		return 0;
+	int overlap = 0;
+	for (size_t i = 0; i + 1 < b->nr && !overlap; i++)
+		overlap = t->syms[i].end > t->syms[i + 1].start ||
+			  t->syms[i].start == t->syms[i + 1].start;
+	if (!overlap)
+		return 0;
+	/* Keep perf's tree, renumbered from seq to positions in syms. */
+	uint32_t *pos = malloc((size_t)b->seq * sizeof(*pos));
+	t->tree_left = malloc(b->nr * sizeof(*t->tree_left));
+	t->tree_right = malloc(b->nr * sizeof(*t->tree_right));
+	if (!pos || !t->tree_left || !t->tree_right) {
+		free(pos);
+		free(t->tree_left);
+		free(t->tree_right);
+		t->tree_left = t->tree_right = NULL;
+		return 0; /* binary search still answers */
+	}
+	for (size_t i = 0; i < (size_t)b->seq; i++)
+		pos[i] = NIL;
+	for (size_t i = 0; i < b->nr; i++)
+		pos[b->v[i].seq] = (uint32_t)i;
+	for (size_t i = 0; i < b->nr; i++) {
+		uint32_t q = b->v[i].seq;
+		t->tree_left[i] = b->tree.left[q] == NIL ? NIL : pos[b->tree.left[q]];
+		t->tree_right[i] = b->tree.right[q] == NIL ? NIL : pos[b->tree.right[q]];
+	}
+	t->tree_root = b->tree.root == NIL ? NIL : pos[b->tree.root];
+	free(pos);
 	return 0;
 }
 
@@ -288,6 +609,20 @@ const struct rp_symbol *rp_symtab_find(const struct rp_dso_symtab *t, uint64_t a
 {
 	if (!t || t->nr == 0 || addr < t->syms[0].start)
 		return NULL;
+	if (t->tree_left) {
+		/* perf's descent (symbols__find). */
+		uint32_t n = t->tree_root;
+		while (n != NIL) {
+			const struct rp_symbol *s = &t->syms[n];
+			if (addr < s->start)
+				n = t->tree_left[n];
+			else if (!covers(s, addr))
+				n = t->tree_right[n];
+			else
+				return s;
+		}
+		return NULL;
+	}
 	/* Last symbol with start <= addr. */
 	size_t lo = 0, hi = t->nr;
 	while (hi - lo > 1) {
@@ -315,6 +650,8 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 		return;
 	free(t->syms);
 	free(t->max_end);
+	free(t->tree_left);
+	free(t->tree_right);
 	free(t->dwarf_path);
 	free(t->segs);
 	free(t->src);
