@@ -225,11 +225,12 @@ static const char *rp_csv_dso_name(struct rp_csv *csv, struct rp_dso *dso)
 /* Adds a sample to its function: one per (dso name, symbol) as perf's
  * `--sort dso,sym` merges them, one per address when unresolved. */
 static int rp_csv_add_function(struct rp_csv *csv, const struct rp_resolved *res,
-			       uint64_t period)
+			       uint64_t ip, uint64_t period)
 {
 	struct rp_csv_function key;
 
 	memset(&key, 0, sizeof(key));
+	key.ip = ip;
 	if (res) {
 		const struct rp_addr_location *al = &res->al;
 
@@ -471,7 +472,8 @@ static int rp_csv_event(void *ctx, const struct rp_event *ev, const struct rp_re
 			}
 		}
 		if (!csv->error) {
-			int rc = rp_csv_add_function(csv, res, ev->u.sample.period);
+			int rc = rp_csv_add_function(csv, res, ev->u.sample.ip,
+						     ev->u.sample.period);
 
 			if (rc)
 				csv->error = rc;
