@@ -1,0 +1,93 @@
+# readperf: the two commands of README.md.
+#
+#   make demo    build, record the bundled workload with perf, print
+#                `readperf report` and write the CSV files into demo-out/
+#   make check   warnings-as-errors build + all tests, then an
+#                AddressSanitizer/UBSan build + all tests again
+#
+# Both first install the Debian packages they need when some are missing
+# (one `apt-get update`, one `apt-get install -y`), as root or through sudo.
+# The build itself is CMake; see README.md for using it directly.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
+            libiberty-dev zlib1g-dev libcmocka-dev linux-perf
+JOBS ?= 2
+CC ?= cc
+DEMO_OUT := demo-out
+WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline
+
+.PHONY: all deps build demo check check-werror check-asan bench clean
+
+all: build
+
+# Installs the packages dpkg does not list as installed.
+deps:
+	@if ! command -v dpkg-query >/dev/null 2>&1; then \
+		echo "make: no dpkg-query (not Debian?): install by hand: $(PACKAGES)"; \
+		exit 0; \
+	fi; \
+	missing=""; \
+	for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "make: installing missing packages:$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "make: run as root to install:$$missing" >&2; exit 1; fi; \
+	$$sudo apt-get update; \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing
+
+build: deps
+	cmake -S . -B build
+	cmake --build build -j$(JOBS)
+
+demo: build
+	@mkdir -p $(DEMO_OUT)
+	$(CC) $(WORKLOAD_CFLAGS) -o build/workload tests/workload/workload.c -lm
+	@data=$(DEMO_OUT)/perf.data; \
+	rm -f "$$data"; \
+	if command -v perf >/dev/null 2>&1 && \
+	   perf record -e cpu-clock -g -o "$$data" -- build/workload -t 1000 \
+		>$(DEMO_OUT)/record.log 2>&1 && [ -s "$$data" ]; then \
+		echo "== recorded build/workload with: perf record -e cpu-clock -g -o $$data"; \
+	else \
+		echo "******************************************************************"; \
+		echo "* perf could not record here (not installed, or no permission:"; \
+		echo "* see /proc/sys/kernel/perf_event_paranoid; $(DEMO_OUT)/record.log)."; \
+		echo "* SHOWING THE COMMITTED SAMPLE tests/golden/demo.perf.data INSTEAD."; \
+		echo "******************************************************************"; \
+		cp tests/golden/demo.perf.data "$$data"; \
+	fi; \
+	echo "== readperf report $$data"; \
+	build/readperf report "$$data"; \
+	build/readperf csv -o $(DEMO_OUT) "$$data"; \
+	echo "== CSV files written to $(CURDIR)/$(DEMO_OUT)/:"; \
+	ls -l $(DEMO_OUT)/stat.csv $(DEMO_OUT)/overview.csv $(DEMO_OUT)/processes.csv $(DEMO_OUT)/results.csv
+
+# The differential test must not skip in CI: a perf that cannot record fails.
+check: deps
+	$(MAKE) --no-print-directory check-werror
+	$(MAKE) --no-print-directory check-asan
+	@echo "== make check: all tests passed (build/ and build-asan/)"
+
+check-werror: deps
+	cmake -S . -B build -DRP_WERROR=ON -DRP_SANITIZE=OFF
+	cmake --build build -j$(JOBS)
+	cd build && RP_REQUIRE_PERF=1 ctest --output-on-failure -j$(JOBS)
+
+check-asan: deps
+	cmake -S . -B build-asan -DRP_WERROR=ON -DRP_SANITIZE=ON
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && RP_REQUIRE_PERF=1 ctest --output-on-failure -j$(JOBS)
+
+# Not part of check: records ~100 MB and compares speed and memory with perf.
+bench: build
+	bench/bench_report.sh build/readperf
+
+clean:
+	rm -rf build build-asan $(DEMO_OUT)
