@@ -108,24 +108,29 @@ static struct rp_thread *rp_findnew(struct rp_machine *machine, int32_t pid, int
 	}
 	if (!create)
 		return NULL;
-	if (!(th = rp_thread_new(machine, pid, tid, err)))
-		return NULL;
-	if (rp_hashmap_put(&machine->threads, rp_tid_key(tid), th) < 0) {
-		*err = RP_ERR_NOMEM;
-		return NULL;
-	}
 	/* perf's thread__init_maps(): a leader, or a thread of unknown
-	 * process, gets its own address space; others share the leader's. */
+	 * process, gets its own address space; others share the leader's.
+	 * The leader is found first, so that no thread is ever hashed
+	 * without an address space. */
+	struct rp_maps *maps;
+
 	if (pid == tid || pid == -1) {
-		th->maps = rp_maps_new(machine);
+		maps = rp_maps_new(machine);
 	} else {
 		struct rp_thread *leader = rp_findnew(machine, pid, pid, 1, err);
 
 		if (!leader)
 			return NULL;
-		th->maps = leader->maps;
+		maps = leader->maps;
 	}
-	if (!th->maps) {
+	if (!maps) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	if (!(th = rp_thread_new(machine, pid, tid, err)))
+		return NULL;
+	th->maps = maps;
+	if (rp_hashmap_put(&machine->threads, rp_tid_key(tid), th) < 0) {
 		*err = RP_ERR_NOMEM;
 		return NULL;
 	}
