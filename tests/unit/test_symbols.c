@@ -405,7 +405,8 @@ static void test_elf_programs(void **state)
 	const char *files[] = { pie, nopie, so };
 	for (int i = 0; i < 3; i++) {
 		struct rp_symbols *s = new_resolver(NULL);
-		struct rp_dso d;
+		/* DSOs outlive their resolver, as the machine's do. */
+		struct rp_dso d, sd;
 		make_dso(&d, files[i], RP_DSO_USER);
 		check_against_nm(s, &d, files[i]);
 		if (i < 2) {
@@ -419,7 +420,6 @@ static void test_elf_programs(void **state)
 					     i == 0 ? "-fPIE -pie" : "-fno-pie -no-pie", stripped,
 					     src, stripped),
 					 0);
-			struct rp_dso sd;
 			make_dso(&sd, stripped, RP_DSO_USER);
 			check_plt(s, &sd, stripped);
 		}
