@@ -611,10 +611,21 @@ static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+/* With -t, perf turns the separator's first character into '.' in the
+ * text of a key cell (perf's repsep_snprintf). */
+static void rp_sep_replace(const struct rp_report *r, struct rp_buf *b, size_t start)
+{
+	if (!r->field_sep || !r->field_sep[0])
+		return;
+	for (size_t i = start; i < b->len; i++)
+		if (b->p[i] == r->field_sep[0])
+			b->p[i] = '.';
+}
+
 /* Formats the key column of e into b (from b->len on), as perf's
  * se_snprintf functions do. */
 static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
-			 const struct rp_hist_entry *e, int width, struct rp_buf *b)
+			 const struct rp_hist_entry *e, int width, int last, struct rp_buf *b)
 {
 	size_t start = b->len;
 	int rc = 0;
@@ -649,19 +660,21 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 			/* "%#.16llx": zero gets no "0x", as in perf. */
 			rc = rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
 		}
-		break;
+		if (rc)
+			break;
+		rp_sep_replace(r, b, start);
+		/* perf pads the symbol to the column width, outside the text the
+		 * separator is replaced in, except in the last column. */
+		if (!last && (int)(b->len - start) < width)
+			rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+		return rc;
 	case RP_SORT_CPU:
 		rc = rp_buf_printf(b, "%*.*d", width, width, (int)e->cpu);
 		break;
 	}
 	if (rc)
 		return rc;
-	/* With -t, perf turns the separator's first character into '.'. */
-	if (r->field_sep && r->field_sep[0]) {
-		for (size_t i = start; i < b->len; i++)
-			if (b->p[i] == r->field_sep[0])
-				b->p[i] = '.';
-	}
+	rp_sep_replace(r, b, start);
 	return 0;
 }
 
@@ -762,7 +775,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 				rc = rp_buf_printf(b, "%s", sep);
 				if (!rc)
 					rc = rp_format_key(r, r->keys[k], e,
-							   rp_key_width(r->keys[k], &w), b);
+							   rp_key_width(r->keys[k], &w),
+							   k + 1 == r->nr_keys, b);
 			}
 		} else {
 			rc = rp_buf_printf(b, "  %*.2f%%", RP_WIDTH_OVERHEAD - 1, percent);
@@ -770,7 +784,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 				rc = rp_buf_printf(b, "  ");
 				if (!rc)
 					rc = rp_format_key(r, r->keys[k], e,
-							   rp_key_width(r->keys[k], &w), b);
+							   rp_key_width(r->keys[k], &w),
+							   k + 1 == r->nr_keys, b);
 			}
 		}
 		if (rc)

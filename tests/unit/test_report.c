@@ -358,6 +358,45 @@ static void test_percent_limit_and_sep_char(void **state)
 	rp_report_free(r);
 }
 
+/* A symbol that is not the last column is padded; with -t the padding is
+ * not subject to the separator replacement. */
+static void test_sym_not_last(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = " " };
+	struct rp_symbol sp = { 0x2000, 0x2100, "a b", 1 };
+
+	(void)state;
+	assert_int_equal(rp_report_parse_sort(&o, "sym,comm"), 0);
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	set_comm(10, 10, "w");
+	struct smp a = { 0, 10, 10, "w", &fx.dso_w, &sp, 0x2000, '.', 0, -1 };
+	feed(rp_report_consumer(r), &a, 1);
+	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+		    "# Samples: 1  of event 'cpu-clock'\n"
+		    "# Event count (approx.): 1000\n"
+		    "#\n"
+		    "# Overhead      Samples       Period Symbol  Command\n"
+		    " 100.00%  1            1000        [.].a.b w......\n"
+		    "\n\n");
+	rp_report_free(r);
+
+	o.field_sep = NULL;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	struct smp b = { 0, 10, 10, "w", &fx.dso_w, &fx.fa, 0x1000, '.', 0, -1 };
+	feed(rp_report_consumer(r), &b, 1);
+	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+		    "# Samples: 1  of event 'cpu-clock'\n"
+		    "# Event count (approx.): 1000\n"
+		    "#\n"
+		    "# Overhead  Symbol  Command\n"
+		    "# ........  ......  .......\n"
+		    "#\n"
+		    "   100.00%  [.] fa  w      \n"
+		    "\n\n");
+	rp_report_free(r);
+}
+
 static void test_no_samples(void **state)
 {
 	struct rp_report *r;
@@ -401,6 +440,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_comm_width_and_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events_and_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_percent_limit_and_sep_char, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sym_not_last, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_samples, setup, teardown),
 		cmocka_unit_test(test_parse_sort),
 	};
