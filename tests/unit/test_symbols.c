@@ -224,6 +224,61 @@ static void test_kallsyms(void **state)
 	assert_null(k.symtab);
 }
 
+/* Not the running kernel: the build-id cache's kallsyms; another boot's
+ * addresses are moved by the difference of the recorded _text. */
+static void test_kernel_cache(void **state)
+{
+	(void)state;
+	char dir[400], path[500];
+	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6,
+					 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+
+	snprintf(dir, sizeof(dir), "%s/kcache/[kernel.kallsyms]/deadbeef0102030405060708090a0b0c0d0e0f10",
+		 tmpdir);
+	assert_int_equal(run("mkdir -p '%s'", dir), 0);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff91000000 T _text\nffffffff91000100 T first\nffffffff91000200 T second\n", f);
+	fclose(f);
+	snprintf(dir, sizeof(dir), "%s/kcache", tmpdir);
+	struct rp_symbols_opts o = { sizeof(o), dir, NULL, NULL, 0 };
+	struct rp_symbols *s = NULL;
+	assert_int_equal(rp_symbols_new(&s, NULL, &o), 0);
+	struct rp_dso k;
+	make_dso(&k, "[kernel.kallsyms]", RP_DSO_KERNEL);
+	memcpy(k.build_id, bid, 20);
+	k.build_id_size = 20;
+	assert_string_equal(rp_symbols_find(s, &k, 0xffffffff91000150)->name, "first");
+	rp_symbols_free(s);
+
+	/* Recorded with _text at ...81000000: the file is 0x10000000 off. */
+	struct rp_arena names = RP_ARENA_INIT;
+	struct rp_symtab_builder b;
+	struct rp_dso_symtab t;
+	memset(&t, 0, sizeof(t));
+	rp_symb_init(&b, &names);
+	assert_int_equal(rp_load_kallsyms_file(path, &b, NULL, 1, 0xffffffff81000000), 3);
+	assert_int_equal(rp_symb_finish(&b, &t), 0);
+	rp_symb_release(&b);
+	const struct rp_symbol *sym = rp_symtab_find(&t, 0xffffffff81000250);
+	assert_non_null(sym);
+	assert_string_equal(sym->name, "second");
+	assert_int_equal(sym->start, 0xffffffff81000200);
+	free(t.syms);
+	free(t.max_end);
+	rp_arena_release(&names);
+
+	/* A DSO whose build-id has no cached kallsyms: no symbols. */
+	assert_int_equal(rp_symbols_new(&s, NULL, &o), 0);
+	make_dso(&k, "[kernel.kallsyms]", RP_DSO_KERNEL);
+	memcpy(k.build_id, bid, 20);
+	k.build_id[19] ^= 1;
+	k.build_id_size = 20;
+	assert_null(rp_symbols_find(s, &k, 0xffffffff91000150));
+	rp_symbols_free(s);
+}
+
 static void test_bpf(void **state)
 {
 	(void)state;
@@ -593,7 +648,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixups),	     cmocka_unit_test(test_overlap_tree),
-		cmocka_unit_test(test_kallsyms),     cmocka_unit_test(test_bpf),
+		cmocka_unit_test(test_kallsyms),     cmocka_unit_test(test_kernel_cache),
+		cmocka_unit_test(test_bpf),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_elf_programs),
 		cmocka_unit_test(test_build_ids),    cmocka_unit_test(test_cplusplus),
 		cmocka_unit_test(test_missing),
