@@ -19,10 +19,12 @@ int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct 
 	struct rp_dso *dso = al->dso;
 	if (!dso)
 		return 1;
-	if (dso->kind == RP_DSO_KERNEL && !dso->symtab_tried && al->map && !s->kernel_ref_addr) {
-		/* The kernel map's pgoff is the recorded address of its
-		 * reference symbol (_text), for a kallsyms file of another
-		 * boot. */
+	if (dso->kind == RP_DSO_KERNEL && !dso->symtab_tried && al->map && !s->kernel_ref_addr &&
+	    al->addr == al->ip) {
+		/* The kernel map (the identity one, not an entry trampoline
+		 * map of the same DSO) has as pgoff the recorded address of
+		 * its reference symbol (_text), for a kallsyms file of
+		 * another boot. */
 		s->kernel_ref_addr = rp_map_pgoff(al->map);
 	}
 	/* Module symbols from kallsyms are absolute addresses. */
