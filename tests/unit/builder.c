@@ -34,6 +34,8 @@ void tb_free(struct tb_buf *b)
 
 void tb_bytes(struct tb_buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	tb_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -41,6 +43,8 @@ void tb_bytes(struct tb_buf *b, const void *p, size_t n)
 
 void tb_zero(struct tb_buf *b, size_t n)
 {
+	if (!n)
+		return;
 	tb_reserve(b, n);
 	memset(b->data + b->len, 0, n);
 	b->len += n;
