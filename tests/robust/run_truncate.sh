@@ -13,9 +13,10 @@
 # Every run has a 10 s timeout and must exit with status 0 or 2: never a
 # signal, never a sanitizer report, never another status.
 #
-# The whole test aims at RP_ROBUST_SECONDS (default 100) of wall time: it
-# times readperf first and, when every cut does not fit (a sanitizer build is
-# slow), cuts at evenly spaced offsets instead and says so.  RP_ROBUST_SEED
+# The whole test stops starting runs after RP_ROBUST_SECONDS (default 90):
+# the runs go round-robin across inputs, cuts in a shuffled order and flips
+# interleaved one for one, so a partial run covers every input evenly; the coverage
+# reached is printed when the budget runs out (a sanitizer build is slow).  RP_ROBUST_SEED
 # (default 1) makes the flips reproducible.  Failing inputs are kept and
 # their paths printed.
 set -u
@@ -37,7 +38,7 @@ import concurrent.futures as cf
 import glob, os, random, shutil, subprocess, sys, tempfile, threading, time
 
 rp, golden_dir, corpus = sys.argv[1:4]
-BUDGET = float(os.environ.get("RP_ROBUST_SECONDS", "100"))
+BUDGET = float(os.environ.get("RP_ROBUST_SECONDS", "90"))
 SEED = int(os.environ.get("RP_ROBUST_SEED", "1"))
 SMALL = 64 * 1024
 SPACED = 512
@@ -117,60 +118,101 @@ def offsets_for(size, count):
     return sorted({(i * size) // count for i in range(count)})
 
 
-# 1. time readperf on a few cuts of the first input to fit the budget
-probe = open(inputs[0], "rb").read()
-t0 = time.monotonic()
-for n in offsets_for(len(probe), 32):
-    run_one(probe[:n], "report", f"{os.path.basename(inputs[0])} cut at {n} (timing)")
-# Two workers, but on a machine shared with other tests: count on no speedup.
-per_run = (time.monotonic() - t0) / 32
-
-sizes = {p: os.path.getsize(p) for p in inputs}
-want_cuts = {p: (s if s < SMALL else SPACED) for p, s in sizes.items()}
-flip_runs = FLIPS * len(inputs)
-cut_budget = max(0, int(BUDGET / max(per_run, 1e-4)) - flip_runs)
-total_want = sum(want_cuts.values())
-if total_want > cut_budget:
-    scale = cut_budget / total_want
-    cuts = {p: min(c, max(64, int(c * scale))) for p, c in want_cuts.items()}
-    print(f"run_truncate: NOTE: every cut would take ~{int(total_want * per_run)} s "
-          f"(~{per_run * 1000:.1f} ms a run): cutting at {sum(cuts.values())} evenly spaced "
-          f"offsets instead of {total_want}; set RP_ROBUST_SECONDS to change the budget")
-else:
-    cuts = want_cuts
-
-jobs = []
+# Plan every job of every input, then run them round-robin across inputs
+# (job k of each input before job k+1 of any) until the budget is spent:
+# small inputs finish, big ones get evenly spread partial coverage, and the
+# test ends on time whatever readperf's speed (a sanitizer build is slow).
+plans = []
 for p in inputs:
     data = open(p, "rb").read()
     name = os.path.relpath(p, os.path.dirname(golden_dir)) if p.startswith(golden_dir) \
         else os.path.relpath(p, corpus)
-    for n in offsets_for(len(data), cuts[p]):
-        jobs.append((data, n, None, "report", f"{name} cut at {n}"))
     rng = random.Random(f"{SEED}:{os.path.basename(p)}")
-    for i in range(FLIPS):
-        if not data:
-            break
+    ncuts = len(data) if len(data) < SMALL else SPACED
+    cut_jobs = [(data, n, None, "report", f"{name} cut at {n}")
+                for n in offsets_for(len(data), ncuts)]
+    rng.shuffle(cut_jobs)  # any prefix is spread over the whole file
+    flip_jobs = []
+    for i in range(FLIPS if data else 0):
         pos = rng.randrange(len(data))
         val = rng.randrange(1, 256)
         mode = "report" if i % 2 == 0 else "csv"
-        jobs.append((data, pos, val, mode, f"{name} byte {pos} ^= 0x{val:02x} ({mode})"))
+        flip_jobs.append((data, pos, val, mode, f"{name} byte {pos} ^= 0x{val:02x} ({mode})"))
+    # interleave one flip, one cut, while both last; then the other cuts
+    merged = []
+    for k in range(max(len(cut_jobs), len(flip_jobs))):
+        if k < len(flip_jobs):
+            merged.append(flip_jobs[k])
+        if k < len(cut_jobs):
+            merged.append(cut_jobs[k])
+    plans.append({"name": name, "jobs": merged, "cuts": len(cut_jobs),
+                  "flips": len(flip_jobs), "done_cuts": 0, "done_flips": 0})
 
 
-def do(job):
+def schedule():
+    k = 0
+    while True:
+        any_left = False
+        for pl in plans:
+            if k < len(pl["jobs"]):
+                any_left = True
+                yield pl, pl["jobs"][k]
+        if not any_left:
+            return
+        k += 1
+
+
+def do(pl, job):
     data, n, val, mode, label = job
     if val is None:
-        return run_one(data[:n], mode, label)
-    b = bytearray(data)
-    b[n] ^= val
-    return run_one(bytes(b), mode, label)
+        r = run_one(data[:n], mode, label)
+        key = "done_cuts"
+    else:
+        b = bytearray(data)
+        b[n] ^= val
+        r = run_one(bytes(b), mode, label)
+        key = "done_flips"
+    with lock:
+        pl[key] += 1
+    return r
 
 
 start = time.monotonic()
-with cf.ThreadPoolExecutor(WORKERS) as ex:
-    for r in ex.map(do, jobs):
+deadline = start + BUDGET
+it = schedule()
+it_lock = threading.Lock()
+out_of_time = False
+
+
+def worker():
+    global out_of_time
+    while True:
+        with it_lock:
+            if time.monotonic() > deadline:
+                out_of_time = True
+                return
+            try:
+                pl, job = next(it)
+            except StopIteration:
+                return
+        r = do(pl, job)
         if r and len(failures) <= MAX_REPORTED:
             print("FAIL " + r, file=sys.stderr)
 
+
+threads = [threading.Thread(target=worker) for _ in range(WORKERS)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+
+partial = [pl for pl in plans if pl["done_cuts"] < pl["cuts"] or pl["done_flips"] < pl["flips"]]
+if partial:
+    print(f"run_truncate: NOTE: the {BUDGET:.0f} s budget (RP_ROBUST_SECONDS) ran out; "
+          f"partial coverage of {len(partial)} of {len(plans)} inputs:")
+    for pl in partial:
+        print(f"    {pl['name']}: {pl['done_cuts']} of {pl['cuts']} cuts, "
+              f"{pl['done_flips']} of {pl['flips']} flips")
 elapsed = time.monotonic() - start
 print(f"run_truncate: {runs} runs on {len(inputs)} inputs in {elapsed:.0f} s "
       f"(seed {SEED}); {len(failures)} failure(s)")
