@@ -175,7 +175,7 @@ struct rp_read {
 	uint64_t time_running; /* ns, with PERF_FORMAT_TOTAL_TIME_RUNNING */
 	uint64_t nr;
 	const void *raw;
-	uint32_t stride; /* bytes per value entry */
+	uint32_t stride; /* bytes per entry with GROUP; 0 for a single value */
 	uint8_t swap;
 };
 
@@ -289,6 +289,7 @@ struct rp_namespaces_event {
 	uint32_t pid, tid;
 	uint64_t nr;
 	const void *link_info; /* nr {dev, ino} u64 pairs, file layout */
+	uint8_t swap;          /* the u64s need swapping (rp_load64) */
 };
 
 struct rp_cgroup_event {
@@ -348,6 +349,7 @@ struct rp_id_index_event {
 struct rp_thread_map_event {
 	uint64_t nr;
 	const void *entries; /* nr {u64 pid; char comm[16]} entries */
+	uint8_t swap;        /* pid needs swapping */
 };
 
 /* CPU_MAP, EVENT_UPDATE, STAT*, AUXTRACE*, and others: the payload only. */

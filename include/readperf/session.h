@@ -77,7 +77,7 @@ extern "C" {
  */
 struct rp_attr {
 	uint32_t type;
-	uint32_t size; /* bytes, as written in the file */
+	uint32_t size; /* bytes, as written (64 where the file wrote 0, as perf) */
 	uint64_t config;
 	uint64_t sample_period; /* or sample_freq, when flags & RP_ATTR_FREQ */
 	uint64_t sample_type;
@@ -215,12 +215,6 @@ struct rp_session_stats {
 	uint64_t bytes_skipped;      /* data bytes not read after an error */
 	uint64_t nr_lost;            /* sum of LOST.lost */
 	uint64_t nr_lost_samples;    /* sum of LOST_SAMPLES.lost */
-	/* Records whose size is sound but whose contents are not (a sample
-	 * shorter than its sample_type needs, a name without NUL): skipped,
-	 * as perf skips them, and counted; the first one is named. */
-	uint64_t nr_invalid;
-	uint64_t first_invalid_offset;
-	uint32_t first_invalid_type;
 };
 
 struct rp_session;

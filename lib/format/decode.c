@@ -302,6 +302,30 @@ static int rp_decode_sample(struct rp_session *s, const struct rp_evsel *evsel,
 	return 0;
 }
 
+/*
+ * The flags word of perf_branch_entry is a C bitfield.  A big-endian writer
+ * allocates its fields from the most significant bit, so after the u64 swap
+ * a field of width w at little-endian bit o sits at bit 64 - o - w.
+ * Fields: mispred, predicted, in_tx, abort, cycles:16, type:4, spec:2,
+ * new_type:4, priv:3 (perf_event.h).
+ */
+static uint64_t rp_branch_flags_from_be(uint64_t v)
+{
+	static const uint8_t fields[][2] = {
+		{ 0, 1 }, { 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 16 },
+		{ 20, 4 }, { 24, 2 }, { 26, 4 }, { 30, 3 },
+	};
+	uint64_t out = 0;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		unsigned o = fields[i][0], w = fields[i][1];
+		uint64_t mask = (1ull << w) - 1;
+
+		out |= ((v >> (64 - o - w)) & mask) << o;
+	}
+	return out;
+}
+
 struct rp_branch_entry rp_sample_branch(const struct rp_sample *d, uint64_t i)
 {
 	struct rp_branch_entry e = { 0, 0, 0 };
@@ -312,6 +336,8 @@ struct rp_branch_entry rp_sample_branch(const struct rp_sample *d, uint64_t i)
 	e.from = rp_load64(p, d->swap);
 	e.to = rp_load64(p + 8, d->swap);
 	e.flags = rp_load64(p + 16, d->swap);
+	if (d->swap)
+		e.flags = rp_branch_flags_from_be(e.flags);
 	return e;
 }
 
@@ -475,6 +501,7 @@ static int rp_decode_payload(struct rp_session *s, struct rp_cursor *c, struct r
 		if (n->nr > rp_cur_left(c) / 16)
 			return -1;
 		n->link_info = c->p;
+		n->swap = s->swap;
 		return 0;
 	}
 	case RP_RECORD_KSYMBOL:
@@ -553,6 +580,7 @@ static int rp_decode_payload(struct rp_session *s, struct rp_cursor *c, struct r
 		    ev->u.thread_map.nr > rp_cur_left(c) / 24)
 			return -1;
 		ev->u.thread_map.entries = c->p;
+		ev->u.thread_map.swap = s->swap;
 		return 0;
 	case RP_RECORD_EVENT_UPDATE:
 		if (!rp_cur_need(c, 16))

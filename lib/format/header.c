@@ -175,11 +175,12 @@ static int rp_read_feature_index(struct rp_session *s)
 			continue;
 		uint64_t at = off + (uint64_t)nr * 16;
 		nr++;
-		if (!rp_section_ok(s, at, 16))
-			return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, at,
-					       "feature table truncated at %s (bit %u)",
-					       rp_feature_name(bit) ? rp_feature_name(bit) : "unknown",
-					       bit);
+		if (!rp_section_ok(s, at, 16)) {
+			/* perf reads the records of such a file, without
+			 * features. */
+			memset(s->features, 0, sizeof(s->features));
+			return 0;
+		}
 		s->feat_off[bit] = rp_load64(s->map + at, s->swap);
 		s->feat_size[bit] = rp_load64(s->map + at + 8, s->swap);
 	}
@@ -304,11 +305,11 @@ static void rp_read_event_desc(struct rp_session *s)
 		const char *name = rp_feat_string(&c);
 		if (!name || !rp_cur_need(&c, (uint64_t)nr_ids * 8))
 			return;
+		/* Without ids perf ends up naming the first evsel (its lookup
+		 * of id 0). */
 		if (nr_ids)
 			id0 = rp_load64(c.p, s->swap);
 		c.p += (size_t)nr_ids * 8;
-		if (!nr_ids)
-			continue;
 		struct rp_evsel *ev = s->nr_evsels == 1 || !id0 ? &s->evsels[0]
 								: rp_hashmap_get(&s->id_map, id0);
 		if (ev && !ev->name)

@@ -28,7 +28,7 @@ static int rp_qent_cmp(const void *a, const void *b)
 
 static void rp_order_sort(struct rp_order_queue *q)
 {
-	if (!q->sorted) {
+	if (!q->sorted && q->nr > q->head) {
 		qsort(q->ents + q->head, q->nr - q->head, sizeof(*q->ents), rp_qent_cmp);
 		q->sorted = 1;
 	}

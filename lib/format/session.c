@@ -146,6 +146,29 @@ static int rp_check_framing(struct rp_session *s, const uint8_t *p, uint64_t ava
 	return 1;
 }
 
+/* An AUXTRACE record is followed by its trace data (auxtrace.size bytes,
+ * outside the record's own size): step over it. */
+static int rp_skip_auxtrace(struct rp_session *s, const uint8_t *rec, uint32_t size,
+			    uint64_t off)
+{
+	uint64_t payload;
+
+	if (size < 16) {
+		rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, RP_RECORD_AUXTRACE,
+				    "AUXTRACE record too short (%u bytes)", size);
+		return RP_ERR_CORRUPT;
+	}
+	payload = rp_load64(rec + 8, s->swap);
+	if (payload > s->data_end - s->pos) {
+		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, RP_RECORD_AUXTRACE,
+				    "AUXTRACE data of %llu bytes runs past the end of the data",
+				    (unsigned long long)payload);
+		return RP_ERR_TRUNCATED;
+	}
+	s->pos += payload;
+	return 1;
+}
+
 /* Inflates a COMPRESSED or COMPRESSED2 record into a new chunk. */
 static int rp_inflate(struct rp_session *s, const uint8_t *rec, uint32_t size, uint32_t type,
 		      uint64_t off)
@@ -219,6 +242,8 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 			*off = s->pos;
 			*chunk = NULL;
 			s->pos += sz;
+			if (type == RP_RECORD_AUXTRACE)
+				return rp_skip_auxtrace(s, p, sz, *off);
 			return 1;
 		}
 		s->stats.nr_records[type]++;
@@ -230,20 +255,13 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 	}
 }
 
-/* Decodes a record for the caller; a record with unsound contents is
- * counted and skipped, as perf skips it.  Returns 1 or 0 (skipped). */
+/* Decodes a record for the caller.  A record whose contents contradict
+ * its type stops the reader, as it stops perf.  Returns 1 or 0 (stopped). */
 static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, uint64_t nr,
 		      const struct rp_evsel *evsel, struct rp_event *ev)
 {
 	int ret = rp_record_decode(s, rec, off, nr, evsel, ev);
 
-	if (ret == RP_ERR_CORRUPT) {
-		if (!s->stats.nr_invalid++) {
-			s->stats.first_invalid_offset = off;
-			s->stats.first_invalid_type = ev->type;
-		}
-		return 0;
-	}
 	if (ret < 0) {
 		rp_session_stop(s, ret);
 		return 0;

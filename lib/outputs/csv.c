@@ -31,8 +31,6 @@
 /* Processes and functions a file can make the CSV output track. */
 #define RP_CSV_MAX_PROCESSES (16u << 20)
 #define RP_CSV_MAX_FUNCTIONS (64u << 20)
-/* Record types counted by number; larger types are counted together. */
-#define RP_CSV_NR_TYPES 256
 /* Longest path of an output file, in bytes. */
 #define RP_CSV_PATH_MAX 4096
 /* Digits of an unresolved address, as perf prints it (BITS_PER_LONG / 4). */
@@ -68,8 +66,6 @@ struct rp_csv {
 	struct rp_symbols *symbols;
 	FILE *f[RP_CSV_NR];
 	char *buf[RP_CSV_NR];
-	uint64_t type_count[RP_CSV_NR_TYPES];
-	uint64_t other_types;
 	struct rp_hashmap proc_map; /* pid -> struct rp_csv_process */
 	struct rp_csv_process **procs;
 	size_t nr_procs, procs_alloc;
@@ -420,10 +416,6 @@ static int rp_csv_event(void *ctx, const struct rp_event *ev, const struct rp_re
 
 	if (csv->error)
 		return csv->error;
-	if (ev->type < RP_CSV_NR_TYPES)
-		csv->type_count[ev->type]++;
-	else
-		csv->other_types++;
 	rp_csv_overview(csv, ev);
 
 	switch (ev->type) {
@@ -531,20 +523,23 @@ static int rp_csv_func_order(const void *pa, const void *pb)
 	return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
 }
 
+/* Counts come from the reader: it also sees the records that are not
+ * delivered (COMPRESSED containers, unknown types). */
 static void rp_csv_write_stat(struct rp_csv *csv)
 {
+	const struct rp_session_stats *st = rp_session_stats(csv->session);
 	FILE *f = csv->f[RP_CSV_STAT];
 	char name[32];
 
 	fputs("type,count\n", f);
-	for (uint32_t t = 0; t < RP_CSV_NR_TYPES; t++) {
-		if (!csv->type_count[t])
+	for (uint32_t t = 0; t < RP_RECORD_MAX; t++) {
+		if (!st->nr_records[t])
 			continue;
 		rp_csv_type_name(t, name, sizeof(name));
-		fprintf(f, "%s,%" PRIu64 "\n", name, csv->type_count[t]);
+		fprintf(f, "%s,%" PRIu64 "\n", name, st->nr_records[t]);
 	}
-	if (csv->other_types)
-		fprintf(f, "UNKNOWN,%" PRIu64 "\n", csv->other_types);
+	if (st->nr_unknown_records)
+		fprintf(f, "UNKNOWN,%" PRIu64 "\n", st->nr_unknown_records);
 }
 
 static void rp_csv_write_processes(struct rp_csv *csv)

@@ -90,14 +90,6 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	int ret = rp_process(in->session, in->machine, in->symbols, consumers, nr);
 	const struct rp_session_stats *st = rp_session_stats(in->session);
 
-	if (st->nr_invalid) {
-		const char *name = rp_record_type_name(st->first_invalid_type);
-
-		cli_warnf("%s: skipped %llu records with invalid contents, the first at offset %#llx: %s (%u)",
-			  in->path, (unsigned long long)st->nr_invalid,
-			  (unsigned long long)st->first_invalid_offset, name ? name : "unknown",
-			  st->first_invalid_type);
-	}
 	if (ret < 0) {
 		const struct rp_error *err = rp_session_error(in->session);
 
