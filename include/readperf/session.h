@@ -163,6 +163,13 @@ struct rp_build_id_entry {
 	const char *filename;
 };
 
+/* One entry of the GROUP_DESC feature (perf record -e '{a,b}'). */
+struct rp_group_desc {
+	const char *name;    /* "{anon_group}" for a group without a name */
+	uint32_t leader_idx; /* evsel index of the leader */
+	uint32_t nr_members; /* leader included */
+};
+
 /*
  * Decoded header features.  Strings are NULL when the feature is absent;
  * all pointers are valid for the session's lifetime.
@@ -178,6 +185,10 @@ struct rp_header_info {
 	uint64_t sample_time_first, sample_time_last; /* ns, SAMPLE_TIME */
 	size_t nr_build_ids;
 	const struct rp_build_id_entry *build_ids;  /* BUILD_ID */
+	/* GROUP_DESC, only groups of more than one member (as perf keeps
+	 * them); nr_groups 0 when the file has no groups. */
+	size_t nr_groups;
+	const struct rp_group_desc *groups;
 };
 
 enum rp_order {

@@ -287,6 +287,38 @@ static void rp_read_build_ids(struct rp_session *s)
 	s->info.nr_build_ids = nr;
 }
 
+/* GROUP_DESC: u32 nr, then per group a string, u32 leader index and u32
+ * member count (perf's write_group_desc). */
+static void rp_read_group_desc(struct rp_session *s)
+{
+	struct rp_cursor c;
+	uint32_t nr;
+
+	if (rp_feature_cursor(s, RP_FEAT_GROUP_DESC, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
+	    nr > RP_MAX_STRINGS)
+		return;
+	struct rp_group_desc *g = rp_arena_alloc(&s->arena, (size_t)nr * sizeof(*g));
+	size_t n = 0;
+	if (!g)
+		return;
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *name = rp_feat_string(&c);
+		uint32_t leader, members;
+
+		if (!name || rp_cur_u32(&c, &leader) < 0 || rp_cur_u32(&c, &members) < 0)
+			return;
+		/* perf ignores groups that are not whole within the attrs. */
+		if (members < 2 || leader >= s->nr_evsels || members > s->nr_evsels - leader)
+			continue;
+		g[n].name = name;
+		g[n].leader_idx = leader;
+		g[n].nr_members = members;
+		n++;
+	}
+	s->info.groups = g;
+	s->info.nr_groups = n;
+}
+
 /* EVENT_DESC names evsels by their first id, as perf does. */
 static void rp_read_event_desc(struct rp_session *s)
 {
@@ -361,6 +393,7 @@ static void rp_read_features(struct rp_session *s)
 	rp_read_cmdline(s);
 	rp_read_build_ids(s);
 	rp_read_event_desc(s);
+	rp_read_group_desc(s);
 }
 
 int rp_header_read(struct rp_session *s)
