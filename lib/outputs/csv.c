@@ -546,7 +546,8 @@ static void rp_csv_write_processes(struct rp_csv *csv)
 {
 	FILE *f = csv->f[RP_CSV_PROCESSES];
 
-	qsort(csv->procs, csv->nr_procs, sizeof(csv->procs[0]), rp_csv_proc_order);
+	if (csv->nr_procs)
+		qsort(csv->procs, csv->nr_procs, sizeof(csv->procs[0]), rp_csv_proc_order);
 	fputs("pid,name,mmaps,fork_time,exit_time,samples,period\n", f);
 	for (size_t i = 0; i < csv->nr_procs; i++) {
 		const struct rp_csv_process *p = csv->procs[i];
@@ -567,7 +568,8 @@ static void rp_csv_write_results(struct rp_csv *csv)
 {
 	FILE *f = csv->f[RP_CSV_RESULTS];
 
-	qsort(csv->funcs, csv->nr_funcs, sizeof(csv->funcs[0]), rp_csv_func_order);
+	if (csv->nr_funcs)
+		qsort(csv->funcs, csv->nr_funcs, sizeof(csv->funcs[0]), rp_csv_func_order);
 	fputs("function,source_file,dso,samples,period\n", f);
 	for (size_t i = 0; i < csv->nr_funcs; i++) {
 		const struct rp_csv_function *fn = csv->funcs[i];
