@@ -13,7 +13,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
-            libiberty-dev zlib1g-dev libcmocka-dev linux-perf
+            libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out
