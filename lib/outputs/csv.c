@@ -63,6 +63,7 @@ static const char *const rp_csv_names[RP_CSV_NR] = {
 
 struct rp_csv {
 	const struct rp_session *session;
+	uint64_t type_count[RP_RECORD_MAX]; /* records delivered, by type */
 	struct rp_symbols *symbols;
 	FILE *f[RP_CSV_NR];
 	char *buf[RP_CSV_NR];
@@ -416,6 +417,8 @@ static int rp_csv_event(void *ctx, const struct rp_event *ev, const struct rp_re
 
 	if (csv->error)
 		return csv->error;
+	if (ev->type < RP_RECORD_MAX)
+		csv->type_count[ev->type]++;
 	rp_csv_overview(csv, ev);
 
 	switch (ev->type) {
@@ -523,22 +526,28 @@ static int rp_csv_func_order(const void *pa, const void *pb)
 	return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
 }
 
-/* Counts come from the reader: it also sees the records that are not
- * delivered (COMPRESSED containers, unknown types). */
+/*
+ * Counts of the records delivered, plus what the reader met but does not
+ * deliver: the COMPRESSED/COMPRESSED2 containers and unknown types.
+ */
 static void rp_csv_write_stat(struct rp_csv *csv)
 {
-	const struct rp_session_stats *st = rp_session_stats(csv->session);
+	const struct rp_session_stats *st = csv->session ? rp_session_stats(csv->session) : NULL;
 	FILE *f = csv->f[RP_CSV_STAT];
 	char name[32];
 
+	if (st) {
+		csv->type_count[RP_RECORD_COMPRESSED] = st->nr_records[RP_RECORD_COMPRESSED];
+		csv->type_count[RP_RECORD_COMPRESSED2] = st->nr_records[RP_RECORD_COMPRESSED2];
+	}
 	fputs("type,count\n", f);
 	for (uint32_t t = 0; t < RP_RECORD_MAX; t++) {
-		if (!st->nr_records[t])
+		if (!csv->type_count[t])
 			continue;
 		rp_csv_type_name(t, name, sizeof(name));
-		fprintf(f, "%s,%" PRIu64 "\n", name, st->nr_records[t]);
+		fprintf(f, "%s,%" PRIu64 "\n", name, csv->type_count[t]);
 	}
-	if (st->nr_unknown_records)
+	if (st && st->nr_unknown_records)
 		fprintf(f, "UNKNOWN,%" PRIu64 "\n", st->nr_unknown_records);
 }
 
