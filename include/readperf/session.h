@@ -284,6 +284,16 @@ int rp_session_has_feature(const struct rp_session *session, unsigned feat);
  */
 int rp_session_feature_section(const struct rp_session *session, unsigned feat,
 			       uint64_t *offset, uint64_t *size);
+/*
+ * The bytes of feature `feat`'s section, in the file's byte order (see
+ * rp_session_needs_swap()); *size gets their count.  NULL when the bit is
+ * not set or the section lies outside the file.  Valid for the session's
+ * lifetime.
+ */
+const void *rp_session_feature_data(const struct rp_session *session, unsigned feat,
+				    size_t *size);
+/* Whether the file's byte order differs from the host's. */
+int rp_session_needs_swap(const struct rp_session *session);
 /* A feature's perf name ("HOSTNAME"), or NULL for unknown bits. */
 const char *rp_feature_name(unsigned feat);
 

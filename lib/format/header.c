@@ -435,3 +435,18 @@ int rp_session_feature_section(const struct rp_session *s, unsigned feat, uint64
 	*size = s->feat_size[feat];
 	return 0;
 }
+
+const void *rp_session_feature_data(const struct rp_session *s, unsigned feat, size_t *size)
+{
+	struct rp_cursor c;
+
+	if (rp_feature_cursor(s, feat, &c) < 0)
+		return NULL;
+	*size = rp_cur_left(&c);
+	return c.p;
+}
+
+int rp_session_needs_swap(const struct rp_session *s)
+{
+	return s->swap;
+}
