@@ -45,5 +45,8 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);
+int cmd_header(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 #endif

@@ -112,6 +112,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "  report   the function overview, as perf report --stdio --no-children\n"
 	      "  csv      stat.csv, overview.csv, processes.csv and results.csv\n"
+	      "  header   the header, as perf report --header-only [-I]\n"
+	      "  dump     every record, as perf report -D\n"
+	      "  stats    record counts, as perf report --stats\n"
 	      "\n"
 	      "FILE defaults to perf.data.  `readperf <command> --help` for options.\n",
 	      out);
@@ -126,6 +129,12 @@ int main(int argc, char **argv)
 			return cmd_report(argc - 1, argv + 1);
 		if (!strcmp(cmd, "csv"))
 			return cmd_csv(argc - 1, argv + 1);
+		if (!strcmp(cmd, "header"))
+			return cmd_header(argc - 1, argv + 1);
+		if (!strcmp(cmd, "dump"))
+			return cmd_dump(argc - 1, argv + 1);
+		if (!strcmp(cmd, "stats"))
+			return cmd_stats(argc - 1, argv + 1);
 		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 			usage(stdout);
 			return RP_EXIT_OK;
