@@ -20,12 +20,34 @@
 extern "C" {
 #endif
 
+/* One resolved entry of a sample's call stack. */
+struct rp_frame {
+	struct rp_addr_location al; /* ip, cpumode, map, dso, sym, addr, level */
+};
+
 /* A sample resolved for consumers. */
 struct rp_resolved {
 	struct rp_thread *thread;
 	const char *comm;          /* the thread's comm at the sample's time */
 	struct rp_addr_location al; /* the sample ip's map and symbol */
+	/*
+	 * The PERF_SAMPLE_CALLCHAIN entries resolved as perf's
+	 * thread__resolve_callchain_sample() does (callee order: leaf first;
+	 * context markers switch the cpumode of the entries after them and
+	 * are dropped; an invalid marker drops the whole chain).  Only when a
+	 * consumer asks with RP_CONSUMER_CALLCHAIN; else 0 and NULL.  Valid
+	 * until the consumer returns.
+	 */
+	size_t nr_callchain;
+	const struct rp_frame *callchain;
 };
+
+/* rp_consumer.flags */
+#define RP_CONSUMER_CALLCHAIN 1u /* resolve each sample's callchain */
+
+/* Most callchain entries resolved per sample (perf's PERF_MAX_STACK_DEPTH
+ * is 127 by default; the kernel caps records far below this). */
+#define RP_MAX_CALLCHAIN 65536u
 
 /*
  * One consumer.  event() gets every record in delivery order; for samples
@@ -35,6 +57,7 @@ struct rp_resolved {
 struct rp_consumer {
 	void *ctx;
 	int (*event)(void *ctx, const struct rp_event *ev, const struct rp_resolved *res);
+	unsigned flags; /* RP_CONSUMER_* */
 };
 
 /*
