@@ -484,7 +484,7 @@ static int rp_csv_event(void *ctx, const struct rp_event *ev, const struct rp_re
 
 struct rp_consumer rp_csv_consumer(struct rp_csv *csv)
 {
-	struct rp_consumer c = { csv, rp_csv_event };
+	struct rp_consumer c = { csv, rp_csv_event, 0 };
 
 	return c;
 }

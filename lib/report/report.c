@@ -6,9 +6,12 @@
  * One histogram per evsel.  A sample goes to the entry whose sort keys
  * (comm, pid, dso, sym, cpu) equal its own, as perf merges entries; the
  * rows are then ordered and printed as `perf report --stdio --no-children
- * -g none` does.  docs/report.md states every rule with its reason.
+ * -g none` does.  An event group of the file (GROUP_DESC) is printed as one
+ * section: the members' entries are linked into the leader's histogram
+ * (perf's hists__match/hists__link) and each row shows every member's
+ * share.  docs/report.md states every rule with its reason.
  */
-#include <readperf/report.h>
+#include "report/report_int.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -31,13 +34,24 @@
 
 /* perf prints unresolved addresses with BITS_PER_LONG / 4 digits. */
 #define RP_ADDR_DIGITS 16
-/* Fixed widths of perf's hpp columns (ui/hist.c). */
+/* perf formats a group's description into a buffer of this size. */
+#define RP_GROUP_DESC_MAX 512
+/* Fixed widths of perf's hpp columns (ui/hist.c), per group member. */
 #define RP_WIDTH_OVERHEAD 8
 #define RP_WIDTH_SAMPLES 12
 #define RP_WIDTH_PERIOD 12
 
+/* A group member's figures for one row of the leader. */
+struct rp_pair {
+	uint64_t period;
+	uint64_t nr_samples;
+};
+
 struct rp_hist_entry {
 	struct rp_hist_entry *next; /* hash chain */
+	/* In a linked group leader: one pair per member after the leader,
+	 * zero where the member has no such entry; else NULL. */
+	struct rp_pair *pairs;
 	uint64_t hash;
 	const char *comm;     /* interned: the comm at the sample's time */
 	struct rp_thread *thread;
@@ -58,6 +72,15 @@ struct rp_hists {
 	size_t nr_entries, alloc;
 	uint64_t nr_samples;
 	uint64_t total_period;
+	int linked; /* the members' entries are in this leader's table */
+};
+
+/* How one evsel is grouped, for the write. */
+struct rp_evgroup {
+	size_t leader;       /* hists index of the leader; itself when alone */
+	uint32_t nr_members; /* leader included; 1 for an event on its own */
+	const char *name;    /* the group's name; NULL: anonymous */
+	int forced;          /* a --group of a file without groups */
 };
 
 struct rp_report {
@@ -66,6 +89,7 @@ struct rp_report {
 	size_t nr_keys;
 	char *field_sep;
 	double percent_limit;
+	enum rp_report_group group_mode;
 	uint64_t lost_samples;
 	struct rp_hists *hists;
 	size_t nr_hists;
@@ -193,6 +217,15 @@ void rp_report_free(struct rp_report *report)
 	free(report);
 }
 
+int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
+{
+	if (!report || (mode != RP_REPORT_GROUP_AUTO && mode != RP_REPORT_GROUP_FORCE &&
+			mode != RP_REPORT_GROUP_OFF))
+		return RP_ERR_INVAL;
+	report->group_mode = mode;
+	return 0;
+}
+
 static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 {
 	/* Consecutive samples mostly carry the same comm: skip the pool then. */
@@ -289,6 +322,49 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 	return h;
 }
 
+/* The entry of h that key falls in (same hash, same keys), or NULL. */
+static struct rp_hist_entry *rp_hists_find(const struct rp_report *r, const struct rp_hists *h,
+					   const struct rp_hist_entry *key)
+{
+	struct rp_hist_entry *e;
+
+	for (e = rp_hashmap_get(&h->map, key->hash); e; e = e->next)
+		if (e->hash == key->hash && rp_entry_same(r, e, key))
+			return e;
+	return NULL;
+}
+
+/*
+ * Adds a copy of key (hash set, no entry of h equal to it) to h with its
+ * counts; *out gets the new entry.  Returns 0, RP_ERR_LIMIT or
+ * RP_ERR_NOMEM.
+ */
+static int rp_hists_insert(struct rp_report *r, struct rp_hists *h,
+			   const struct rp_hist_entry *key, struct rp_hist_entry **out)
+{
+	struct rp_hist_entry *e;
+
+	if (h->nr_entries >= RP_REPORT_MAX_ENTRIES)
+		return RP_ERR_LIMIT;
+	if (RP_ARRAY_RESERVE(h->entries, h->alloc, h->nr_entries + 1) < 0)
+		return RP_ERR_NOMEM;
+	e = rp_arena_alloc(&r->arena, sizeof(*e));
+	if (!e)
+		return RP_ERR_NOMEM;
+	*e = *key;
+	if (key->sym_name) {
+		e->sym_name = rp_strpool_intern_str(&r->pool, key->sym_name);
+		if (!e->sym_name)
+			return RP_ERR_NOMEM;
+	}
+	e->next = rp_hashmap_get(&h->map, key->hash);
+	if (rp_hashmap_put(&h->map, key->hash, e) < 0)
+		return RP_ERR_NOMEM;
+	h->entries[h->nr_entries++] = e;
+	*out = e;
+	return 0;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
@@ -330,28 +406,12 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	}
 	key.hash = rp_entry_hash(r, &key);
 
-	struct rp_hist_entry *first = rp_hashmap_get(&h->map, key.hash), *e;
-	for (e = first; e; e = e->next)
-		if (e->hash == key.hash && rp_entry_same(r, e, &key))
-			break;
+	struct rp_hist_entry *e = rp_hists_find(r, h, &key);
 	if (!e) {
-		if (h->nr_entries >= RP_REPORT_MAX_ENTRIES)
-			return RP_ERR_LIMIT;
-		if (RP_ARRAY_RESERVE(h->entries, h->alloc, h->nr_entries + 1) < 0)
-			return RP_ERR_NOMEM;
-		e = rp_arena_alloc(&r->arena, sizeof(*e));
-		if (!e)
-			return RP_ERR_NOMEM;
-		*e = key;
-		if (key.sym_name) {
-			e->sym_name = rp_strpool_intern_str(&r->pool, key.sym_name);
-			if (!e->sym_name)
-				return RP_ERR_NOMEM;
-		}
-		e->next = first;
-		if (rp_hashmap_put(&h->map, key.hash, e) < 0)
-			return RP_ERR_NOMEM;
-		h->entries[h->nr_entries++] = e;
+		int rc = rp_hists_insert(r, h, &key, &e);
+
+		if (rc)
+			return rc;
 	}
 	e->period += s->period;
 	e->nr_samples++;
@@ -379,9 +439,161 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 
 struct rp_consumer rp_report_consumer(struct rp_report *report)
 {
-	struct rp_consumer c = { report, rp_report_event };
+	struct rp_consumer c = { report, rp_report_event, 0 };
 
 	return c;
+}
+
+/* ---- event groups ------------------------------------------------------- */
+
+/*
+ * Fills g (one per hists) with the file's groups, as perf rebuilds them
+ * from GROUP_DESC: the leader gets the member count (which perf also uses
+ * with --no-group, for "of events"), the evsels after it in attr order are
+ * its members.  perf matches the descriptions in attr order, so one whose
+ * leader lies inside an earlier group ends the matching; a group that does
+ * not fit in the report's evsels is left out.  With --group and no group
+ * in the file, every evsel joins the first one's group.
+ */
+static void rp_report_groups(const struct rp_report *r, struct rp_evgroup *g)
+{
+	const struct rp_header_info *hi = r->session ? rp_session_header(r->session) : NULL;
+	size_t i, next = 0;
+
+	for (i = 0; i < r->nr_hists; i++) {
+		g[i].leader = i;
+		g[i].nr_members = 1;
+		g[i].name = NULL;
+		g[i].forced = 0;
+	}
+	if (hi && hi->groups) {
+		for (i = 0; i < hi->nr_groups; i++) {
+			const struct rp_group_desc *d = &hi->groups[i];
+			size_t lead = d->leader_idx;
+
+			if (lead < next)
+				break;
+			if (d->nr_members < 2 || lead >= r->nr_hists ||
+			    d->nr_members > r->nr_hists - lead)
+				continue;
+			g[lead].nr_members = d->nr_members;
+			/* perf stores no name for "{anon_group}". */
+			g[lead].name = d->name && strcmp(d->name, "{anon_group}") ? d->name : NULL;
+			for (uint32_t m = 1; m < d->nr_members; m++)
+				g[lead + m].leader = lead;
+			next = lead + d->nr_members;
+		}
+	}
+	if (r->group_mode == RP_REPORT_GROUP_FORCE && (!hi || !hi->nr_groups) && r->nr_hists) {
+		for (i = 0; i < r->nr_hists; i++)
+			g[i].leader = 0;
+		g[0].nr_members = (uint32_t)r->nr_hists;
+		g[0].forced = 1;
+	}
+}
+
+/* Whether evsel i is shown as a group: the group view is on and i leads
+ * more than itself (perf's evsel__is_group_event). */
+static int rp_is_group_event(const struct rp_report *r, const struct rp_evgroup *g, size_t i)
+{
+	return r->group_mode != RP_REPORT_GROUP_OFF && g[i].leader == i && g[i].nr_members > 1;
+}
+
+static struct rp_pair *rp_pairs_new(struct rp_report *r, uint32_t nr_members)
+{
+	size_t n = (size_t)(nr_members - 1) * sizeof(struct rp_pair);
+	struct rp_pair *p = rp_arena_alloc(&r->arena, n);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+/*
+ * Links the members of the group led by hists `lead` into its table, once:
+ * a member's entry joins the leader's equal entry as its pair, or, when the
+ * leader has none, an entry with no sample of the leader's own is added
+ * for it (perf's hists__match and hists__link).  Returns 0, RP_ERR_LIMIT
+ * or RP_ERR_NOMEM.
+ */
+static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
+{
+	struct rp_hists *h = &r->hists[lead];
+	size_t i;
+
+	if (h->linked)
+		return 0;
+	for (i = 0; i < h->nr_entries; i++) {
+		h->entries[i]->pairs = rp_pairs_new(r, nr_members);
+		if (!h->entries[i]->pairs)
+			return RP_ERR_NOMEM;
+	}
+	for (uint32_t m = 1; m < nr_members; m++) {
+		const struct rp_hists *mh = &r->hists[lead + m];
+
+		for (i = 0; i < mh->nr_entries; i++) {
+			const struct rp_hist_entry *me = mh->entries[i];
+			struct rp_hist_entry *e = rp_hists_find(r, h, me);
+
+			if (!e) {
+				struct rp_hist_entry dummy = *me;
+				int rc;
+
+				dummy.period = 0;
+				dummy.nr_samples = 0;
+				dummy.pairs = rp_pairs_new(r, nr_members);
+				if (!dummy.pairs)
+					return RP_ERR_NOMEM;
+				rc = rp_hists_insert(r, h, &dummy, &e);
+				if (rc)
+					return rc;
+			}
+			e->pairs[m - 1].period = me->period;
+			e->pairs[m - 1].nr_samples = me->nr_samples;
+		}
+	}
+	h->linked = 1;
+	return 0;
+}
+
+/*
+ * perf's evsel__group_desc() in its 512-byte buffer: "NAME { a, b }" or
+ * "anon group { a, b }", only "a, b" for a forced group.
+ */
+static void rp_group_desc(const struct rp_report *r, const struct rp_evgroup *g, size_t lead,
+			  char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	/* m: 0 the name and brace, 1..nr_members the events, then the brace. */
+	for (uint32_t m = 0; m <= g[lead].nr_members + 1; m++) {
+		const char *name = "";
+		const char *pre = m > 1 ? ", " : "";
+
+		if (m == 0) {
+			if (g[lead].forced)
+				continue;
+			pre = g[lead].name ? g[lead].name : "anon group";
+			name = " { ";
+		} else if (m > g[lead].nr_members) {
+			if (g[lead].forced)
+				break;
+			pre = " }";
+		} else {
+			name = rp_evsel_name(rp_session_evsel(r->session, lead + m - 1));
+			if (!name)
+				name = "";
+		}
+		int n = snprintf(buf + len, size - len, "%s%s", pre, name);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+		if (len >= size - 1) {
+			len = size - 1;
+			break;
+		}
+	}
 }
 
 /* ---- ordering ---------------------------------------------------------- */
@@ -459,8 +671,32 @@ static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry 
 	return rp_cmp_i64((int64_t)a->sym_end, (int64_t)b->sym_end);
 }
 
-/* qsort has no context argument in C11: the report being sorted. */
+/* qsort has no context argument in C11: the report being sorted, and
+ * the pairs of each entry (members after the leader; 0 outside a group). */
 static const struct rp_report *rp_sorting;
+static uint32_t rp_sorting_pairs;
+
+/*
+ * perf's __hpp__sort for a group: the leader's figure, then each member's
+ * in group order (0 where the member has no entry), larger first.
+ */
+static int rp_cmp_group_period(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+{
+	int c = rp_cmp_u64_desc(a->period, b->period);
+
+	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+		c = rp_cmp_u64_desc(a->pairs[m].period, b->pairs[m].period);
+	return c;
+}
+
+static int rp_cmp_group_samples(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+{
+	int c = rp_cmp_u64_desc(a->nr_samples, b->nr_samples);
+
+	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+		c = rp_cmp_u64_desc(a->pairs[m].nr_samples, b->pairs[m].nr_samples);
+	return c;
+}
 
 static int rp_entry_order(const void *pa, const void *pb)
 {
@@ -472,7 +708,7 @@ static int rp_entry_order(const void *pa, const void *pb)
 
 	if (!r->field_sep) {
 		/* Without -F perf sorts by overhead first, then by the keys. */
-		c = rp_cmp_u64_desc(a->period, b->period);
+		c = rp_cmp_group_period(a, b);
 		if (c)
 			return c;
 		for (i = 0; i < r->nr_keys; i++)
@@ -483,9 +719,9 @@ static int rp_entry_order(const void *pa, const void *pb)
 		for (i = 0; i < r->nr_keys; i++)
 			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
 				return c;
-		c = rp_cmp_u64_desc(a->period, b->period);
+		c = rp_cmp_group_period(a, b);
 		if (!c)
-			c = rp_cmp_u64_desc(a->nr_samples, b->nr_samples);
+			c = rp_cmp_group_samples(a, b);
 		if (c)
 			return c;
 	}
@@ -697,29 +933,140 @@ static uint64_t rp_convert_unit(uint64_t v, char *unit)
 	return v;
 }
 
-static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
-			  struct rp_hists *h, FILE *out, struct rp_buf *b)
+/* One figure per member of the row's group: the leader's (e's own), then
+ * the pairs; a member without samples shows 0 (perf skips its pair and
+ * fills the column with zero). */
+struct rp_member_fig {
+	uint64_t period, nr_samples, total;
+};
+
+static struct rp_member_fig rp_member_figure(const struct rp_report *r, size_t lead,
+					     const struct rp_hist_entry *e, uint32_t m)
+{
+	struct rp_member_fig f = { 0, 0, r->hists[lead + m].total_period };
+
+	if (m == 0) {
+		f.period = e->period;
+		f.nr_samples = e->nr_samples;
+	} else if (f.total && e->pairs) {
+		f.period = e->pairs[m - 1].period;
+		f.nr_samples = e->pairs[m - 1].nr_samples;
+	}
+	return f;
+}
+
+static double rp_percent(uint64_t period, uint64_t total)
+{
+	return total ? 100.0 * (double)period / (double)total : 0.0;
+}
+
+/* Pads the cell that started at `start` with spaces to `width` (perf's
+ * hist_entry__snprintf_alignment). */
+static int rp_buf_pad(struct rp_buf *b, size_t start, int width)
+{
+	int have = (int)(b->len - start);
+
+	return have < width ? rp_buf_printf(b, "%*s", width - have, "") : 0;
+}
+
+/*
+ * The numeric cells of one row: Overhead (and Samples, Period with a
+ * field separator), one sub-cell per shown member, each column padded to
+ * its width (the unit width times the members).
+ */
+static int rp_format_numbers(const struct rp_report *r, size_t lead, uint32_t nr_shown,
+			     const struct rp_hist_entry *e, struct rp_buf *b)
 {
 	const char *sep = r->field_sep;
+	size_t start = b->len;
+	uint32_t m;
+	int rc = 0;
+
+	if (!sep) {
+		for (m = 0; !rc && m < nr_shown; m++) {
+			struct rp_member_fig f = rp_member_figure(r, lead, e, m);
+
+			rc = rp_buf_printf(b, " %*.2f%%", RP_WIDTH_OVERHEAD - 2,
+					   rp_percent(f.period, f.total));
+		}
+		return rc ? rc : rp_buf_pad(b, start, RP_WIDTH_OVERHEAD * (int)nr_shown);
+	}
+	for (m = 0; !rc && m < nr_shown; m++) {
+		struct rp_member_fig f = rp_member_figure(r, lead, e, m);
+
+		rc = rp_buf_printf(b, " %.2f%%", rp_percent(f.period, f.total));
+	}
+	if (!rc)
+		rc = rp_buf_pad(b, start, RP_WIDTH_OVERHEAD * (int)nr_shown);
+	if (!rc)
+		rc = rp_buf_printf(b, "%s", sep);
+	start = b->len;
+	for (m = 0; !rc && m < nr_shown; m++)
+		rc = rp_buf_printf(b, " %" PRIu64, rp_member_figure(r, lead, e, m).nr_samples);
+	if (!rc)
+		rc = rp_buf_pad(b, start, RP_WIDTH_SAMPLES * (int)nr_shown);
+	if (!rc)
+		rc = rp_buf_printf(b, "%s", sep);
+	start = b->len;
+	for (m = 0; !rc && m < nr_shown; m++)
+		rc = rp_buf_printf(b, " %" PRIu64, rp_member_figure(r, lead, e, m).period);
+	if (!rc)
+		rc = rp_buf_pad(b, start, RP_WIDTH_PERIOD * (int)nr_shown);
+	return rc;
+}
+
+/*
+ * Writes the section of hists `idx`: alone, or, when it leads a group in
+ * the group view, with its members' figures beside its own.
+ */
+static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_t idx, FILE *out,
+			  struct rp_buf *b)
+{
+	const char *sep = r->field_sep;
+	struct rp_hists *h = &r->hists[idx];
+	uint32_t nr_shown = rp_is_group_event(r, g, idx) ? g[idx].nr_members : 1;
+	uint64_t nr_samples = h->nr_samples, total = h->total_period;
+	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
+	char desc[RP_GROUP_DESC_MAX];
 	struct rp_widths w;
 	char unit;
-	uint64_t nr = rp_convert_unit(h->nr_samples, &unit);
-	const char *name = rp_evsel_name(evsel);
 	size_t i, k;
+	int rc;
 
-	fprintf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name ? name : "");
-	fprintf(out, "# Event count (approx.): %" PRIu64 "\n", h->total_period);
+	if (nr_shown > 1) {
+		rc = rp_group_link(r, idx, nr_shown);
+		if (rc)
+			return rc;
+		rp_group_desc(r, g, idx, desc, sizeof(desc));
+		name = desc;
+		/* The header counts every member's samples and periods. */
+		for (uint32_t m = 1; m < nr_shown; m++) {
+			nr_samples += r->hists[idx + m].nr_samples;
+			total += r->hists[idx + m].total_period;
+		}
+	}
+	nr_samples = rp_convert_unit(nr_samples, &unit);
+	/* perf says "events" for any leader of a group, also with --no-group. */
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr_samples, unit,
+		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
+	fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
 	fputs("#\n", out);
 
+	/* Widths cover the entries added for the members too. */
 	rp_calc_widths(r, h, &w);
 	rp_sorting = r;
+	rp_sorting_pairs = nr_shown - 1;
 	qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
 	rp_sorting = NULL;
+	rp_sorting_pairs = 0;
 
-	/* The column header. */
+	/* The column header; the number columns are as wide as their unit
+	 * width times the members shown. */
+	int ow = RP_WIDTH_OVERHEAD * (int)nr_shown;
 	if (sep) {
-		fprintf(out, "# %*s%s%*s%s%*s", RP_WIDTH_OVERHEAD, "Overhead", sep,
-			RP_WIDTH_SAMPLES, "Samples", sep, RP_WIDTH_PERIOD, "Period");
+		fprintf(out, "# %*s%s%*s%s%*s", ow, "Overhead", sep,
+			RP_WIDTH_SAMPLES * (int)nr_shown, "Samples", sep,
+			RP_WIDTH_PERIOD * (int)nr_shown, "Period");
 		for (k = 0; k < r->nr_keys; k++) {
 			int kw = rp_key_width(r->keys[k], &w);
 
@@ -727,7 +1074,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 		}
 		fputc('\n', out);
 	} else {
-		fprintf(out, "# %*s", RP_WIDTH_OVERHEAD, "Overhead");
+		fprintf(out, "# %*s", ow, "Overhead");
 		for (k = 0; k < r->nr_keys; k++) {
 			int kw = rp_key_width(r->keys[k], &w);
 
@@ -735,7 +1082,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 		}
 		fputs("\n# ", out);
 		for (k = 0; k <= r->nr_keys; k++) {
-			int kw = k ? rp_key_width(r->keys[k - 1], &w) : RP_WIDTH_OVERHEAD;
+			int kw = k ? rp_key_width(r->keys[k - 1], &w) : ow;
 
 			if (k)
 				fputs("  ", out);
@@ -747,9 +1094,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
-		double percent = h->total_period ? 100.0 * (double)e->period / (double)h->total_period
-						 : 0.0;
-		/* perf compares a float percentage with a float limit. */
+		/* perf compares the leader's share, as a float, with a float
+		 * limit: a row of the members only has 0. */
 		float limit_pct = h->total_period
 					  ? (float)((double)e->period * 100.0 / (double)h->total_period)
 					  : 0.0f;
@@ -757,36 +1103,14 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 		if (limit_pct < (float)r->percent_limit)
 			continue;
 		b->len = 0;
-		int rc;
-		if (sep) {
-			char num[64];
-
-			snprintf(num, sizeof(num), " %.2f%%", percent);
-			rc = rp_buf_printf(b, "%-*s%s", RP_WIDTH_OVERHEAD, num, sep);
-			if (!rc) {
-				snprintf(num, sizeof(num), " %" PRIu64, e->nr_samples);
-				rc = rp_buf_printf(b, "%-*s%s", RP_WIDTH_SAMPLES, num, sep);
-			}
-			if (!rc) {
-				snprintf(num, sizeof(num), " %" PRIu64, e->period);
-				rc = rp_buf_printf(b, "%-*s", RP_WIDTH_PERIOD, num);
-			}
-			for (k = 0; !rc && k < r->nr_keys; k++) {
-				rc = rp_buf_printf(b, "%s", sep);
-				if (!rc)
-					rc = rp_format_key(r, r->keys[k], e,
-							   rp_key_width(r->keys[k], &w),
-							   k + 1 == r->nr_keys, b);
-			}
-		} else {
-			rc = rp_buf_printf(b, "  %*.2f%%", RP_WIDTH_OVERHEAD - 1, percent);
-			for (k = 0; !rc && k < r->nr_keys; k++) {
-				rc = rp_buf_printf(b, "  ");
-				if (!rc)
-					rc = rp_format_key(r, r->keys[k], e,
-							   rp_key_width(r->keys[k], &w),
-							   k + 1 == r->nr_keys, b);
-			}
+		rc = sep ? 0 : rp_buf_printf(b, "  ");
+		if (!rc)
+			rc = rp_format_numbers(r, idx, nr_shown, e, b);
+		for (k = 0; !rc && k < r->nr_keys; k++) {
+			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
+			if (!rc)
+				rc = rp_format_key(r, r->keys[k], e, rp_key_width(r->keys[k], &w),
+						   k + 1 == r->nr_keys, b);
 		}
 		if (rc)
 			return rc;
@@ -800,11 +1124,18 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evsel *evsel,
 int rp_report_write(struct rp_report *report, FILE *out)
 {
 	struct rp_buf b = { NULL, 0, 0 };
+	struct rp_evgroup *g = NULL;
 	uint64_t total = 0;
 	int rc = 0;
 
 	if (!report || !out)
 		return RP_ERR_INVAL;
+	if (report->nr_hists) {
+		g = calloc(report->nr_hists, sizeof(*g));
+		if (!g)
+			return RP_ERR_NOMEM;
+		rp_report_groups(report, g);
+	}
 	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 	      out);
 	for (size_t i = 0; i < report->nr_hists; i++)
@@ -813,13 +1144,18 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	if (total) {
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", report->lost_samples);
 		for (size_t i = 0; i < report->nr_hists && !rc; i++) {
+			/* In the group view a member is shown in its leader's
+			 * section; a group whose leader has no sample is not
+			 * shown at all (perf's skip_empty looks at the leader). */
+			if (report->group_mode != RP_REPORT_GROUP_OFF && g[i].leader != i)
+				continue;
 			if (!report->hists[i].nr_samples)
 				continue;
-			rc = rp_write_hists(report, rp_session_evsel(report->session, i),
-					    &report->hists[i], out, &b);
+			rc = rp_write_hists(report, g, i, out, &b);
 		}
 	}
 	free(b.p);
+	free(g);
 	if (rc)
 		return rc;
 	if (fflush(out) != 0 || ferror(out))
