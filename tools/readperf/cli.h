@@ -48,5 +48,10 @@ int cmd_csv(int argc, char **argv);
 int cmd_header(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_collapse(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
+int cmd_json(int argc, char **argv);
 
 #endif

@@ -115,6 +115,11 @@ static void usage(FILE *out)
 	      "  header   the header, as perf report --header-only [-I]\n"
 	      "  dump     every record, as perf report -D\n"
 	      "  stats    record counts, as perf report --stats\n"
+	      "  script   one line per sample, as perf script\n"
+	      "  collapse folded stacks, as perf's stackcollapse script\n"
+	      "  flamegraph  an interactive SVG flame graph\n"
+	      "  pprof    a gzip'd pprof profile.proto\n"
+	      "  json     perf data convert --to-json\n"
 	      "\n"
 	      "FILE defaults to perf.data.  `readperf <command> --help` for options.\n",
 	      out);
@@ -135,6 +140,16 @@ int main(int argc, char **argv)
 			return cmd_dump(argc - 1, argv + 1);
 		if (!strcmp(cmd, "stats"))
 			return cmd_stats(argc - 1, argv + 1);
+		if (!strcmp(cmd, "script"))
+			return cmd_script(argc - 1, argv + 1);
+		if (!strcmp(cmd, "collapse"))
+			return cmd_collapse(argc - 1, argv + 1);
+		if (!strcmp(cmd, "flamegraph"))
+			return cmd_flamegraph(argc - 1, argv + 1);
+		if (!strcmp(cmd, "pprof"))
+			return cmd_pprof(argc - 1, argv + 1);
+		if (!strcmp(cmd, "json"))
+			return cmd_json(argc - 1, argv + 1);
 		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 			usage(stdout);
 			return RP_EXIT_OK;
