@@ -452,8 +452,9 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
  * with --no-group, for "of events"), the evsels after it in attr order are
  * its members.  perf matches the descriptions in attr order, so one whose
  * leader lies inside an earlier group ends the matching; a group that does
- * not fit in the report's evsels is left out.  With --group and no group
- * in the file, every evsel joins the first one's group.
+ * not fit in the report's evsels is left out.  With --group (or
+ * --no-group) and no group in the file, every evsel joins the first one's
+ * group.
  */
 static void rp_report_groups(const struct rp_report *r, struct rp_evgroup *g)
 {
@@ -484,7 +485,9 @@ static void rp_report_groups(const struct rp_report *r, struct rp_evgroup *g)
 			next = lead + d->nr_members;
 		}
 	}
-	if (r->group_mode == RP_REPORT_GROUP_FORCE && (!hi || !hi->nr_groups) && r->nr_hists) {
+	/* perf forces the leader whenever --group or --no-group was given:
+	 * with --no-group it only shows in the first event's "of events". */
+	if (r->group_mode != RP_REPORT_GROUP_AUTO && (!hi || !hi->nr_groups) && r->nr_hists) {
 		for (i = 0; i < r->nr_hists; i++)
 			g[i].leader = 0;
 		g[0].nr_members = (uint32_t)r->nr_hists;
