@@ -39,6 +39,9 @@ struct rp_report_opts {
 	size_t nr_keys;        /* 0: comm,dso,sym */
 	const char *field_sep; /* NULL: aligned columns; else perf's -t SEP */
 	double percent_limit;  /* rows below this overhead (%) are not shown */
+	/* 0: a file's event groups (GROUP_DESC) shown together, as perf does
+	 * by default; 1: perf's --group; -1: perf's --no-group. */
+	int group;
 };
 
 struct rp_report;

@@ -178,6 +178,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		r->nr_keys = 3;
 	}
 	r->percent_limit = o.percent_limit;
+	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
+			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
 	if (o.field_sep) {
 		r->field_sep = strdup(o.field_sep);
 		if (!r->field_sep) {

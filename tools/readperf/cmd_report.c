@@ -14,6 +14,8 @@ enum {
 	OPT_SYMFS,
 	OPT_KALLSYMS,
 	OPT_NO_DEMANGLE,
+	OPT_GROUP,
+	OPT_NO_GROUP,
 };
 
 static void report_usage(FILE *out)
@@ -26,6 +28,7 @@ static void report_usage(FILE *out)
 	      "      --symfs DIR           look for binaries under DIR\n"
 	      "      --kallsyms FILE       kernel symbols from FILE\n"
 	      "      --no-demangle         keep C++ and Rust names mangled\n"
+	      "      --group, --no-group   show event groups together or apart (perf's options)\n"
 	      "      --stdio, --no-children, -g none   accepted, as perf's defaults here\n",
 	      out);
 }
@@ -43,6 +46,8 @@ int cmd_report(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "group", no_argument, NULL, OPT_GROUP },
+		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +99,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			sym.no_demangle = 1;
+			break;
+		case OPT_GROUP:
+			opts.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			opts.group = -1;
 			break;
 		case 'h':
 			report_usage(stdout);
