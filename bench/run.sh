@@ -1,0 +1,194 @@
+#!/bin/bash
+# Time readperf against perf on the benchmark recordings.
+#
+#   bench/run.sh [path/to/readperf]        (default: build/readperf)
+#
+# For every recording bench/gen.sh makes (made first when missing) and every
+# command below, both tools run alternately (readperf, perf, readperf, perf,
+# ...) under /usr/bin/time -f '%e %M', output to /dev/null; the table gives
+# the medians and the ratios readperf/perf (below 1: readperf is faster or
+# smaller).
+#
+#   command  readperf                          perf
+#   report   readperf report --sort comm,dso,sym F
+#                                              perf report -i F --stdio --no-children
+#                                                --sort comm,dso,sym -g none
+#   script   readperf script F                 perf script -i F
+#   stats    readperf stats F                  perf report -i F --stats
+#   dump     readperf dump F                   perf report -i F -D
+#
+# Before the timed runs each row is checked, untimed: both tools must print
+# the same thing (report: the -t ';' rows, normalised by
+# tests/diff/perf_rows.awk; script/stats/dump: the whole output, trailing
+# blanks removed).  A row whose outputs differ says DIFFERENT OUTPUT and the
+# number of differing lines; its times are still shown, but they do not
+# count.  A command readperf does not have yet says "not available".
+#
+# Environment:
+#   RP_BENCH_RUNS    timed runs of each tool per row (default 3)
+#   RP_BENCH_CMDS    commands (default "report script stats dump")
+#   RP_BENCH_FILES   recordings of gen.sh (default "fp nocg sys dwarf")
+#   RP_BENCH_DATA    space-separated perf.data paths to use instead of gen.sh
+#   RP_BENCH_SCALE   passed to gen.sh (default 1)
+#   RP_BENCH_DIR     where gen.sh keeps the recordings (default /tmp/rp-bench);
+#                    the work files and the result table go there too
+#   RP_BENCH_BUDGET  seconds (default 60): when perf's first timed run of a
+#                    row takes longer, perf runs only once for that row
+#                    (readperf still runs RP_BENCH_RUNS times); the row says
+#                    "perf x1"
+#   RP_BENCH_CHECK   1 (default): compare outputs first; 0: skip the check
+#                    (the row then says "not checked")
+#
+# The table (Markdown) is printed and written to $RP_BENCH_DIR/results.md.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+RP=${1:-$root/build/readperf}
+case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+RUNS=${RP_BENCH_RUNS:-3}
+CMDS=${RP_BENCH_CMDS:-report script stats dump}
+BUDGET=${RP_BENCH_BUDGET:-60}
+CHECK=${RP_BENCH_CHECK:-1}
+export RP_BENCH_DIR=${RP_BENCH_DIR:-/tmp/rp-bench}
+
+[ -x "$RP" ] || { echo "bench: $RP is not an executable (build first: make build)" >&2; exit 1; }
+command -v perf >/dev/null || { echo "bench: perf is not installed (apt-get install linux-perf)" >&2; exit 1; }
+if [ ! -x /usr/bin/time ]; then
+	echo "bench: installing the 'time' package for /usr/bin/time" >&2
+	if [ "$(id -u)" = 0 ]; then apt-get install -y time || { apt-get update && apt-get install -y time; }
+	else sudo apt-get install -y time; fi
+fi
+
+if [ -n "${RP_BENCH_DATA:-}" ]; then
+	read -r -a files <<<"$RP_BENCH_DATA"
+else
+	mapfile -t files < <("$here/gen.sh") || exit 1
+	[ "${#files[@]}" -gt 0 ] || { echo "bench: gen.sh made no file" >&2; exit 1; }
+fi
+mkdir -p "$RP_BENCH_DIR"
+work=$(mktemp -d "$RP_BENCH_DIR/run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The two command lines of a row, as arrays rp_cmd and pf_cmd.
+cmdlines() { # command file
+	case "$1" in
+	report) rp_cmd=("$RP" report --sort comm,dso,sym "$2")
+		pf_cmd=(perf report -i "$2" --stdio --no-children --sort comm,dso,sym -g none) ;;
+	script) rp_cmd=("$RP" script "$2"); pf_cmd=(perf script -i "$2") ;;
+	stats)  rp_cmd=("$RP" stats "$2");  pf_cmd=(perf report -i "$2" --stats) ;;
+	dump)   rp_cmd=("$RP" dump "$2");   pf_cmd=(perf report -i "$2" -D) ;;
+	*) echo "bench: unknown command '$1' (report script stats dump)" >&2; exit 1 ;;
+	esac
+}
+
+# Lines that differ between two text files: diff when they are small,
+# a line-by-line (positional) count otherwise, so that multi-GB outputs
+# never have to fit in memory.
+diffcount() { # a b
+	if cmp -s "$1" "$2"; then echo 0; return; fi
+	local sa sb
+	sa=$(stat -c %s "$1"); sb=$(stat -c %s "$2")
+	if [ $((sa + sb)) -lt $((400 * 1024 * 1024)) ]; then
+		diff "$1" "$2" | grep -c '^[<>]'
+	else
+		paste -d '\n' "$1" "$2" | awk 'NR % 2 { a = $0; next } a != $0 { n++ } END { print n + 0 }'
+	fi
+}
+
+# Untimed check of one row: sets check to "same", "DIFFERENT OUTPUT (N lines)",
+# "readperf failed" or "not available".
+check_row() { # command file
+	local c=$1 f=$2 rc
+	case "$c" in
+	report)
+		"$RP" report --sort comm,dso,sym -t ';' "$f" 2>"$work/rp.err" \
+			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/rp.out"
+		rc=${PIPESTATUS[0]}
+		perf report -i "$f" --stdio --no-children --sort comm,dso,sym \
+			-F overhead,sample,period,comm,dso,sym -t ';' -g none 2>/dev/null \
+			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
+	*)
+		cmdlines "$c" "$f"
+		"${rp_cmd[@]}" 2>"$work/rp.err" | sed 's/[ \t]*$//' >"$work/rp.out"
+		rc=${PIPESTATUS[0]}
+		if grep -q 'not available' "$work/rp.err"; then check="not available"; return; fi
+		"${pf_cmd[@]}" 2>/dev/null | sed 's/[ \t]*$//' >"$work/pf.out" ;;
+	esac
+	if grep -q 'not available' "$work/rp.err"; then check="not available"; return; fi
+	if [ "$rc" != 0 ]; then check="readperf failed (exit $rc: $(head -c 120 "$work/rp.err" | tr '\n' ' '))"; return; fi
+	local n
+	n=$(diffcount "$work/pf.out" "$work/rp.out")
+	if [ "$n" = 0 ]; then check="same ($(wc -l <"$work/pf.out") lines)"
+	else
+		check="DIFFERENT OUTPUT ($n lines differ)"
+		cp "$work/pf.out" "$RP_BENCH_DIR/last-diff.$c.perf" 2>/dev/null
+		cp "$work/rp.out" "$RP_BENCH_DIR/last-diff.$c.readperf" 2>/dev/null
+	fi
+	rm -f "$work/rp.out" "$work/pf.out"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+timed() { # out-var-prefix command...
+	local p=$1; shift
+	/usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err"
+	local rc=$?
+	read -r T M < <(tail -1 "$work/t")
+	eval "${p}_rc=$rc"
+}
+
+table=$RP_BENCH_DIR/results.md
+{
+	echo "| file | MB | command | readperf s | perf s | wall ratio | readperf RSS MB | perf RSS MB | RSS ratio | output |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+} >"$work/table"
+
+for f in "${files[@]}"; do
+	[ -f "$f" ] || { echo "bench: no file $f" >&2; continue; }
+	mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN { v = b / 1048576; printf (v < 10 ? "%.1f" : "%.0f"), v }')
+	base=$(basename "$f")
+	cat "$f" >/dev/null # warm the page cache; every run sees the same
+	for c in $CMDS; do
+		cmdlines "$c" "$f"
+		check="not checked"
+		if [ "$CHECK" = 1 ]; then
+			echo "bench: $base $c: checking outputs" >&2
+			check_row "$c" "$f"
+		else
+			"${rp_cmd[@]}" --help >/dev/null 2>"$work/rp.err"
+			grep -q 'not available' "$work/rp.err" && check="not available"
+		fi
+		echo "bench: $base $c: $check" >&2
+		if [ "$check" = "not available" ]; then
+			echo "| $base | $mb | $c | not available | | | | | | |" >>"$work/table"
+			continue
+		fi
+		rt=() rm=() pt=() pm=() note=""
+		for i in $(seq 1 "$RUNS"); do
+			timed rp "${rp_cmd[@]}"; rt+=("$T"); rm+=("$M")
+			[ "$rp_rc" = 0 ] || note="$note readperf exit $rp_rc;"
+			if [ "$i" = 1 ] || [ "${#pt[@]}" -gt 1 ] || awk -v t="${pt[0]}" -v b="$BUDGET" 'BEGIN { exit !(t <= b) }'; then
+				timed pf "${pf_cmd[@]}"; pt+=("$T"); pm+=("$M")
+				[ "$pf_rc" = 0 ] || note="$note perf exit $pf_rc;"
+			fi
+			echo "bench: $base $c run $i: readperf ${rt[-1]} s ${rm[-1]} KB, perf ${pt[-1]} s ${pm[-1]} KB" >&2
+		done
+		[ "${#pt[@]}" -lt "$RUNS" ] && note="$note perf x${#pt[@]} (first run > ${BUDGET} s);"
+		r_t=$(median "${rt[@]}"); r_m=$(median "${rm[@]}")
+		p_t=$(median "${pt[@]}"); p_m=$(median "${pm[@]}")
+		awk -v f="$base" -v mb="$mb" -v c="$c" -v rt="$r_t" -v pt="$p_t" -v rm="$r_m" -v pm="$p_m" \
+			-v chk="$check" -v note="$note" 'BEGIN {
+			printf "| %s | %s | %s | %.2f | %.2f | %s | %.1f | %.1f | %s | %s%s |\n",
+				f, mb, c, rt, pt, (pt > 0 ? sprintf("%.3f", rt / pt) : "-"),
+				rm / 1024, pm / 1024, (pm > 0 ? sprintf("%.3f", rm / pm) : "-"),
+				chk, (note != "" ? ";" note : "") }' >>"$work/table"
+	done
+done
+
+cp "$work/table" "$table"
+echo
+echo "readperf: $RP ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')), $RUNS runs, medians; ratios readperf/perf"
+cat "$table"
+grep -q 'DIFFERENT OUTPUT\|failed' "$table" && exit 1
+exit 0
