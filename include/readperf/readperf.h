@@ -11,5 +11,8 @@
 #include <readperf/process.h>
 #include <readperf/report.h>
 #include <readperf/csv.h>
+#include <readperf/dump.h>
+#include <readperf/stats.h>
+#include <readperf/features.h>
 
 #endif
