@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf report --stats: record counts by type and samples per event, as
+ * perf 6.1 prints them (session.c events_stats__fprintf,
+ * perf_session__fprintf_nr_events; evlist__fprintf_nr_events).
+ */
+#include <readperf/stats.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include <readperf/error.h>
+
+/* perf 6.1 knows record types below this (PERF_RECORD_HEADER_MAX). */
+#define RP_STATS_PERF61_TYPES 83u
+
+struct rp_stats {
+	const struct rp_session *session;
+	size_t nr_evsels;
+	uint64_t *samples;      /* per evsel index */
+	uint64_t *lost_samples; /* per evsel index */
+};
+
+/* perf 6.1 perf_event__names[]; NULL where it prints nothing. */
+static const char *const rp_perf_names[RP_STATS_PERF61_TYPES] = {
+	[0] = "TOTAL",
+	[RP_RECORD_MMAP] = "MMAP",
+	[RP_RECORD_LOST] = "LOST",
+	[RP_RECORD_COMM] = "COMM",
+	[RP_RECORD_EXIT] = "EXIT",
+	[RP_RECORD_THROTTLE] = "THROTTLE",
+	[RP_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[RP_RECORD_FORK] = "FORK",
+	[RP_RECORD_READ] = "READ",
+	[RP_RECORD_SAMPLE] = "SAMPLE",
+	[RP_RECORD_MMAP2] = "MMAP2",
+	[RP_RECORD_AUX] = "AUX",
+	[RP_RECORD_ITRACE_START] = "ITRACE_START",
+	[RP_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[RP_RECORD_SWITCH] = "SWITCH",
+	[RP_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[RP_RECORD_NAMESPACES] = "NAMESPACES",
+	[RP_RECORD_KSYMBOL] = "KSYMBOL",
+	[RP_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[RP_RECORD_CGROUP] = "CGROUP",
+	[RP_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[RP_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[RP_RECORD_HEADER_ATTR] = "ATTR",
+	[RP_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[RP_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[RP_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+	[RP_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[RP_RECORD_ID_INDEX] = "ID_INDEX",
+	[RP_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[RP_RECORD_AUXTRACE] = "AUXTRACE",
+	[RP_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[RP_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[RP_RECORD_CPU_MAP] = "CPU_MAP",
+	[RP_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[RP_RECORD_STAT] = "STAT",
+	[RP_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[RP_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[RP_RECORD_TIME_CONV] = "TIME_CONV",
+	[RP_RECORD_HEADER_FEATURE] = "FEATURE",
+	[RP_RECORD_COMPRESSED] = "COMPRESSED",
+	[RP_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *rp_stats_type_name(uint32_t type)
+{
+	return type && type < RP_STATS_PERF61_TYPES ? rp_perf_names[type] : NULL;
+}
+
+int rp_stats_new(struct rp_stats **out, const struct rp_session *session)
+{
+	struct rp_stats *st = calloc(1, sizeof(*st));
+
+	*out = NULL;
+	if (!st)
+		return RP_ERR_NOMEM;
+	st->session = session;
+	st->nr_evsels = rp_session_nr_evsels(session);
+	/* One extra slot keeps calloc(0) out of the picture. */
+	st->samples = calloc(st->nr_evsels + 1, sizeof(*st->samples));
+	st->lost_samples = calloc(st->nr_evsels + 1, sizeof(*st->lost_samples));
+	if (!st->samples || !st->lost_samples) {
+		rp_stats_free(st);
+		return RP_ERR_NOMEM;
+	}
+	*out = st;
+	return 0;
+}
+
+void rp_stats_free(struct rp_stats *st)
+{
+	if (!st)
+		return;
+	free(st->samples);
+	free(st->lost_samples);
+	free(st);
+}
+
+void rp_stats_count(struct rp_stats *st, const struct rp_event *ev)
+{
+	int idx;
+
+	if (!ev->evsel)
+		return; /* perf counts such samples as unknown ids only */
+	idx = rp_evsel_idx(ev->evsel);
+	if (idx < 0 || (size_t)idx >= st->nr_evsels)
+		return;
+	if (ev->type == RP_RECORD_SAMPLE)
+		st->samples[idx]++;
+	else if (ev->type == RP_RECORD_LOST_SAMPLES)
+		st->lost_samples[idx] += ev->u.lost.lost;
+}
+
+static int rp_stats_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	(void)res;
+	rp_stats_count(ctx, ev);
+	return 0;
+}
+
+struct rp_consumer rp_stats_consumer(struct rp_stats *st)
+{
+	struct rp_consumer c = { .ctx = st, .event = rp_stats_event, .flags = 0 };
+
+	return c;
+}
+
+uint64_t rp_stats_samples(const struct rp_stats *st, size_t idx)
+{
+	return idx < st->nr_evsels ? st->samples[idx] : 0;
+}
+
+uint64_t rp_stats_lost_samples(const struct rp_stats *st, size_t idx)
+{
+	return idx < st->nr_evsels ? st->lost_samples[idx] : 0;
+}
+
+int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_aux_note)
+{
+	uint64_t total = 0;
+
+	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++)
+		if (rp_perf_names[t])
+			total += nr[t];
+	fprintf(fp, "\nAggregated stats:%s\n",
+		with_aux_note ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
+			      : "");
+	/* perf keeps these counters in u32 and prints them with %d. */
+	fprintf(fp, "%16s events: %10d\n", "TOTAL", (int)(uint32_t)total);
+	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++) {
+		if (!rp_perf_names[t] || !nr[t])
+			continue;
+		if ((uint32_t)total)
+			fprintf(fp, "%16s events: %10d  (%4.1f%%)\n", rp_perf_names[t],
+				(int)(uint32_t)nr[t], 100.0 * (uint32_t)nr[t] / (uint32_t)total);
+		else
+			fprintf(fp, "%16s events: %10d\n", rp_perf_names[t], (int)(uint32_t)nr[t]);
+	}
+	return ferror(fp) ? RP_ERR_IO : 0;
+}
+
+int rp_stats_write(const struct rp_stats *st, FILE *fp)
+{
+	const struct rp_session_stats *ss = rp_session_stats(st->session);
+	int ret = rp_stats_write_counts(fp, ss->nr_records,
+					rp_session_has_feature(st->session, RP_FEAT_AUXTRACE));
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < st->nr_evsels; i++) {
+		if (!st->samples[i] && !st->lost_samples[i])
+			continue;
+		fprintf(fp, "%s stats:\n", rp_evsel_name(rp_session_evsel(st->session, i)));
+		if (st->samples[i])
+			fprintf(fp, "%16s events: %10d\n", "SAMPLE", (int)(uint32_t)st->samples[i]);
+		if (st->lost_samples[i])
+			fprintf(fp, "%16s events: %10d\n", "LOST_SAMPLES",
+				(int)(uint32_t)st->lost_samples[i]);
+	}
+	return ferror(fp) ? RP_ERR_IO : 0;
+}
