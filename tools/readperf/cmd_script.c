@@ -1,11 +1,126 @@
 /* SPDX-License-Identifier: MIT */
-/* readperf script: perf script (being written). */
+/* readperf script: one line per sample, as perf script prints it. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readperf/script.h>
+#include <readperf/progress.h>
+
 #include "cli.h"
+
+/* Bytes of stdout buffer: whole lines are written in large blocks. */
+#define SCRIPT_STDOUT_BUF (1u << 20)
+
+static void script_usage(FILE *out)
+{
+	fputs("usage: readperf script [-F FIELDS] [--show-task-events] [--show-mmap-events]\n"
+	      "                       [--show-switch-events] [-i FILE] [FILE]\n"
+	      "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
+	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n",
+	      out);
+}
+
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_KALLSYMS, OPT_SYMFS };
 
 int cmd_script(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_errorf("script: not available yet");
-	return RP_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "fields", required_argument, NULL, 'F' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "show-task-events", no_argument, NULL, OPT_TASK },
+		{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
+		{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rp_script_opts opts = { .sz = sizeof(opts) };
+	struct cli_symbol_opts sym = { 0 };
+	const char *path = NULL;
+	char err[512];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "F:i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (rp_script_parse_fields(&opts, optarg, err, sizeof(err)) < 0) {
+				cli_errorf("script: %s", err);
+				return RP_EXIT_USAGE;
+			}
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case OPT_TASK:
+			opts.show |= RP_SCRIPT_SHOW_TASK;
+			break;
+		case OPT_MMAP:
+			opts.show |= RP_SCRIPT_SHOW_MMAP;
+			break;
+		case OPT_SWITCH:
+			opts.show |= RP_SCRIPT_SHOW_SWITCH;
+			break;
+		case OPT_KALLSYMS:
+			sym.kallsyms = optarg;
+			break;
+		case OPT_SYMFS:
+			sym.symfs = optarg;
+			break;
+		case 'h':
+			script_usage(stdout);
+			return RP_EXIT_OK;
+		default:
+			script_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (path || optind + 1 < argc) {
+			script_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		path = argv[optind];
+	}
+
+	struct cli_input in;
+	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (status)
+		return status;
+	struct rp_script *script;
+	err[0] = 0;
+	int ret = rp_script_new(&script, stdout, in.session, &opts, err, sizeof(err));
+	if (ret < 0) {
+		if (err[0])
+			cli_errorf("script: %s", err);
+		else
+			cli_errorf("script: %s", rp_strerror(ret));
+		cli_input_close(&in);
+		return ret == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
+	}
+	if (rp_script_trace_status(script) == RP_ERR_UNSUPPORTED)
+		cli_warnf("built without libtraceevent: tracepoint fields are not shown");
+	else if (rp_script_trace_status(script) < 0)
+		cli_warnf("%s: damaged TRACING_DATA section: tracepoint fields are not shown",
+			  in.path);
+	rp_script_set_machine(script, in.machine);
+
+	static char buf[SCRIPT_STDOUT_BUF];
+	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+	struct rp_progress *progress = rp_progress_new(stderr, in.session, 0);
+	struct rp_consumer consumers[2] = { rp_script_consumer(script),
+					     rp_progress_consumer(progress) };
+	status = cli_input_run(&in, consumers, progress ? 2 : 1);
+	rp_progress_finish(progress);
+	rp_progress_free(progress);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_errorf("script: cannot write the output");
+		status = status ? status : RP_EXIT_USAGE;
+	}
+	rp_script_free(script);
+	cli_input_close(&in);
+	return status;
 }

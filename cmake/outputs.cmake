@@ -1,0 +1,38 @@
+# Optional outputs' dependencies (included by the top CMakeLists.txt).
+# Each one missing turns off only its own feature, with a message.
+#   libtraceevent  tracepoint fields in script and json
+#   protobuf-c + protoc-c + zlib   readperf pprof
+
+pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
+if(LIBTRACEEVENT_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_TRACEEVENT=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::LIBTRACEEVENT)
+else()
+  message(WARNING "libtraceevent not found (apt-get install libtraceevent-dev): "
+                  "script and json print no tracepoint fields")
+endif()
+
+pkg_check_modules(LIBPROTOBUF_C IMPORTED_TARGET libprotobuf-c)
+pkg_check_modules(ZLIB IMPORTED_TARGET zlib)
+find_program(PROTOC_C NAMES protoc-c)
+if(LIBPROTOBUF_C_FOUND AND ZLIB_FOUND AND PROTOC_C)
+  set(RP_PPROF_GEN ${CMAKE_BINARY_DIR}/generated)
+  file(MAKE_DIRECTORY ${RP_PPROF_GEN})
+  add_custom_command(
+    OUTPUT ${RP_PPROF_GEN}/profile.pb-c.c ${RP_PPROF_GEN}/profile.pb-c.h
+    COMMAND ${PROTOC_C} --c_out=${RP_PPROF_GEN} --proto_path=${CMAKE_SOURCE_DIR}/lib/outputs
+            ${CMAKE_SOURCE_DIR}/lib/outputs/profile.proto
+    DEPENDS ${CMAKE_SOURCE_DIR}/lib/outputs/profile.proto
+    COMMENT "protoc-c profile.proto")
+  target_sources(readperf PRIVATE ${RP_PPROF_GEN}/profile.pb-c.c)
+  target_include_directories(readperf PRIVATE ${RP_PPROF_GEN})
+  target_compile_definitions(readperf PRIVATE RP_HAVE_PPROF=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::LIBPROTOBUF_C PkgConfig::ZLIB)
+  # The generated file is not ours to warn about.
+  set_source_files_properties(${RP_PPROF_GEN}/profile.pb-c.c PROPERTIES
+                              COMPILE_OPTIONS "-Wno-missing-prototypes;-Wno-error")
+else()
+  message(WARNING "protobuf-c, protoc-c or zlib not found (apt-get install "
+                  "libprotobuf-c-dev protobuf-c-compiler zlib1g-dev): "
+                  "readperf pprof is not available")
+endif()

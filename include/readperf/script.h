@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readperf: one line per record, as `perf script` prints it.
+ *
+ * Samples: the fields perf 6.1 prints by default for the event's attr type
+ * (tools/perf/builtin-script.c: comm, tid, cpu, time, period, event name,
+ * then ip, sym+off and dso, or the call stack one frame per line, or the
+ * tracepoint's fields formatted by libtraceevent), each field dropped when
+ * the event's sample_type lacks it, with perf's exact widths.  -F selects
+ * fields by perf's names.  Sideband records (COMM, FORK, EXIT, MMAP,
+ * MMAP2, SWITCH) are shown on request, as perf's --show-*-events.
+ * See docs/script.md.
+ */
+#ifndef READPERF_SCRIPT_H
+#define READPERF_SCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <readperf/process.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fields, by perf script's -F names. */
+#define RP_SCRIPT_COMM (1u << 0)   /* "comm" */
+#define RP_SCRIPT_TID (1u << 1)    /* "tid" */
+#define RP_SCRIPT_PID (1u << 2)    /* "pid" */
+#define RP_SCRIPT_TIME (1u << 3)   /* "time" */
+#define RP_SCRIPT_CPU (1u << 4)    /* "cpu" */
+#define RP_SCRIPT_EVENT (1u << 5)  /* "event" */
+#define RP_SCRIPT_TRACE (1u << 6)  /* "trace" */
+#define RP_SCRIPT_IP (1u << 7)     /* "ip" (and the call stack) */
+#define RP_SCRIPT_SYM (1u << 8)    /* "sym" */
+#define RP_SCRIPT_DSO (1u << 9)    /* "dso" */
+#define RP_SCRIPT_ADDR (1u << 10)  /* "addr" */
+#define RP_SCRIPT_SYMOFF (1u << 11) /* "symoff" */
+#define RP_SCRIPT_PERIOD (1u << 12) /* "period" */
+
+/* rp_script_opts.show: sideband records to print. */
+#define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */
+#define RP_SCRIPT_SHOW_MMAP 2u   /* MMAP, MMAP2 (--show-mmap-events) */
+#define RP_SCRIPT_SHOW_SWITCH 4u /* SWITCH, SWITCH_CPU_WIDE (--show-switch-events) */
+
+/* The attr types that -F's "type:" prefix names (hw, sw, trace, raw, break). */
+#define RP_SCRIPT_NR_TYPES 6
+
+struct rp_script_opts {
+	size_t sz; /* sizeof(struct rp_script_opts) */
+	/*
+	 * Per attr type (RP_TYPE_HARDWARE .. RP_TYPE_BREAKPOINT): the fields
+	 * the user chose (user_set[type] != 0), else perf's defaults.  Fill
+	 * with rp_script_parse_fields().
+	 */
+	uint32_t fields[RP_SCRIPT_NR_TYPES];
+	uint8_t user_set[RP_SCRIPT_NR_TYPES];
+	/* The fields named explicitly: an event that cannot print one of
+	 * these is an error; other fields it lacks are dropped silently. */
+	uint32_t named[RP_SCRIPT_NR_TYPES];
+	unsigned show; /* RP_SCRIPT_SHOW_* */
+};
+
+struct rp_script;
+
+/*
+ * Applies one perf -F argument to opts: "f1,f2" (every type), "type:f1,f2"
+ * (type is hw, sw, trace, raw or break), "+f" / "-f" (add to / remove from
+ * the defaults).  err (may be NULL, size errsz bytes) receives a message
+ * for RP_ERR_INVAL (an unknown field or type).  Fields that are invalid
+ * for a type (trace for sw) are dropped from that type, as perf does.
+ */
+int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
+			   size_t errsz);
+
+/*
+ * Creates the printer writing to out (the caller owns it; write errors
+ * show in ferror(out)).  symbols may be NULL (no symbol names).  Checks
+ * the chosen fields against each event's sample_type as perf does: a field
+ * the user asked for that an event does not record fails with
+ * RP_ERR_INVAL and a message in err (errsz bytes), such as "Samples for
+ * 'cpu-clock' event do not have CPU attribute set. Cannot print 'cpu'
+ * field."  Returns 0, RP_ERR_INVAL or RP_ERR_NOMEM.  session must outlive
+ * the printer.
+ */
+int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
+		  const struct rp_script_opts *opts, char *err, size_t errsz);
+/*
+ * The machine the records are applied to (rp_process()'s): sideband lines
+ * show the comm of the thread they name, as perf does.  NULL: ":-1".
+ */
+void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
+/* The consumer (asks for callchains when some event has them). */
+struct rp_consumer rp_script_consumer(struct rp_script *script);
+/* Whether tracepoint fields could not be formatted (no libtraceevent or a
+ * damaged TRACING_DATA section): 0 fine, else a negative rp_err. */
+int rp_script_trace_status(const struct rp_script *script);
+void rp_script_free(struct rp_script *script);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

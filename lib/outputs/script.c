@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf script's text output (perf 6.1, tools/perf/builtin-script.c and
+ * util/evsel_fprintf.c, util/event.c for the sideband lines).  Every width
+ * below is perf's: comm %16s (or %s when the call stack follows), tid %5d,
+ * cpu [%03d], time %12s of seconds.microseconds (truncated), period %10lu,
+ * event name right-aligned to the longest name of the file, ip %16lx.
+ * Output goes through the caller's FILE: no allocation per line.
+ */
+#include <readperf/script.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readperf/error.h>
+
+#include "outputs/tracepoint.h"
+
+/* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
+#define RP_SCRIPT_MAX_STACK 127u
+/* Longest event name used for alignment, bytes. */
+#define RP_SCRIPT_MAX_NAME_WIDTH 1024u
+
+#define F_ALL_IP (RP_SCRIPT_IP | RP_SCRIPT_SYM | RP_SCRIPT_SYMOFF | RP_SCRIPT_DSO)
+
+struct rp_script {
+	FILE *f;
+	const struct rp_session *session;
+	struct rp_machine *machine;
+	uint32_t fields[RP_SCRIPT_NR_TYPES];
+	unsigned show;
+	int name_width;
+	int use_callchain; /* some event records call stacks */
+	struct rp_tp *tp;
+	int tp_status;
+};
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} rp_script_field_names[] = {
+	{ "comm", RP_SCRIPT_COMM },   { "tid", RP_SCRIPT_TID },     { "pid", RP_SCRIPT_PID },
+	{ "time", RP_SCRIPT_TIME },   { "cpu", RP_SCRIPT_CPU },     { "event", RP_SCRIPT_EVENT },
+	{ "trace", RP_SCRIPT_TRACE }, { "ip", RP_SCRIPT_IP },       { "sym", RP_SCRIPT_SYM },
+	{ "dso", RP_SCRIPT_DSO },     { "addr", RP_SCRIPT_ADDR },   { "symoff", RP_SCRIPT_SYMOFF },
+	{ "period", RP_SCRIPT_PERIOD },
+};
+
+static const char *const rp_script_type_names[RP_SCRIPT_NR_TYPES] = {
+	"hw", "sw", "trace", "hw-cache", "raw", "break",
+};
+
+/* Names in perf's "not valid for %s events" warning. */
+
+/* perf 6.1's output[] table: the default fields per attr type. */
+static uint32_t rp_script_default_fields(unsigned type)
+{
+	const uint32_t base = RP_SCRIPT_COMM | RP_SCRIPT_TID | RP_SCRIPT_CPU | RP_SCRIPT_TIME |
+			      RP_SCRIPT_EVENT;
+
+	switch (type) {
+	case RP_TYPE_TRACEPOINT:
+		return base | RP_SCRIPT_TRACE;
+	case RP_TYPE_RAW:
+		return base | F_ALL_IP | RP_SCRIPT_ADDR;
+	default:
+		return base | F_ALL_IP | RP_SCRIPT_PERIOD;
+	}
+}
+
+static uint32_t rp_script_invalid_fields(unsigned type)
+{
+	return type == RP_TYPE_TRACEPOINT ? 0 : RP_SCRIPT_TRACE;
+}
+
+static unsigned rp_script_type_index(uint32_t attr_type)
+{
+	return attr_type < RP_SCRIPT_NR_TYPES ? attr_type : RP_TYPE_HARDWARE;
+}
+
+static void rp_script_seterr(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void rp_script_seterr(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errsz)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+}
+
+int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
+			   size_t errsz)
+{
+	char buf[1024];
+	const char *list = spec;
+	int type = -1;
+	int change = 0; /* +/- edits the defaults */
+
+	if (!opts || !spec)
+		return RP_ERR_INVAL;
+	const char *colon = strchr(spec, ':');
+	if (colon) {
+		size_t n = (size_t)(colon - spec);
+
+		for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++)
+			if (strlen(rp_script_type_names[t]) == n &&
+			    !strncmp(spec, rp_script_type_names[t], n))
+				type = t;
+		if (type < 0) {
+			rp_script_seterr(err, errsz, "invalid event type in field string: '%.*s'",
+					 (int)n, spec);
+			return RP_ERR_INVAL;
+		}
+		list = colon + 1;
+	}
+	if (list[0] == '+' || list[0] == '-')
+		change = 1;
+	for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
+		if (type >= 0 && t != type)
+			continue;
+		if (!opts->user_set[t])
+			opts->fields[t] = rp_script_default_fields((unsigned)t);
+		if (!change) {
+			opts->fields[t] = 0;
+			opts->named[t] = 0;
+		}
+		opts->user_set[t] = 1;
+	}
+	if (strlen(list) >= sizeof(buf)) {
+		rp_script_seterr(err, errsz, "field list too long");
+		return RP_ERR_INVAL;
+	}
+	memcpy(buf, list, strlen(list) + 1);
+	int sign = change ? '+' : 0;
+	for (char *tok = buf, *next; tok && *tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = 0;
+		if (*tok == '+' || *tok == '-') {
+			sign = *tok;
+			tok++;
+		}
+		uint32_t bit = 0;
+		for (size_t i = 0; i < sizeof(rp_script_field_names) / sizeof(rp_script_field_names[0]);
+		     i++)
+			if (!strcmp(tok, rp_script_field_names[i].name))
+				bit = rp_script_field_names[i].bit;
+		if (!bit) {
+			rp_script_seterr(err, errsz, "Invalid field requested: %s", tok);
+			return RP_ERR_INVAL;
+		}
+		for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
+			if (type >= 0 && t != type)
+				continue;
+			if (sign == '-') {
+				opts->fields[t] &= ~bit;
+				opts->named[t] &= ~bit;
+			} else if (!(rp_script_invalid_fields((unsigned)t) & bit)) {
+				opts->fields[t] |= bit;
+				opts->named[t] |= bit;
+			}
+		}
+	}
+	return 0;
+}
+
+/* perf's evsel__check_attr(): fields an event cannot print. */
+static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opts, unsigned t,
+			   const struct rp_evsel *evsel, char *err, size_t errsz)
+{
+	static const struct {
+		uint32_t field;
+		uint64_t need;
+		const char *attr, *name;
+	} checks[] = {
+		{ RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip" },
+		{ RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr" },
+		{ RP_SCRIPT_TID, RP_SAMPLE_TID, "TID", "tid" },
+		{ RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "pid" },
+		{ RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time" },
+		{ RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu" },
+		{ RP_SCRIPT_PERIOD, RP_SAMPLE_PERIOD, "PERIOD", "period" },
+	};
+	uint64_t st = rp_evsel_attr(evsel)->sample_type;
+	uint32_t named = opts && opts->user_set[t] ? opts->named[t] : 0;
+
+	if ((s->fields[t] & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) &&
+	    !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
+		if (named & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) {
+			rp_script_seterr(err, errsz,
+					 "Display of symbols requested but neither sample IP nor "
+					 "sample address\navailable. Hence, no addresses to "
+					 "convert to symbols.");
+			return RP_ERR_INVAL;
+		}
+		s->fields[t] &= ~(RP_SCRIPT_SYM | RP_SCRIPT_DSO | RP_SCRIPT_SYMOFF);
+	}
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		if (!(s->fields[t] & checks[i].field) || (st & checks[i].need))
+			continue;
+		if (named & checks[i].field) {
+			rp_script_seterr(err, errsz,
+					 "Samples for '%s' event do not have %s attribute set. "
+					 "Cannot print '%s' field.",
+					 rp_evsel_name(evsel), checks[i].attr, checks[i].name);
+			return RP_ERR_INVAL;
+		}
+		s->fields[t] &= ~checks[i].field;
+	}
+	return 0;
+}
+
+int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
+		  const struct rp_script_opts *opts, char *err, size_t errsz)
+{
+	struct rp_script *s;
+	size_t nr = rp_session_nr_evsels(session);
+	int ret;
+
+	if (!out || !f || !session)
+		return RP_ERR_INVAL;
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return RP_ERR_NOMEM;
+	s->f = f;
+	s->session = session;
+	s->show = opts ? opts->show : 0;
+	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
+		s->fields[t] = opts && opts->user_set[t] ? opts->fields[t] :
+							   rp_script_default_fields(t);
+	/* The first event of each type decides, as perf_session__check_output_opt(). */
+	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct rp_evsel *ev = rp_session_evsel(session, i);
+
+			if (rp_script_type_index(rp_evsel_attr(ev)->type) != t)
+				continue;
+			if ((ret = rp_script_check(s, opts, t, ev, err, errsz)) < 0) {
+				free(s);
+				return ret;
+			}
+			break;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct rp_evsel *ev = rp_session_evsel(session, i);
+		size_t len = strlen(rp_evsel_name(ev));
+
+		if (len > RP_SCRIPT_MAX_NAME_WIDTH)
+			len = RP_SCRIPT_MAX_NAME_WIDTH;
+		if ((int)len > s->name_width)
+			s->name_width = (int)len;
+		if (rp_evsel_attr(ev)->sample_type & RP_SAMPLE_CALLCHAIN)
+			s->use_callchain = 1;
+	}
+	/* Tracepoints print their symbols only when they carry call stacks. */
+	if (s->use_callchain && !(opts && opts->user_set[RP_TYPE_TRACEPOINT])) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(session, i));
+
+			if (a->type == RP_TYPE_TRACEPOINT && (a->sample_type & RP_SAMPLE_CALLCHAIN)) {
+				s->fields[RP_TYPE_TRACEPOINT] |= F_ALL_IP;
+				break;
+			}
+		}
+	}
+	if (rp_session_has_feature(session, RP_FEAT_TRACING_DATA)) {
+		s->tp_status = rp_tp_new(&s->tp, session);
+		if (s->tp_status == RP_ERR_NOMEM) {
+			free(s);
+			return RP_ERR_NOMEM;
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+void rp_script_free(struct rp_script *script)
+{
+	if (!script)
+		return;
+	rp_tp_free(script->tp);
+	free(script);
+}
+
+int rp_script_trace_status(const struct rp_script *script)
+{
+	return script ? script->tp_status : 0;
+}
+
+/* ---- one line ----------------------------------------------------------- */
+
+static void rp_script_time(FILE *f, uint64_t t)
+{
+	char buf[48];
+	uint64_t usecs = t / 1000;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usecs / 1000000, usecs % 1000000);
+	fprintf(f, "%12s: ", buf);
+}
+
+/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
+static void rp_script_start(struct rp_script *s, uint32_t fields, const char *comm,
+			    const struct rp_sample_id *sid, int has_cg)
+{
+	FILE *f = s->f;
+
+	if (fields & RP_SCRIPT_COMM) {
+		if (!comm)
+			comm = ":-1";
+		if ((fields & RP_SCRIPT_IP) && has_cg && s->use_callchain)
+			fprintf(f, "%s ", comm);
+		else
+			fprintf(f, "%16s ", comm);
+	}
+	if ((fields & RP_SCRIPT_PID) && (fields & RP_SCRIPT_TID))
+		fprintf(f, "%5d/%-5d ", (int32_t)sid->pid, (int32_t)sid->tid);
+	else if (fields & RP_SCRIPT_PID)
+		fprintf(f, "%5d ", (int32_t)sid->pid);
+	else if (fields & RP_SCRIPT_TID)
+		fprintf(f, "%5d ", (int32_t)sid->tid);
+	if (fields & RP_SCRIPT_CPU)
+		fprintf(f, "[%03d] ", (int32_t)sid->cpu);
+	if (fields & RP_SCRIPT_TIME)
+		rp_script_time(f, sid->time);
+}
+
+static const char *rp_script_dso_name(const struct rp_addr_location *al)
+{
+	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
+}
+
+/* One location: "sym+0xoff (dso)" as the chosen fields ask. */
+static void rp_script_sym(FILE *f, uint32_t fields, const struct rp_addr_location *al)
+{
+	if (fields & RP_SCRIPT_SYM) {
+		putc(' ', f);
+		if (al->sym) {
+			fputs(al->sym->name, f);
+			if (fields & RP_SCRIPT_SYMOFF) {
+				uint64_t off = al->addr < al->sym->end ?
+						       al->addr - al->sym->start :
+						       al->addr - (al->map ? rp_map_start(al->map) : 0) -
+							       al->sym->start;
+				fprintf(f, "+0x%" PRIx64, off);
+			}
+		} else {
+			fputs("[unknown]", f);
+		}
+	}
+	if (fields & RP_SCRIPT_DSO) {
+		fputs(" (", f);
+		fputs(rp_script_dso_name(al), f);
+		putc(')', f);
+	}
+}
+
+static void rp_script_sample(struct rp_script *s, const struct rp_event *ev,
+			     const struct rp_resolved *res)
+{
+	const struct rp_sample *d = &ev->u.sample;
+	const struct rp_attr *attr = rp_evsel_attr(ev->evsel);
+	unsigned t = rp_script_type_index(attr->type);
+	uint32_t fields = s->fields[t];
+	int has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
+	FILE *f = s->f;
+
+	if (!fields)
+		return; /* every field of this type was dropped, as in perf */
+	rp_script_start(s, fields, res->comm, &ev->sid, has_cg);
+	if (fields & RP_SCRIPT_PERIOD)
+		fprintf(f, "%10" PRIu64 " ", d->period);
+	if (fields & RP_SCRIPT_EVENT)
+		fprintf(f, "%*s: ", s->name_width, rp_evsel_name(ev->evsel));
+	if ((fields & RP_SCRIPT_TRACE) && d->raw)
+		rp_tp_print(s->tp, ev->evsel, d, f);
+	if (fields & RP_SCRIPT_ADDR)
+		fprintf(f, "%16" PRIx64, d->addr);
+	if (fields & RP_SCRIPT_IP) {
+		int cursor = s->use_callchain && has_cg && res->callchain;
+
+		putc(cursor ? '\n' : ' ', f);
+		if (cursor) {
+			size_t n = res->nr_callchain < RP_SCRIPT_MAX_STACK ? res->nr_callchain :
+									     RP_SCRIPT_MAX_STACK;
+
+			for (size_t i = 0; i < n; i++) {
+				const struct rp_addr_location *al = &res->callchain[i].al;
+				/* user-space frames show the DSO-relative address */
+				uint64_t shown = al->map && al->dso && !rp_dso_is_kernel(al->dso) ?
+							 al->addr :
+							 al->ip;
+
+				fprintf(f, "\t%16" PRIx64, shown);
+				rp_script_sym(f, fields, al);
+				putc('\n', f);
+			}
+		} else {
+			fprintf(f, "%16" PRIx64, d->ip);
+			rp_script_sym(f, fields, &res->al);
+		}
+	}
+	putc('\n', f);
+}
+
+/* ---- sideband (perf_event__fprintf) ------------------------------------- */
+
+static void rp_script_side_body(FILE *f, const struct rp_event *ev)
+{
+	switch (ev->type) {
+	case RP_RECORD_COMM:
+		fprintf(f, "PERF_RECORD_COMM%s: %s:%d/%d\n", ev->u.comm.exec ? " exec" : "",
+			ev->u.comm.comm, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid);
+		break;
+	case RP_RECORD_FORK:
+	case RP_RECORD_EXIT:
+		fprintf(f, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+			ev->type == RP_RECORD_FORK ? "FORK" : "EXIT", (int32_t)ev->u.task.pid,
+			(int32_t)ev->u.task.tid, (int32_t)ev->u.task.ppid, (int32_t)ev->u.task.ptid);
+		break;
+	case RP_RECORD_MMAP:
+		fprintf(f, "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			(int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->u.mmap.start,
+			ev->u.mmap.len, ev->u.mmap.pgoff, (ev->misc & RP_MISC_MMAP_DATA) ? 'r' : 'x',
+			ev->u.mmap.filename);
+		break;
+	case RP_RECORD_MMAP2: {
+		const struct rp_mmap_event *m = &ev->u.mmap;
+		char perms[5] = {
+			(m->prot & 1) ? 'r' : '-', (m->prot & 2) ? 'w' : '-',
+			(m->prot & 4) ? 'x' : '-', (m->flags & 1) ? 's' : 'p', 0,
+		};
+
+		fprintf(f, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
+			(int32_t)m->pid, (int32_t)m->tid, m->start, m->len, m->pgoff);
+		if (m->has_build_id) {
+			fputs(" <", f);
+			for (unsigned i = 0; i < m->build_id_size; i++)
+				fprintf(f, "%02x", m->build_id[i]);
+			putc('>', f);
+		} else {
+			fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino,
+				m->ino_generation);
+		}
+		fprintf(f, "]: %s %s\n", perms, m->filename);
+		break;
+	}
+	case RP_RECORD_SWITCH:
+	case RP_RECORD_SWITCH_CPU_WIDE: {
+		const char *in_out = !ev->u.sw.out ? "IN         " :
+				     !ev->u.sw.preempt ? "OUT        " :
+							 "OUT preempt";
+
+		if (ev->type == RP_RECORD_SWITCH)
+			fprintf(f, "PERF_RECORD_SWITCH %s\n", in_out);
+		else
+			fprintf(f, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d\n", in_out,
+				ev->u.sw.out ? "next" : "prev", (int32_t)ev->u.sw.next_prev_pid,
+				(int32_t)ev->u.sw.next_prev_tid);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
+{
+	unsigned want;
+	int32_t pid = -1, tid = -1;
+	uint64_t time = 0;
+
+	switch (ev->type) {
+	case RP_RECORD_COMM:
+		want = RP_SCRIPT_SHOW_TASK;
+		pid = (int32_t)ev->u.comm.pid;
+		tid = (int32_t)ev->u.comm.tid;
+		break;
+	case RP_RECORD_FORK:
+	case RP_RECORD_EXIT:
+		want = RP_SCRIPT_SHOW_TASK;
+		pid = (int32_t)ev->u.task.pid;
+		tid = (int32_t)ev->u.task.tid;
+		time = ev->u.task.time;
+		break;
+	case RP_RECORD_MMAP:
+	case RP_RECORD_MMAP2:
+		want = RP_SCRIPT_SHOW_MMAP;
+		pid = (int32_t)ev->u.mmap.pid;
+		tid = (int32_t)ev->u.mmap.tid;
+		time = ev->sid.time;
+		break;
+	case RP_RECORD_SWITCH:
+	case RP_RECORD_SWITCH_CPU_WIDE:
+		want = RP_SCRIPT_SHOW_SWITCH;
+		pid = (int32_t)ev->sid.pid;
+		tid = (int32_t)ev->sid.tid;
+		time = ev->sid.time;
+		break;
+	default:
+		return 0;
+	}
+	if (!(s->show & want))
+		return 0;
+
+	const struct rp_evsel *evsel = ev->evsel;
+	if (!evsel && rp_session_nr_evsels(s->session) == 1)
+		evsel = rp_session_evsel(s->session, 0);
+	if (!evsel)
+		return 0;
+	const struct rp_attr *attr = rp_evsel_attr(evsel);
+	struct rp_sample_id sid = ev->sid;
+	if (!(attr->flags & RP_ATTR_SAMPLE_ID_ALL)) {
+		/* no trailer: perf shows cpu 0 and the record's own ids */
+		sid.cpu = 0;
+		sid.time = time;
+		sid.pid = (uint32_t)pid;
+		sid.tid = (uint32_t)tid;
+	}
+	const char *comm = NULL;
+	if (tid != -1 && s->machine) {
+		struct rp_thread *th = rp_machine_findnew_thread(s->machine, (uint32_t)pid,
+								  (uint32_t)tid);
+
+		if (!th)
+			return RP_ERR_NOMEM;
+		comm = rp_thread_comm(th);
+	}
+	uint32_t fields = s->fields[rp_script_type_index(attr->type)];
+	rp_script_start(s, fields, comm, &sid, (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0);
+	rp_script_side_body(s->f, ev);
+	return 0;
+}
+
+static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct rp_script *s = ctx;
+
+	if (ev->type == RP_RECORD_SAMPLE) {
+		if (res && ev->evsel)
+			rp_script_sample(s, ev, res);
+		return 0;
+	}
+	return rp_script_sideband(s, ev);
+}
+
+void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine)
+{
+	script->machine = machine;
+}
+
+struct rp_consumer rp_script_consumer(struct rp_script *script)
+{
+	struct rp_consumer c = { script, rp_script_event,
+				 script->use_callchain ? RP_CONSUMER_CALLCHAIN : 0 };
+	return c;
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoint fields through libtraceevent: the TRACING_DATA section walked
+ * with a bounds-checked cursor, each format handed to tep_parse_event().
+ * See tracepoint.h for the layout.
+ */
+#include "outputs/tracepoint.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readperf/error.h>
+
+#ifdef RP_HAVE_TRACEEVENT
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+struct rp_tp {
+	struct tep_handle *tep;
+	struct trace_seq seq; /* reused for every sample: no malloc per line */
+};
+
+/* A cursor over the section; the section's own byte order applies. */
+struct rp_tp_cur {
+	const uint8_t *p, *end;
+	int swap;
+};
+
+static int rp_tp_need(const struct rp_tp_cur *c, uint64_t n)
+{
+	return (uint64_t)(c->end - c->p) >= n;
+}
+
+static int rp_tp_u32(struct rp_tp_cur *c, uint32_t *v)
+{
+	if (!rp_tp_need(c, 4))
+		return RP_ERR_CORRUPT;
+	memcpy(v, c->p, 4);
+	if (c->swap)
+		*v = __builtin_bswap32(*v);
+	c->p += 4;
+	return 0;
+}
+
+static int rp_tp_u64(struct rp_tp_cur *c, uint64_t *v)
+{
+	if (!rp_tp_need(c, 8))
+		return RP_ERR_CORRUPT;
+	memcpy(v, c->p, 8);
+	if (c->swap)
+		*v = __builtin_bswap64(*v);
+	c->p += 8;
+	return 0;
+}
+
+/* A NUL-terminated string inside the section. */
+static const char *rp_tp_str(struct rp_tp_cur *c)
+{
+	const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	const char *s = (const char *)c->p;
+
+	if (!nul)
+		return NULL;
+	c->p = nul + 1;
+	return s;
+}
+
+/* n bytes, as a NUL-terminated heap copy (libtraceevent parsers want text). */
+static char *rp_tp_chunk(struct rp_tp_cur *c, uint64_t n)
+{
+	char *s;
+
+	if (n > RP_TP_MAX_CHUNK || !rp_tp_need(c, n))
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, c->p, (size_t)n);
+	s[n] = 0;
+	c->p += n;
+	return s;
+}
+
+static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int file_swap)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct rp_tp_cur c = { data, data + size, 0 };
+	const char *version;
+	uint8_t big, long_size;
+	uint32_t page_size, nr, nr_sys;
+	uint64_t n;
+	char *buf;
+
+	(void)file_swap;
+	if (!rp_tp_need(&c, sizeof(magic)) || memcmp(c.p, magic, sizeof(magic)))
+		return RP_ERR_CORRUPT;
+	c.p += sizeof(magic);
+	if (!(version = rp_tp_str(&c)) || !rp_tp_need(&c, 2))
+		return RP_ERR_CORRUPT;
+	big = c.p[0];
+	long_size = c.p[1];
+	c.p += 2;
+	/* The section's numbers are in the byte order it names. */
+	{
+		const uint16_t one = 1;
+		uint8_t host_big = *(const uint8_t *)&one == 0;
+
+		c.swap = big != host_big;
+		tep_set_file_bigendian(tp->tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_set_local_bigendian(tp->tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	}
+	tep_set_flag(tp->tep, TEP_NSEC_OUTPUT);
+	if (rp_tp_u32(&c, &page_size) < 0 || !page_size)
+		return RP_ERR_CORRUPT;
+	tep_set_long_size(tp->tep, long_size);
+	tep_set_page_size(tp->tep, (int)page_size);
+
+	if (!rp_tp_need(&c, 12) || memcmp(c.p, "header_page", 12))
+		return RP_ERR_CORRUPT;
+	c.p += 12;
+	if (rp_tp_u64(&c, &n) < 0 || !(buf = rp_tp_chunk(&c, n)))
+		return RP_ERR_CORRUPT;
+	if (!tep_parse_header_page(tp->tep, buf, (unsigned long)n, long_size))
+		tep_set_long_size(tp->tep, tep_get_header_page_size(tp->tep));
+	free(buf);
+	if (!rp_tp_need(&c, 13) || memcmp(c.p, "header_event", 13))
+		return RP_ERR_CORRUPT;
+	c.p += 13;
+	if (rp_tp_u64(&c, &n) < 0 || !rp_tp_need(&c, n))
+		return RP_ERR_CORRUPT;
+	c.p += n;
+
+	/* ftrace's own formats */
+	if (rp_tp_u32(&c, &nr) < 0 || nr > RP_TP_MAX_EVENTS)
+		return RP_ERR_CORRUPT;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (rp_tp_u64(&c, &n) < 0 || !(buf = rp_tp_chunk(&c, n)))
+			return RP_ERR_CORRUPT;
+		tep_parse_event(tp->tep, buf, (unsigned long)n, "ftrace");
+		free(buf);
+	}
+	/* the recorded events, per system */
+	if (rp_tp_u32(&c, &nr_sys) < 0 || nr_sys > RP_TP_MAX_SYSTEMS)
+		return RP_ERR_CORRUPT;
+	for (uint32_t s = 0; s < nr_sys; s++) {
+		const char *sys = rp_tp_str(&c);
+
+		if (!sys || rp_tp_u32(&c, &nr) < 0 || nr > RP_TP_MAX_EVENTS)
+			return RP_ERR_CORRUPT;
+		for (uint32_t i = 0; i < nr; i++) {
+			if (rp_tp_u64(&c, &n) < 0 || !(buf = rp_tp_chunk(&c, n)))
+				return RP_ERR_CORRUPT;
+			/* an event libtraceevent cannot parse prints raw, as in perf */
+			tep_parse_event(tp->tep, buf, (unsigned long)n, sys);
+			free(buf);
+		}
+	}
+	/* kallsyms: perf resolves kernel addresses itself; skipped */
+	if (rp_tp_u32(&c, &nr) < 0 || !rp_tp_need(&c, nr))
+		return RP_ERR_CORRUPT;
+	c.p += nr;
+	/* printk formats */
+	if (rp_tp_u32(&c, &nr) < 0)
+		return RP_ERR_CORRUPT;
+	if (nr) {
+		if (!(buf = rp_tp_chunk(&c, nr)))
+			return RP_ERR_CORRUPT;
+		tep_parse_printk_formats(tp->tep, buf);
+		free(buf);
+	}
+	if (strtod(version, NULL) >= 0.6) {
+		if (rp_tp_u64(&c, &n) < 0)
+			return 0; /* older writers stop here */
+		if (n) {
+			if (!(buf = rp_tp_chunk(&c, n)))
+				return RP_ERR_CORRUPT;
+			tep_parse_saved_cmdlines(tp->tep, buf);
+			free(buf);
+		}
+	}
+	return 0;
+}
+
+int rp_tp_new(struct rp_tp **out, const struct rp_session *session)
+{
+	const void *data;
+	size_t size = 0;
+	struct rp_tp *tp;
+	int ret;
+
+	*out = NULL;
+	data = rp_session_feature_data(session, RP_FEAT_TRACING_DATA, &size);
+	if (!data || !size)
+		return 0;
+	tp = calloc(1, sizeof(*tp));
+	if (!tp)
+		return RP_ERR_NOMEM;
+	tp->tep = tep_alloc();
+	if (!tp->tep) {
+		free(tp);
+		return RP_ERR_NOMEM;
+	}
+	trace_seq_init(&tp->seq);
+	ret = rp_tp_parse(tp, data, size, rp_session_needs_swap(session));
+	if (ret < 0) {
+		rp_tp_free(tp);
+		return ret;
+	}
+	*out = tp;
+	return 0;
+}
+
+void rp_tp_free(struct rp_tp *tp)
+{
+	if (!tp)
+		return;
+	trace_seq_destroy(&tp->seq);
+	tep_free(tp->tep);
+	free(tp);
+}
+
+static struct tep_event *rp_tp_event(struct rp_tp *tp, const struct rp_evsel *evsel,
+				     const struct rp_sample *sample)
+{
+	const struct rp_attr *attr;
+
+	if (!tp || !evsel || !sample->raw || !sample->raw_size)
+		return NULL;
+	attr = rp_evsel_attr(evsel);
+	if (attr->type != RP_TYPE_TRACEPOINT)
+		return NULL;
+	return tep_find_event(tp->tep, (int)attr->config);
+}
+
+int rp_tp_print(struct rp_tp *tp, const struct rp_evsel *evsel, const struct rp_sample *sample,
+		FILE *out)
+{
+	struct tep_event *event = rp_tp_event(tp, evsel, sample);
+	struct tep_record rec;
+
+	if (!event)
+		return 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = sample->time;
+	rec.cpu = (int)sample->cpu;
+	rec.size = (int)sample->raw_size;
+	rec.data = (void *)(uintptr_t)sample->raw;
+	trace_seq_reset(&tp->seq);
+	tep_print_event(tp->tep, &tp->seq, &rec, "%s", TEP_PRINT_INFO);
+	fwrite(tp->seq.buffer, 1, tp->seq.len, out);
+	return 1;
+}
+
+int rp_tp_fields(struct rp_tp *tp, const struct rp_evsel *evsel, const struct rp_sample *sample,
+		 rp_tp_field_fn fn, void *ctx)
+{
+	struct tep_event *event = rp_tp_event(tp, evsel, sample);
+	struct tep_format_field **fields;
+	int n = 0;
+
+	if (!event)
+		return 0;
+	fields = tep_event_fields(event);
+	if (!fields)
+		return 0;
+	for (; fields[n]; n++) {
+		trace_seq_reset(&tp->seq);
+		tep_print_field(&tp->seq, (void *)(uintptr_t)sample->raw, fields[n]);
+		trace_seq_terminate(&tp->seq);
+		fn(ctx, fields[n]->name, tp->seq.buffer);
+	}
+	free(fields);
+	return n;
+}
+
+#else /* !RP_HAVE_TRACEEVENT */
+
+int rp_tp_new(struct rp_tp **out, const struct rp_session *session)
+{
+	(void)session;
+	*out = NULL;
+	return RP_ERR_UNSUPPORTED;
+}
+
+void rp_tp_free(struct rp_tp *tp)
+{
+	(void)tp;
+}
+
+int rp_tp_print(struct rp_tp *tp, const struct rp_evsel *evsel, const struct rp_sample *sample,
+		FILE *out)
+{
+	(void)tp;
+	(void)evsel;
+	(void)sample;
+	(void)out;
+	return 0;
+}
+
+int rp_tp_fields(struct rp_tp *tp, const struct rp_evsel *evsel, const struct rp_sample *sample,
+		 rp_tp_field_fn fn, void *ctx)
+{
+	(void)tp;
+	(void)evsel;
+	(void)sample;
+	(void)fn;
+	(void)ctx;
+	return 0;
+}
+
+#endif
