@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# readperf header [-I] against perf report --header-only [-I], line for line.
+#
+#   1. Fresh recordings (plain, -g, -a, two events, a group, a tracepoint,
+#      -z, --call-graph dwarf, -k monotonic_raw, perf stat record): the
+#      whole output must be identical, "captured on" (the file's mtime)
+#      included.
+#   2. The public corpus (../shared/corpus, or $RP_CORPUS): every file whose
+#      .header.txt holds a header printed by perf 6.1 (perf report
+#      --header-only -I) is compared on its "#" lines, "captured on" left
+#      out (the corpus files were touched since).  Files the reader refuses
+#      to open are listed, not failed (docs/features.md).
+#
+# Usage: run_header.sh path/to/readperf.  Exit 77 (skip) when perf cannot
+# record here, unless RP_REQUIRE_PERF=1, which makes that a failure.
+set -u
+
+RP=${1:?usage: run_header.sh path/to/readperf}
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=${RP_CORPUS:-$here/../../../shared/corpus}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+compared=0
+
+# Known differences: corpus file (relative path) and why.  Keep in step
+# with docs/features.md.
+known_diff() {
+	case "$1" in
+	*) return 1 ;;
+	esac
+}
+
+compare() { # name expected actual
+	compared=$((compared + 1))
+	if ! diff -u "$2" "$3" >"$tmp/diff.txt"; then
+		echo "FAIL: $1"
+		head -20 "$tmp/diff.txt"
+		fail=1
+	fi
+}
+
+# 1. Fresh recordings.
+perf_ok=0
+if command -v perf >/dev/null 2>&1 &&
+	perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
+	perf_ok=1
+fi
+if [ $perf_ok = 1 ]; then
+	rec() { # name, perf record options...
+		local name=$1
+		shift
+		if ! perf record -q -o "$tmp/$name.data" "$@" -- sleep 0.05 >/dev/null 2>&1; then
+			echo "FAIL: perf record $* did not record"
+			fail=1
+		fi
+	}
+	rec plain -e cpu-clock
+	rec callgraph -e cpu-clock -g
+	rec syswide -e cpu-clock -a
+	rec two -e cpu-clock -e task-clock
+	rec group -e '{cpu-clock,task-clock}'
+	rec tracepoint -e sched:sched_switch -a
+	rec zstd -e cpu-clock -z
+	rec dwarf -e cpu-clock --call-graph dwarf
+	rec clock -e cpu-clock -k monotonic_raw
+	if ! perf stat record -o "$tmp/stat.data" -- true >/dev/null 2>&1; then
+		echo "FAIL: perf stat record did not record"
+		fail=1
+	fi
+	for f in "$tmp"/*.data; do
+		[ "$f" = "$tmp/probe.data" ] && continue
+		for opt in "" "-I"; do
+			perf report -i "$f" --header-only $opt >"$tmp/perf.txt" 2>/dev/null
+			"$RP" header $opt "$f" >"$tmp/rp.txt" 2>"$tmp/rp.err"
+			compare "$(basename "$f") header $opt" "$tmp/perf.txt" "$tmp/rp.txt"
+		done
+	done
+elif [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
+	echo "FAIL: perf cannot record here and RP_REQUIRE_PERF=1"
+	fail=1
+fi
+
+# 2. The corpus.
+refused=0
+if [ -d "$corpus" ]; then
+	for ref in "$corpus"/*/*.header.txt; do
+		data=${ref%.header.txt}
+		rel=${data#"$corpus"/}
+		[ -f "$data" ] || continue
+		# perf refused the file (attr.size 136, COMPRESSED2, ...): no reference.
+		grep -q '^# ========' "$ref" || continue
+		known_diff "$rel" && continue
+		grep '^#' "$ref" | grep -v '^# captured on' >"$tmp/perf.txt"
+		if ! "$RP" header -I "$data" >"$tmp/rp.out" 2>"$tmp/rp.err"; then
+			refused=$((refused + 1))
+			echo "not opened by readperf: $rel: $(head -1 "$tmp/rp.err")"
+			continue
+		fi
+		grep -v '^# captured on' "$tmp/rp.out" >"$tmp/rp.txt"
+		compare "corpus $rel" "$tmp/perf.txt" "$tmp/rp.txt"
+	done
+fi
+
+echo "run_header: $compared outputs compared, $refused corpus files not opened"
+if [ $fail = 0 ] && [ $perf_ok = 0 ]; then
+	echo "SKIP: perf cannot record here (only the corpus was compared)"
+	exit 77
+fi
+exit $fail
