@@ -50,7 +50,8 @@ typedef void (*rp_tp_field_fn)(void *ctx, const char *name, const char *value);
 
 /*
  * Calls fn for each field of the sample's format in format order
- * (tep_print_field), common fields first.  Returns the number of fields.
+ * (tep_print_field; the common_* fields are not included, as in perf).
+ * Returns the number of fields.
  */
 int rp_tp_fields(struct rp_tp *tp, const struct rp_evsel *evsel, const struct rp_sample *sample,
 		 rp_tp_field_fn fn, void *ctx);
