@@ -116,6 +116,13 @@ const struct rp_attr *rp_evsel_attr(const struct rp_evsel *evsel);
 const char *rp_evsel_name(const struct rp_evsel *evsel);
 /* The sample ids of this evsel (perf_file_attr.ids); *nr gets the count. */
 const uint64_t *rp_evsel_ids(const struct rp_evsel *evsel, size_t *nr);
+/*
+ * The unit and scale a pipe stream's EVENT_UPDATE gave the event (perf
+ * stat's "MiB", 1/1048576); NULL and 1.0 when none.  Valid for the
+ * session's lifetime.
+ */
+const char *rp_evsel_unit(const struct rp_evsel *evsel);
+double rp_evsel_scale(const struct rp_evsel *evsel);
 
 /* Header feature bits: perf's HEADER_* (tools/perf/util/header.h). */
 enum rp_feature {
@@ -231,10 +238,23 @@ struct rp_session_stats {
 struct rp_session;
 
 /*
- * Opens a perf.data file (file mode, PERFILE2) and reads its header,
- * attrs, ids and feature sections.
+ * Opens a perf.data file and reads its header, attrs, ids and feature
+ * sections.  Three kinds of input:
+ * - a file: file mode (PERFILE2 header of 104 bytes, mapped), or pipe mode
+ *   written to a file (a header of 16 bytes: attrs, features, event names
+ *   and build-ids come as records);
+ * - "-": a pipe-mode stream on standard input (also any path that is a
+ *   pipe or a character device), read in blocks, never seeked;
+ * - a directory written by `perf record --threads` (or --kcore): its
+ *   `data` file gives the header, its `data.N` files more records, all
+ *   merged in time order as perf merges them.
+ * In pipe mode the header records at the start of the stream are read at
+ * open (and delivered first by rp_session_next()), so that the evsels and
+ * rp_session_header() are known before the first record; attrs and
+ * features that come later add to them as they are read
+ * (rp_session_nr_evsels() may grow).
  *
- * path: the file; NULL means "perf.data".
+ * path: the file, "-" or a directory; NULL means "perf.data".
  * opts: NULL for defaults.
  * out: receives the session, to be freed with rp_session_close().
  * err: may be NULL; receives details on failure (the session does not
@@ -268,18 +288,35 @@ size_t rp_session_nr_evsels(const struct rp_session *session);
 /* Evsel i, 0 <= i < rp_session_nr_evsels(); NULL when out of range. */
 const struct rp_evsel *rp_session_evsel(const struct rp_session *session, size_t i);
 
+/* Whether the input is a pipe-mode stream or file (header of 16 bytes). */
+int rp_session_is_pipe(const struct rp_session *session);
+/* Whether the input is a directory (perf record --threads, --kcore). */
+int rp_session_is_dir(const struct rp_session *session);
+/* Files read: 1, or for a directory 1 + the number of data.N files. */
+size_t rp_session_nr_data_files(const struct rp_session *session);
+/*
+ * The path of DIR/kcore_dir/kallsyms when the input is a directory that
+ * holds it (perf record --kcore): the kernel symbols of the recording
+ * machine, for the symbols stage.  NULL otherwise.  Valid for the
+ * session's lifetime.
+ */
+const char *rp_session_kcore_kallsyms(const struct rp_session *session);
+
 /* The path given to rp_session_open (or "perf.data"). */
 const char *rp_session_path(const struct rp_session *session);
-/* Size of the input in bytes. */
+/* Size of the input in bytes (of the main file for a directory; of what
+ * was read so far for a stream). */
 uint64_t rp_session_size(const struct rp_session *session);
-/* File offset and size (bytes) of the data section. */
+/* File offset and size (bytes) of the data section (pipe mode: 16 and
+ * the rest of the file, 0 for a stream). */
 uint64_t rp_session_data_offset(const struct rp_session *session);
 uint64_t rp_session_data_size(const struct rp_session *session);
 
 /* Whether feature bit `feat` (0..255) is set in the header. */
 int rp_session_has_feature(const struct rp_session *session, unsigned feat);
 /*
- * The raw section of feature `feat`: *offset (file offset) and *size
+ * The raw section of feature `feat`: *offset (file offset; pipe mode:
+ * the input offset of the HEADER_FEATURE record's payload) and *size
  * (bytes).  Returns 0, or RP_ERR_INVAL when the bit is not set.
  */
 int rp_session_feature_section(const struct rp_session *session, unsigned feat,

@@ -22,7 +22,7 @@
 const struct rp_evsel *rp_record_evsel(const struct rp_session *s, const uint8_t *rec,
 				       uint32_t type, uint32_t size)
 {
-	const struct rp_evsel *first = s->nr_evsels ? &s->evsels[0] : NULL;
+	const struct rp_evsel *first = s->nr_evsels ? s->evsels[0] : NULL;
 	uint64_t n = (size - 8u) / 8u, id;
 
 	if (s->nr_evsels <= 1)

@@ -239,3 +239,13 @@ const uint64_t *rp_evsel_ids(const struct rp_evsel *evsel, size_t *nr)
 		*nr = evsel->nr_ids;
 	return evsel->ids;
 }
+
+const char *rp_evsel_unit(const struct rp_evsel *evsel)
+{
+	return evsel->unit;
+}
+
+double rp_evsel_scale(const struct rp_evsel *evsel)
+{
+	return evsel->scale;
+}

@@ -531,6 +531,9 @@ static void rp_bpf_prog_fields(struct rp_bpf_prog *b, int swap)
 	b->jited_ksyms = rp_load64(info + 112, swap);
 	b->jited_func_lens = rp_load64(info + 120, swap);
 	b->btf_id = rp_load32(info + 128, swap);
+	b->func_info_rec_size = rp_load32(info + 132, swap);
+	b->func_info = rp_load64(info + 136, swap);
+	b->nr_func_info = rp_load32(info + 144, swap);
 	b->nr_prog_tags = rp_load32(info + 180, swap);
 	b->prog_tags = rp_load64(info + 184, swap);
 }

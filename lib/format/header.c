@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "common/array.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
 #include "format/session_int.h"
@@ -35,16 +36,12 @@ static int rp_read_section(struct rp_cursor *c, uint64_t *off, uint64_t *size)
 	return 0;
 }
 
-static int rp_read_file_header(struct rp_session *s)
+/* Sets s->swap from the magic (8 bytes at p). */
+static int rp_read_magic(struct rp_session *s, const uint8_t *p)
 {
-	struct rp_cursor c;
 	uint64_t magic;
 
-	if (s->size < 8)
-		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->size,
-				       "file too short for a perf.data header (%llu bytes)",
-				       (unsigned long long)s->size);
-	memcpy(&magic, s->map, 8);
+	memcpy(&magic, p, 8);
 	if (!rp_host_is_le())
 		magic = rp_bswap64(magic);
 	if (magic == RP_MAGIC_PERFILE2) {
@@ -58,14 +55,64 @@ static int rp_read_file_header(struct rp_session *s)
 		return rp_error_set_at(&s->err, RP_ERR_BAD_MAGIC, 0,
 				       "not a perf.data file (bad magic)");
 	}
+	return 0;
+}
+
+/* A streamed input (standard input, a pipe) can only be a pipe-mode
+ * stream: its 16-byte header is read and consumed. */
+static int rp_read_stream_header(struct rp_session *s)
+{
+	struct rp_input *in = &s->inputs[0];
+	size_t avail;
+	const uint8_t *p = rp_input_peek(s, in, RP_PIPE_HEADER_SIZE, &avail);
+	int ret;
+
+	if (!p)
+		return RP_ERR_IO;
+	if (avail < 8)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, avail,
+				       "input too short for a perf.data header (%zu bytes)", avail);
+	if ((ret = rp_read_magic(s, p)) < 0)
+		return ret;
+	if (avail < 16)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, 8, "truncated file header");
+	s->header_size = rp_load64(p + 8, s->swap);
+	if (s->header_size != RP_PIPE_HEADER_SIZE)
+		return rp_error_set_at(&s->err, RP_ERR_UNSUPPORTED, 8,
+				       "a file-mode perf.data (header of %llu bytes) cannot be read "
+				       "from a pipe: give its path",
+				       (unsigned long long)s->header_size);
+	s->pipe = 1;
+	rp_input_advance(in, RP_PIPE_HEADER_SIZE);
+	s->data_off = RP_PIPE_HEADER_SIZE;
+	return 0;
+}
+
+static int rp_read_file_header(struct rp_session *s)
+{
+	struct rp_cursor c;
+	int ret;
+
+	if (s->size < 8)
+		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->size,
+				       "file too short for a perf.data header (%llu bytes)",
+				       (unsigned long long)s->size);
+	if ((ret = rp_read_magic(s, s->map)) < 0)
+		return ret;
 
 	rp_cur_init(&c, s->map, (size_t)s->size, 0, s->swap);
 	rp_cur_skip(&c, 8);
 	if (rp_cur_u64(&c, &s->header_size) < 0)
 		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, 8, "truncated file header");
-	if (s->header_size == RP_PIPE_HEADER_SIZE)
-		return rp_error_set_at(&s->err, RP_ERR_UNSUPPORTED, 8,
-				       "pipe-mode perf.data is not supported yet");
+	if (s->header_size == RP_PIPE_HEADER_SIZE) {
+		if (s->is_dir)
+			return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 8,
+					       "a pipe-mode header in a directory's data file");
+		s->pipe = 1;
+		s->data_off = RP_PIPE_HEADER_SIZE;
+		s->data_size = s->size - RP_PIPE_HEADER_SIZE;
+		return 0;
+	}
 	if (s->header_size != RP_HEADER_SIZE && s->header_size != RP_HEADER_SIZE_NO_FEATURES)
 		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 8,
 				       "bad file header size %llu",
@@ -104,19 +151,20 @@ static int rp_read_attrs(struct rp_session *s)
 		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 16, "bad attr size %llu",
 				       (unsigned long long)s->attr_size);
 	uint64_t nr = s->attrs_size / s->attr_size;
+	if (nr == 0)
+		return rp_error_set_at(&s->err, RP_ERR_CORRUPT, 16,
+				       "attr size %llu larger than the attr section (%llu bytes)",
+				       (unsigned long long)s->attr_size,
+				       (unsigned long long)s->attrs_size);
 	if (nr > RP_MAX_ATTRS)
 		return rp_error_set_at(&s->err, RP_ERR_LIMIT, s->attrs_off,
 				       "%llu attrs, more than the cap of %u",
 				       (unsigned long long)nr, RP_MAX_ATTRS);
-	s->evsels = rp_arena_alloc(&s->arena, (size_t)nr * sizeof(*s->evsels));
-	if (!s->evsels)
-		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for %llu attrs",
-				    (unsigned long long)nr);
-	memset(s->evsels, 0, (size_t)nr * sizeof(*s->evsels));
-	s->nr_evsels = (size_t)nr;
-
 	for (uint64_t i = 0; i < nr; i++) {
-		struct rp_evsel *ev = &s->evsels[i];
+		struct rp_evsel *ev = rp_session_add_evsel(s);
+		if (!ev)
+			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for %llu attrs",
+					    (unsigned long long)nr);
 		uint64_t off = s->attrs_off + i * s->attr_size;
 		const uint8_t *p = s->map + off;
 		uint32_t asize = rp_load32(p + 4, s->swap);
@@ -128,7 +176,6 @@ static int rp_read_attrs(struct rp_session *s)
 					       "attr %llu: size %u does not fit its entry of %llu bytes",
 					       (unsigned long long)i, asize,
 					       (unsigned long long)s->attr_size);
-		ev->idx = (int)i;
 		rp_attr_decode(&ev->attr, p, asize, s->swap);
 		ev->attr.size = asize;
 
@@ -157,10 +204,28 @@ static int rp_read_attrs(struct rp_session *s)
 		ev->nr_ids = (size_t)nr_ids;
 		rp_evsel_setup(ev);
 	}
-	s->id_pos = s->evsels[0].id_pos;
-	s->is_pos = s->evsels[0].is_pos;
-	s->sample_id_all = !!(s->evsels[0].attr.flags & RP_ATTR_SAMPLE_ID_ALL);
+	s->id_pos = s->evsels[0]->id_pos;
+	s->is_pos = s->evsels[0]->is_pos;
+	s->sample_id_all = !!(s->evsels[0]->attr.flags & RP_ATTR_SAMPLE_ID_ALL);
 	return 0;
+}
+
+struct rp_evsel *rp_session_add_evsel(struct rp_session *s)
+{
+	struct rp_evsel *ev;
+
+	if (s->nr_evsels >= RP_MAX_ATTRS)
+		return NULL;
+	if (RP_ARRAY_RESERVE(s->evsels, s->evsels_alloc, s->nr_evsels + 1) < 0)
+		return NULL;
+	ev = rp_arena_alloc(&s->arena, sizeof(*ev));
+	if (!ev)
+		return NULL;
+	memset(ev, 0, sizeof(*ev));
+	ev->idx = (int)s->nr_evsels;
+	ev->scale = 1.0;
+	s->evsels[s->nr_evsels++] = ev;
+	return ev;
 }
 
 /* The feature section table follows the data section: one perf_file_section
@@ -202,6 +267,12 @@ static int rp_feature_cursor(const struct rp_session *s, unsigned feat, struct r
 	if (!rp_session_has_feature(s, feat))
 		return -1;
 	uint64_t off = s->feat_off[feat], size = s->feat_size[feat];
+	if (s->feat_buf[feat]) {
+		rp_cur_init(c, s->feat_buf[feat], (size_t)size, off, s->swap);
+		return 0;
+	}
+	if (!s->map)
+		return -1;
 	if (!rp_section_ok(s, off, size) || size > RP_MAX_FEATURE_SIZE)
 		return -1;
 	rp_cur_init(c, s->map + off, (size_t)size, off, s->swap);
@@ -342,8 +413,10 @@ static void rp_read_event_desc(struct rp_session *s)
 		if (nr_ids)
 			id0 = rp_load64(c.p, s->swap);
 		c.p += (size_t)nr_ids * 8;
-		struct rp_evsel *ev = s->nr_evsels == 1 || !id0 ? &s->evsels[0]
-								: rp_hashmap_get(&s->id_map, id0);
+		struct rp_evsel *ev;
+		if (!s->nr_evsels)
+			return;
+		ev = s->nr_evsels == 1 || !id0 ? s->evsels[0] : rp_hashmap_get(&s->id_map, id0);
 		if (ev && !ev->name)
 			ev->name = rp_arena_strdup(&s->arena, name);
 	}
@@ -354,7 +427,7 @@ static const char *rp_event_type_name(struct rp_session *s, uint64_t config)
 {
 	uint64_t entry = 8 + RP_TRACE_EVENT_NAME_MAX;
 
-	if (!rp_section_ok(s, s->event_types_off, s->event_types_size))
+	if (!s->map || !rp_section_ok(s, s->event_types_off, s->event_types_size))
 		return NULL;
 	for (uint64_t i = 0; i + entry <= s->event_types_size; i += entry) {
 		const uint8_t *p = s->map + s->event_types_off + i;
@@ -368,7 +441,7 @@ static const char *rp_event_type_name(struct rp_session *s, uint64_t config)
 	return NULL;
 }
 
-static void rp_read_features(struct rp_session *s)
+void rp_header_decode_features(struct rp_session *s)
 {
 	struct rp_header_info *h = &s->info;
 	struct rp_cursor c;
@@ -392,6 +465,10 @@ static void rp_read_features(struct rp_session *s)
 	}
 	rp_read_cmdline(s);
 	rp_read_build_ids(s);
+	if (s->nr_pipe_bids || (s->pipe && !s->info.nr_build_ids)) {
+		s->info.build_ids = s->pipe_bids;
+		s->info.nr_build_ids = s->nr_pipe_bids;
+	}
 	rp_read_event_desc(s);
 	rp_read_group_desc(s);
 }
@@ -400,14 +477,24 @@ int rp_header_read(struct rp_session *s)
 {
 	int ret;
 
-	if ((ret = rp_read_file_header(s)) < 0 || (ret = rp_read_attrs(s)) < 0 ||
-	    (ret = rp_read_feature_index(s)) < 0)
+	if (s->inputs[0].stream)
+		return rp_read_stream_header(s);
+	s->map = s->inputs[0].map;
+	s->size = s->inputs[0].map_size;
+	if ((ret = rp_read_file_header(s)) < 0)
+		return ret;
+	if (s->pipe) {
+		s->inputs[0].pos = s->data_off;
+		s->inputs[0].end = s->size;
+		return 0;
+	}
+	if ((ret = rp_read_attrs(s)) < 0 || (ret = rp_read_feature_index(s)) < 0)
 		return ret;
 	/* Feature contents are optional: a bad section is ignored, as perf
 	 * ignores a feature it fails to read. */
-	rp_read_features(s);
+	rp_header_decode_features(s);
 	for (size_t i = 0; i < s->nr_evsels; i++) {
-		struct rp_evsel *ev = &s->evsels[i];
+		struct rp_evsel *ev = s->evsels[i];
 
 		if (!ev->name && ev->attr.type == RP_TYPE_TRACEPOINT)
 			ev->name = rp_event_type_name(s, ev->attr.config);
@@ -416,8 +503,13 @@ int rp_header_read(struct rp_session *s)
 		if (!ev->name)
 			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for names");
 	}
-	s->pos = s->data_off;
-	s->data_end = s->data_off + s->data_size;
+	s->inputs[0].pos = s->data_off;
+	s->inputs[0].end = s->data_off + s->data_size;
+	/* The data.N files of a directory are bare records. */
+	for (size_t i = 1; i < s->nr_inputs; i++) {
+		s->inputs[i].pos = 0;
+		s->inputs[i].end = s->inputs[i].map_size;
+	}
 	return 0;
 }
 

@@ -13,44 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
 #include "format/session_int.h"
 
-static int rp_session_map(struct rp_session *s)
-{
-	struct stat st;
-
-	s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0) {
-		int e = errno;
-
-		rp_error_set(&s->err, RP_ERR_IO, "cannot open: %s", strerror(e));
-		s->err.sys_errno = e;
-		return RP_ERR_IO;
-	}
-	if (fstat(s->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = errno;
-
-		rp_error_set(&s->err, RP_ERR_IO, "not a regular file");
-		s->err.sys_errno = e;
-		return RP_ERR_IO;
-	}
-	s->size = (uint64_t)st.st_size;
-	if (s->size == 0)
-		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, 0, "empty file");
-	void *p = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
-	if (p == MAP_FAILED) {
-		int e = errno;
-
-		rp_error_set(&s->err, RP_ERR_IO, "cannot map: %s", strerror(e));
-		s->err.sys_errno = e;
-		return RP_ERR_IO;
-	}
-	s->map = p;
-	madvise(p, (size_t)s->size, MADV_SEQUENTIAL);
-	return 0;
-}
+static int rp_pipe_prime(struct rp_session *s);
 
 int rp_session_open(struct rp_session **out, const char *path,
 		    const struct rp_session_opts *opts, struct rp_error *err)
@@ -81,9 +49,11 @@ int rp_session_open(struct rp_session **out, const char *path,
 		s->opts.max_queued = RP_QUEUE_MAX_DEFAULT;
 	s->queue.max = s->opts.max_queued;
 
-	ret = rp_session_map(s);
+	ret = rp_inputs_open(s);
 	if (ret == 0)
 		ret = rp_header_read(s);
+	if (ret == 0 && s->pipe)
+		ret = rp_pipe_prime(s);
 	if (ret < 0) {
 		if (err)
 			*err = s->err;
@@ -98,12 +68,11 @@ void rp_session_close(struct rp_session *s)
 {
 	if (!s)
 		return;
-	if (s->map)
-		munmap((void *)s->map, (size_t)s->size);
-	if (s->fd >= 0)
-		close(s->fd);
+	rp_inputs_close(s);
 	rp_order_release(&s->queue);
-	rp_zreader_release(&s->z);
+	free(s->primed);
+	free(s->evsels);
+	free(s->kcore_kallsyms);
 	rp_hashmap_release(&s->id_map);
 	rp_arena_release(&s->arena);
 	free(s->scratch);
@@ -117,61 +86,61 @@ static void rp_session_stop(struct rp_session *s, int code)
 	s->stop_code = code;
 	s->stop_err = s->err;
 	s->eof = 1;
-	s->stats.bytes_skipped = s->data_end - s->pos;
+	s->stats.bytes_skipped = 0;
+	for (size_t i = 0; i < s->nr_inputs; i++) {
+		const struct rp_input *in = &s->inputs[i];
+
+		if (!in->stream && !in->done && in->pos < in->end)
+			s->stats.bytes_skipped += in->end - in->pos;
+	}
 }
 
-/* Checks the framing of the record at p (avail bytes left); off is its
- * input offset for errors.  Returns 1 with *size, or a negative error. */
-static int rp_check_framing(struct rp_session *s, const uint8_t *p, uint64_t avail,
-			    uint64_t off, uint32_t *size)
-{
-	if (avail < 8) {
-		rp_error_set_at(&s->err, RP_ERR_TRUNCATED, off,
-				"data ends inside a record header");
-		return RP_ERR_TRUNCATED;
-	}
-	uint32_t type = rp_load32(p, s->swap);
-	uint32_t sz = rp_load16(p + 6, s->swap);
-
-	if (sz < 8) {
-		rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, type, "bad record size %u", sz);
-		return RP_ERR_CORRUPT;
-	}
-	if (sz > avail) {
-		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, type,
-				    "record of %u bytes runs past the end of the data", sz);
-		return RP_ERR_TRUNCATED;
-	}
-	*size = sz;
-	return 1;
-}
-
-/* An AUXTRACE record is followed by its trace data (auxtrace.size bytes,
- * outside the record's own size): step over it. */
-static int rp_skip_auxtrace(struct rp_session *s, const uint8_t *rec, uint32_t size,
-			    uint64_t off)
+/* AUXTRACE and HEADER_TRACING_DATA records are followed by a payload
+ * outside their own size: step over it (the tracing data of a pipe
+ * stream is kept as the TRACING_DATA feature). */
+static int rp_skip_payload(struct rp_session *s, struct rp_input *in, const uint8_t *rec,
+			   uint32_t size, uint32_t type, uint64_t off)
 {
 	uint64_t payload;
+	uint8_t *keep = NULL;
+	int ret;
 
-	if (size < 16) {
-		rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, RP_RECORD_AUXTRACE,
-				    "AUXTRACE record too short (%u bytes)", size);
+	if (size < (type == RP_RECORD_AUXTRACE ? 16u : 12u)) {
+		rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, type,
+				    "%s record too short (%u bytes)", rp_record_type_name(type), size);
 		return RP_ERR_CORRUPT;
 	}
-	payload = rp_load64(rec + 8, s->swap);
-	if (payload > s->data_end - s->pos) {
-		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, RP_RECORD_AUXTRACE,
-				    "AUXTRACE data of %llu bytes runs past the end of the data",
-				    (unsigned long long)payload);
+	if (type == RP_RECORD_AUXTRACE) {
+		payload = rp_load64(rec + 8, s->swap);
+	} else {
+		payload = rp_load32(rec + 8, s->swap);
+		if (s->pipe && payload <= RP_MAX_FEATURE_SIZE &&
+		    !s->feat_buf[RP_FEAT_TRACING_DATA]) {
+			keep = rp_arena_alloc(&s->arena, (size_t)payload + 1);
+			if (keep) {
+				s->feat_buf[RP_FEAT_TRACING_DATA] = keep;
+				s->feat_off[RP_FEAT_TRACING_DATA] = in->pos;
+				s->feat_size[RP_FEAT_TRACING_DATA] = payload;
+				s->features[0] |= 1ull << RP_FEAT_TRACING_DATA;
+			}
+		}
+	}
+	ret = rp_input_skip(s, in, payload, keep);
+	if (ret == RP_ERR_TRUNCATED) {
+		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, type,
+				    "%s data of %llu bytes runs past the end of the data",
+				    rp_record_type_name(type), (unsigned long long)payload);
 		return RP_ERR_TRUNCATED;
 	}
-	s->pos += payload;
+	if (ret < 0)
+		return ret;
+	in->turn_bytes += payload;
 	return 1;
 }
 
 /* Inflates a COMPRESSED or COMPRESSED2 record into a new chunk. */
-static int rp_inflate(struct rp_session *s, const uint8_t *rec, uint32_t size, uint32_t type,
-		      uint64_t off)
+static int rp_inflate(struct rp_session *s, struct rp_input *in, const uint8_t *rec,
+		      uint32_t size, uint32_t type, uint64_t off)
 {
 	const uint8_t *payload = rec + 8;
 	uint64_t len = size - 8u;
@@ -186,21 +155,22 @@ static int rp_inflate(struct rp_session *s, const uint8_t *rec, uint32_t size, u
 		len = rp_load64(payload, s->swap);
 		payload += 8;
 	}
-	return rp_zreader_inflate(&s->z, payload, (size_t)len, off, type, &s->err);
+	return rp_zreader_inflate(&in->z, payload, (size_t)len, off, type, &s->err);
 }
 
 /*
- * Reads the next record: from the current inflated chunk while it holds a
- * whole record, else from the file (inflating compressed records on the
- * way).  Returns 1 with *rec, *size, *off (input offset; for inflated
- * records the compressed record's) and *chunk set, 0 at the end of the
- * data, or a negative error (the reader then stops).
+ * Reads the next record of one input: from its current inflated chunk
+ * while that holds a whole record, else from the input (inflating
+ * compressed records on the way).  Returns 1 with *rec, *size, *off
+ * (input offset; for inflated records the compressed record's) and
+ * *chunk (the block or inflated chunk holding the record, NULL for a
+ * mapping) set, 0 at the end of the input, or a negative error.
  */
-static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size,
-		       uint64_t *off, struct rp_zchunk **chunk)
+static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_t **rec,
+			 uint32_t *size, uint64_t *off, struct rp_zchunk **chunk)
 {
 	for (;;) {
-		struct rp_zchunk *c = s->z.cur;
+		struct rp_zchunk *c = in->z.cur;
 
 		if (c && c->len - c->head >= 8) {
 			const uint8_t *p = c->data + c->head;
@@ -222,37 +192,158 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 			}
 			/* A record continued in the next compressed record. */
 		}
-		if (s->pos >= s->data_end) {
+		size_t avail;
+		const uint8_t *p = rp_input_peek(s, in, 8, &avail);
+		if (!p)
+			return RP_ERR_IO;
+		if (avail < 8) {
 			if (c && c->head < c->len) {
 				rp_error_set_at(&s->err, RP_ERR_TRUNCATED, c->offset,
 						"compressed data ends inside a record");
 				return RP_ERR_TRUNCATED;
 			}
-			return 0;
+			if (avail == 0)
+				return 0;
+			/* Some pipe streams end with a few stray bytes; perf
+			 * stops there quietly. */
+			if (s->pipe) {
+				s->stats.bytes_skipped += avail;
+				return 0;
+			}
+			rp_error_set_at(&s->err, RP_ERR_TRUNCATED, in->pos,
+					"data ends inside a record header");
+			return RP_ERR_TRUNCATED;
 		}
-		const uint8_t *p = s->map + s->pos;
-		uint32_t sz;
-		int ret = rp_check_framing(s, p, s->data_end - s->pos, s->pos, &sz);
-		if (ret < 0)
-			return ret;
 		uint32_t type = rp_load32(p, s->swap);
+		uint32_t sz = rp_load16(p + 6, s->swap);
+		uint64_t at = in->pos;
+
+		if (sz < 8) {
+			rp_error_set_record(&s->err, RP_ERR_CORRUPT, at, type, "bad record size %u", sz);
+			return RP_ERR_CORRUPT;
+		}
+		p = rp_input_peek(s, in, sz, &avail);
+		if (!p)
+			return RP_ERR_IO;
+		if (avail < sz) {
+			rp_error_set_record(&s->err, RP_ERR_TRUNCATED, at, type,
+					    "record of %u bytes runs past the end of the data", sz);
+			return RP_ERR_TRUNCATED;
+		}
+		rp_input_advance(in, sz);
+		in->turn_bytes += sz;
 		if (type != RP_RECORD_COMPRESSED && type != RP_RECORD_COMPRESSED2) {
 			*rec = p;
 			*size = sz;
-			*off = s->pos;
-			*chunk = NULL;
-			s->pos += sz;
-			if (type == RP_RECORD_AUXTRACE)
-				return rp_skip_auxtrace(s, p, sz, *off);
+			*off = at;
+			*chunk = rp_input_block(in);
+			if (type == RP_RECORD_AUXTRACE ||
+			    (type == RP_RECORD_HEADER_TRACING_DATA && s->pipe))
+				return rp_skip_payload(s, in, p, sz, type, at);
 			return 1;
 		}
 		s->stats.nr_records[type]++;
 		s->nr_next++;
-		ret = rp_inflate(s, p, sz, type, s->pos);
+		int ret = rp_inflate(s, in, p, sz, type, at);
 		if (ret < 0)
 			return ret;
-		s->pos += sz;
 	}
+}
+
+/* Whether the input's inflated chunk still holds unread bytes. */
+static int rp_input_inflated_left(const struct rp_input *in)
+{
+	return in->z.cur && in->z.cur->head < in->z.cur->len;
+}
+
+/* The next input that is not done, after cur (round robin); nr_inputs
+ * when all are done. */
+static void rp_next_input(struct rp_session *s)
+{
+	for (size_t k = 1; k <= s->nr_inputs; k++) {
+		size_t i = (s->cur_input + k) % s->nr_inputs;
+
+		if (!s->inputs[i].done) {
+			s->cur_input = i;
+			return;
+		}
+	}
+	s->cur_input = s->nr_inputs;
+}
+
+/*
+ * Reads the next raw record from the inputs.  A directory's files are read
+ * as perf reads them: RP_DIR_TURN_BYTES from one, then from the next, all
+ * into the one time-order queue.  Returns as rp_input_next().
+ */
+static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size,
+		       uint64_t *off, struct rp_zchunk **chunk)
+{
+	while (s->cur_input < s->nr_inputs) {
+		struct rp_input *in = &s->inputs[s->cur_input];
+
+		if (s->nr_inputs > 1 && in->turn_bytes >= RP_DIR_TURN_BYTES &&
+		    !rp_input_inflated_left(in)) {
+			in->turn_bytes = 0;
+			rp_next_input(s);
+			continue;
+		}
+		int ret = rp_input_next(s, in, rec, size, off, chunk);
+		if (ret != 0)
+			return ret;
+		in->done = 1;
+		rp_next_input(s);
+	}
+	return 0;
+}
+
+/* Pipe mode: reads the header records at the start of the stream (attrs,
+ * features, tracing data, ...) before the caller sees any record, so that
+ * the evsels and the header are known at open as in file mode.  The
+ * records read are kept (their blocks pinned) and delivered first. */
+static int rp_pipe_prime(struct rp_session *s)
+{
+	s->priming = 1;
+	while (s->nr_primed < RP_MAX_PRIMED) {
+		const uint8_t *rec;
+		uint32_t size;
+		uint64_t off;
+		struct rp_zchunk *chunk;
+		int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
+
+		if (ret < 0)
+			rp_session_stop(s, ret);
+		if (ret <= 0)
+			break;
+		if (RP_ARRAY_RESERVE(s->primed, s->primed_alloc, s->nr_primed + 1) < 0) {
+			s->priming = 0;
+			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory");
+		}
+		s->primed[s->nr_primed++] = (struct rp_primed){ rec, off, s->nr_next++, chunk };
+		if (chunk)
+			chunk->pending++;
+		uint32_t type = rp_load32(rec, s->swap);
+		/* Google's pre-upstream pipe writer used types 69..80 for its
+		 * header features: an ID_INDEX before any attr or sample that
+		 * cannot be one gives it away. */
+		if (type == RP_RECORD_ID_INDEX && size >= 16 &&
+		    rp_load64(rec + 8, s->swap) > (size - 16u) / 32u) {
+			s->priming = 0;
+			return rp_error_set_record(&s->err, RP_ERR_UNSUPPORTED, off, type,
+						   "legacy pipe header records (types 69-80 as "
+						   "features) are not supported");
+		}
+		if (!rp_pipe_header_type(type))
+			break;
+		ret = rp_pipe_apply(s, rec, size, off);
+		if (ret < 0) {
+			rp_session_stop(s, ret);
+			break;
+		}
+	}
+	s->priming = 0;
+	rp_header_decode_features(s);
+	return rp_pipe_name_evsels(s);
 }
 
 /* Decodes a record for the caller.  A record whose contents contradict
@@ -282,7 +373,7 @@ static int rp_known_type(uint32_t type)
 
 int rp_session_next(struct rp_session *s, struct rp_event *ev)
 {
-	rp_zreader_collect(&s->z);
+	rp_inputs_collect(s);
 	for (;;) {
 		const struct rp_qent *q = rp_order_pop(s);
 
@@ -303,7 +394,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 				return 1;
 			continue;
 		}
-		if (s->eof) {
+		if (s->eof && s->primed_head >= s->nr_primed) {
 			if (!rp_order_empty(s)) {
 				rp_order_flush(s, 0, 1);
 				continue;
@@ -315,17 +406,32 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 
 		const uint8_t *rec;
 		uint32_t size;
-		uint64_t off;
+		uint64_t off, nr;
 		struct rp_zchunk *chunk;
-		int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
+		int applied = 0;
 
-		if (ret <= 0) {
-			if (ret < 0)
-				rp_session_stop(s, ret);
-			s->eof = 1;
-			continue;
+		if (s->primed_head < s->nr_primed) {
+			const struct rp_primed *pr = &s->primed[s->primed_head++];
+
+			rec = pr->rec;
+			off = pr->off;
+			nr = pr->nr;
+			chunk = pr->chunk;
+			if (chunk)
+				chunk->pending--;
+			size = rp_load16(rec + 6, s->swap);
+			applied = 1;
+		} else {
+			int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
+
+			if (ret <= 0) {
+				if (ret < 0)
+					rp_session_stop(s, ret);
+				s->eof = 1;
+				continue;
+			}
+			nr = s->nr_next++;
 		}
-		uint64_t nr = s->nr_next++;
 		uint32_t type = rp_load32(rec, s->swap);
 
 		if (!rp_known_type(type)) {
@@ -333,6 +439,14 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			continue;
 		}
 		s->stats.nr_records[type]++;
+		if (s->pipe && !applied && rp_pipe_header_type(type)) {
+			int ret = rp_pipe_apply(s, rec, size, off);
+
+			if (ret < 0) {
+				rp_session_stop(s, ret);
+				continue;
+			}
+		}
 
 		if (type >= RP_RECORD_HEADER_ATTR) {
 			if (s->opts.order == RP_ORDER_TIME && type == RP_RECORD_FINISHED_ROUND) {
@@ -398,7 +512,7 @@ size_t rp_session_nr_evsels(const struct rp_session *s)
 
 const struct rp_evsel *rp_session_evsel(const struct rp_session *s, size_t i)
 {
-	return i < s->nr_evsels ? &s->evsels[i] : NULL;
+	return i < s->nr_evsels ? s->evsels[i] : NULL;
 }
 
 const char *rp_session_path(const struct rp_session *s)
@@ -419,4 +533,24 @@ uint64_t rp_session_data_offset(const struct rp_session *s)
 uint64_t rp_session_data_size(const struct rp_session *s)
 {
 	return s->data_size;
+}
+
+int rp_session_is_pipe(const struct rp_session *s)
+{
+	return s->pipe;
+}
+
+int rp_session_is_dir(const struct rp_session *s)
+{
+	return s->is_dir;
+}
+
+size_t rp_session_nr_data_files(const struct rp_session *s)
+{
+	return s->nr_inputs;
+}
+
+const char *rp_session_kcore_kallsyms(const struct rp_session *s)
+{
+	return s->kcore_kallsyms;
 }

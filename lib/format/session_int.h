@@ -24,6 +24,11 @@
 #define RP_MAX_BUILD_IDS (1u << 20)
 #define RP_ATTR_SIZE_VER0 64u
 #define RP_ATTR_SIZE_MAX 136u        /* newest perf_event_attr known */
+#define RP_STREAM_BLOCK (1u << 20)   /* bytes read from a pipe at once */
+#define RP_MAX_DIR_FILES 4096u       /* data.N files of a directory */
+#define RP_DIR_TURN_BYTES (2u << 20) /* bytes read from one directory file
+				      * before the next (perf's READER_MAX_SIZE) */
+#define RP_MAX_PRIMED (1u << 20)     /* pipe header records read ahead at open */
 
 struct rp_evsel {
 	int idx;
@@ -35,6 +40,37 @@ struct rp_evsel {
 	int is_pos; /* u64 index from the end of a sample_id_all trailer */
 	/* Bytes of the sample_id_all trailer on non-sample records. */
 	uint32_t trailer_size;
+	/* EVENT_UPDATE (pipe mode): unit (NULL when none) and scale. */
+	const char *unit;
+	double scale;
+};
+
+/*
+ * One input of the session: the file (mapped), standard input or a pipe
+ * (read in blocks into refcounted chunks), or one data.N file of a
+ * directory.  Records are views into the mapping or into a block.
+ */
+struct rp_input {
+	char *path;            /* for errors; owned */
+	int fd;
+	const uint8_t *map;    /* the whole file, NULL when streamed */
+	uint64_t map_size;     /* bytes */
+	uint64_t pos;          /* input offset of the next record */
+	uint64_t end;          /* offset past the data (mapped inputs) */
+	uint8_t stream;        /* read with read(2) */
+	uint8_t eof;           /* nothing more to read (streamed) */
+	uint8_t done;          /* all records read, inflated ones included */
+	struct rp_zchunk *blk;    /* streamed: the block being read */
+	struct rp_zchunk *blocks; /* streamed: every live block */
+	uint64_t turn_bytes;   /* bytes read in this turn (directories) */
+	struct rp_zreader z;   /* records inflated from COMPRESSED(2) */
+};
+
+/* A pipe header record read ahead at open, delivered first. */
+struct rp_primed {
+	const uint8_t *rec;
+	uint64_t off, nr;
+	struct rp_zchunk *chunk;
 };
 
 /* One record waiting for its turn in the time-order queue. */
@@ -61,9 +97,21 @@ struct rp_order_queue {
 struct rp_session {
 	char *path;
 	int fd;
-	const uint8_t *map; /* the whole file, read-only */
-	uint64_t size;
+	const uint8_t *map; /* the whole file, read-only; NULL for a stream */
+	uint64_t size;      /* of the file (of what was read, for a stream) */
 	uint8_t swap;
+	uint8_t pipe;       /* pipe-mode stream (header of 16 bytes) */
+	uint8_t is_dir;     /* a directory: data and data.N */
+	char *kcore_kallsyms; /* DIR/kcore_dir/kallsyms when it exists */
+
+	/* inputs[0] is the file (or stream); data.N follow. */
+	struct rp_input *inputs;
+	size_t nr_inputs, cur_input;
+
+	/* Pipe header records read ahead at open. */
+	struct rp_primed *primed;
+	size_t nr_primed, primed_head, primed_alloc;
+	uint8_t priming;  /* reading ahead at open */
 	struct rp_session_opts opts;
 
 	uint64_t header_size, attr_size;
@@ -72,9 +120,14 @@ struct rp_session {
 	uint64_t event_types_off, event_types_size;
 	uint64_t features[4]; /* the 256-bit map */
 	uint64_t feat_off[RP_FEAT_BITS], feat_size[RP_FEAT_BITS];
+	/* Pipe mode: feature payloads copied from HEADER_FEATURE records. */
+	const uint8_t *feat_buf[RP_FEAT_BITS];
+	/* Pipe mode: entries of HEADER_BUILD_ID records. */
+	struct rp_build_id_entry *pipe_bids;
+	size_t nr_pipe_bids, pipe_bids_alloc;
 
-	struct rp_evsel *evsels;
-	size_t nr_evsels;
+	struct rp_evsel **evsels; /* each in the arena: pointers stay valid */
+	size_t nr_evsels, evsels_alloc;
 	struct rp_hashmap id_map; /* sample id -> evsel */
 	int id_pos, is_pos;       /* of the first evsel, as perf's evlist */
 	uint8_t sample_id_all;    /* of the first evsel */
@@ -82,9 +135,7 @@ struct rp_session {
 	struct rp_header_info info;
 	struct rp_arena arena;    /* names, strings, ids, build-ids */
 
-	/* The record iterator over the data section. */
-	uint64_t pos;      /* file offset of the next record */
-	uint64_t data_end; /* file offset past the data section */
+	/* The record iterator (over the inputs). */
 	uint64_t nr_next;  /* nr of the next record */
 	int stop_code;     /* error that ended reading, 0 when none */
 	struct rp_error stop_err; /* its details */
@@ -96,9 +147,6 @@ struct rp_session {
 	uint64_t held_off, held_nr;
 	struct rp_zchunk *held_chunk;
 
-	/* Records inflated from COMPRESSED/COMPRESSED2. */
-	struct rp_zreader z;
-
 	/* Host-order copies of arrays in swapped or unaligned records. */
 	uint64_t *scratch;
 	size_t scratch_alloc, scratch_used;
@@ -109,6 +157,39 @@ struct rp_session {
 
 /* header.c: reads and checks the container; fills evsels and info. */
 int rp_header_read(struct rp_session *s);
+/* Decodes the feature sections into s->info (again when they change). */
+void rp_header_decode_features(struct rp_session *s);
+/* Appends an evsel (arena); NULL when out of memory or over the cap. */
+struct rp_evsel *rp_session_add_evsel(struct rp_session *s);
+
+/* pipe.c: applies a pipe header record (HEADER_ATTR, HEADER_FEATURE,
+ * HEADER_BUILD_ID, HEADER_EVENT_TYPE, EVENT_UPDATE) to the session.
+ * Returns 0 or a negative error with s->err set. */
+int rp_pipe_apply(struct rp_session *s, const uint8_t *rec, uint32_t size, uint64_t off);
+/* Whether a record type is one of the pipe header records. */
+int rp_pipe_header_type(uint32_t type);
+/* Default names for evsels that have none yet. */
+int rp_pipe_name_evsels(struct rp_session *s);
+
+/* input.c */
+/* Opens path ("-" for standard input, a directory, a file) into
+ * s->inputs; reads nothing of the container. */
+int rp_inputs_open(struct rp_session *s);
+void rp_inputs_close(struct rp_session *s);
+/* Makes n bytes at the input's position readable; returns a pointer to
+ * them and *avail (bytes readable there, < n only at the end), or NULL
+ * with s->err set on a read error. */
+const uint8_t *rp_input_peek(struct rp_session *s, struct rp_input *in, size_t n,
+			     size_t *avail);
+/* Consumes n bytes that rp_input_peek made readable. */
+void rp_input_advance(struct rp_input *in, size_t n);
+/* Consumes n bytes (a payload after a record), copying them to dst when
+ * not NULL.  Returns 0, or a negative error (RP_ERR_TRUNCATED, RP_ERR_IO). */
+int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t *dst);
+/* The block holding the input's position (streamed), else NULL. */
+struct rp_zchunk *rp_input_block(const struct rp_input *in);
+/* Frees blocks and chunks that no record needs any more. */
+void rp_inputs_collect(struct rp_session *s);
 
 /* evsel.c */
 void rp_evsel_setup(struct rp_evsel *evsel);

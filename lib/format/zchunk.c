@@ -10,12 +10,14 @@
 #include <zstd.h>
 #endif
 
-static struct rp_zchunk *rp_zchunk_new(size_t cap)
+struct rp_zchunk *rp_zchunk_new(size_t cap)
 {
 	struct rp_zchunk *c = malloc(sizeof(*c) + cap);
 
-	if (c)
+	if (c) {
 		memset(c, 0, sizeof(*c));
+		c->cap = cap;
+	}
 	return c;
 }
 
@@ -59,6 +61,7 @@ int rp_zreader_inflate(struct rp_zreader *z, const uint8_t *p, size_t len, uint6
 							   "out of memory inflating a compressed record");
 			}
 			c = g;
+			c->cap = cap;
 		}
 		ZSTD_outBuffer out = { c->data, cap, c->len };
 		size_t r = ZSTD_decompressStream(z->dstream, &out, &in);
@@ -88,7 +91,6 @@ int rp_zreader_inflate(struct rp_zreader *z, const uint8_t *p, size_t len, uint6
 	(void)z;
 	(void)p;
 	(void)len;
-	(void)rp_zchunk_new;
 	return rp_error_set_record(err, RP_ERR_UNSUPPORTED, offset, type,
 				   "compressed records need libzstd (readperf was built without it)");
 }

@@ -25,7 +25,10 @@ struct rp_zchunk {
 	struct rp_zchunk *next; /* in the session's list of chunks */
 	size_t pending;         /* records queued or held from this chunk */
 	size_t len, head;       /* bytes inflated; next record at head */
-	uint64_t offset;        /* file offset of the compressed record */
+	size_t cap;             /* bytes of data[] */
+	/* Inflated: file offset of the compressed record.  A block of a
+	 * streamed input: input offset of data[0]. */
+	uint64_t offset;
 	_Alignas(8) uint8_t data[];
 };
 
@@ -44,6 +47,8 @@ struct rp_zreader {
  */
 int rp_zreader_inflate(struct rp_zreader *z, const uint8_t *p, size_t len, uint64_t offset,
 		       uint32_t type, struct rp_error *err);
+/* A new chunk of cap bytes (zeroed header), or NULL. */
+struct rp_zchunk *rp_zchunk_new(size_t cap);
 /* Frees chunks that are neither current nor pending. */
 void rp_zreader_collect(struct rp_zreader *z);
 void rp_zreader_release(struct rp_zreader *z);
