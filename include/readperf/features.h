@@ -117,6 +117,8 @@ struct rp_bpf_prog {
 	char name[17];
 	uint32_t nr_jited_ksyms, nr_jited_func_lens, nr_prog_tags;
 	uint64_t jited_ksyms, jited_func_lens, prog_tags; /* offsets into data */
+	uint32_t func_info_rec_size, nr_func_info; /* bytes, count */
+	uint64_t func_info;                        /* offset into data */
 };
 
 /* BPF_BTF entry. */

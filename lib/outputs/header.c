@@ -483,24 +483,79 @@ static uint64_t rp_bpf_elem(const struct rp_bpf_prog *b, uint64_t off, uint32_t 
 	return size == 8 ? rp_load64(b->data + at, swap) : rp_load32(b->data + at, swap);
 }
 
-static void rp_bpf_name(char *buf, size_t len, const struct rp_bpf_prog *b, uint32_t sub,
-			int swap)
+#define RP_BTF_MAGIC 0xeb9f
+#define RP_BTF_HDR_MIN 24u
+
+/* Bytes that follow a btf_type of this kind (linux/btf.h). */
+static uint64_t rp_btf_extra(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case 1: case 14: case 17: return 4;           /* INT, VAR, DECL_TAG */
+	case 3: return 12;                            /* ARRAY */
+	case 4: case 5: case 15: case 19: return (uint64_t)vlen * 12; /* STRUCT UNION DATASEC ENUM64 */
+	case 6: case 13: return (uint64_t)vlen * 8;   /* ENUM, FUNC_PROTO */
+	default: return 0;
+	}
+}
+
+/* The name of BTF type `id` in blob btf, or NULL. */
+static const char *rp_btf_type_name(const struct rp_bpf_btf *btf, uint32_t id)
+{
+	const uint8_t *p = btf->data;
+	uint64_t len = btf->data_size;
+
+	if (len < RP_BTF_HDR_MIN || rp_load16(p, 0) != RP_BTF_MAGIC || id == 0)
+		return NULL;
+	uint64_t hdr = rp_load32(p + 4, 0), type_off = rp_load32(p + 8, 0);
+	uint64_t type_len = rp_load32(p + 12, 0), str_off = rp_load32(p + 16, 0);
+	uint64_t str_len = rp_load32(p + 20, 0);
+	uint64_t t = hdr + type_off, tend = t + type_len, str = hdr + str_off;
+
+	if (tend > len || str + str_len > len)
+		return NULL;
+	for (uint32_t cur = 1; t + 12 <= tend; cur++) {
+		uint32_t name_off = rp_load32(p + t, 0), info = rp_load32(p + t + 4, 0);
+
+		if (cur == id) {
+			if (name_off >= str_len || !memchr(p + str + name_off, 0, str_len - name_off))
+				return NULL;
+			return (const char *)p + str + name_off;
+		}
+		t += 12 + rp_btf_extra(info >> 24 & 0x1f, info & 0xffff);
+	}
+	return NULL;
+}
+
+static void rp_bpf_name(char *buf, size_t len, const struct rp_features *f,
+			const struct rp_bpf_prog *b, uint32_t sub)
 {
 	size_t used = (size_t)snprintf(buf, len, "bpf_prog_");
 	uint64_t at = b->prog_tags + (uint64_t)sub * 8;
+	const char *short_name = NULL;
+	const struct rp_bpf_btf *btf = NULL;
 
 	for (int i = 0; i < 8 && used + 3 <= len; i++) {
 		uint8_t t = at + 8 <= b->data_len && at >= b->prog_tags ? b->data[at + (uint64_t)i] : 0;
 
 		used += (size_t)snprintf(buf + used, len - used, "%02x", t);
 	}
-	(void)swap;
-	if (b->nr_jited_ksyms == 1 && sub == 0) {
+	for (uint32_t i = 0; b->btf_id && i < f->nr_bpf_btfs && !btf; i++)
+		if (f->bpf_btfs[i].id == b->btf_id)
+			btf = &f->bpf_btfs[i];
+	if (btf) {
+		/* The function's name from its BTF func_info record. */
+		uint64_t fi = b->func_info + (uint64_t)sub * b->func_info_rec_size;
+
+		if (fi + 8 <= b->data_len && fi >= b->func_info)
+			short_name = rp_btf_type_name(btf, rp_load32(b->data + fi + 4, 0));
+	} else if (b->nr_jited_ksyms == 1 && sub == 0) {
 		if (b->name[0])
-			snprintf(buf + used, len - used, "_%s", b->name);
+			short_name = b->name;
 	} else {
-		snprintf(buf + used, len - used, "_F");
+		short_name = "F";
 	}
+	if (short_name && used < len)
+		snprintf(buf + used, len - used, "_%s", short_name);
 }
 
 static void rp_print_bpf_prog_info(FILE *fp, const struct rp_features *f, int swap)
@@ -524,12 +579,12 @@ static void rp_print_bpf_prog_info(FILE *fp, const struct rp_features *f, int sw
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rp_bpf_prog *b = v[i];
 		uint32_t cnt = b->nr_jited_ksyms;
-		char name[128];
+		char name[512]; /* perf's KSYM_NAME_LEN */
 
 		if (cnt != b->nr_prog_tags || cnt != b->nr_jited_func_lens)
 			continue;
 		if (cnt == 1) {
-			rp_bpf_name(name, sizeof(name), b, 0, swap);
+			rp_bpf_name(name, sizeof(name), f, b, 0);
 			fprintf(fp, "# bpf_prog_info %u: %s addr 0x%llx size %u\n", b->id, name,
 				(unsigned long long)rp_bpf_elem(b, b->jited_ksyms, 0, 8, swap),
 				(unsigned)rp_bpf_elem(b, b->jited_func_lens, 0, 4, swap));
@@ -537,7 +592,7 @@ static void rp_print_bpf_prog_info(FILE *fp, const struct rp_features *f, int sw
 		}
 		fprintf(fp, "# bpf_prog_info %u:\n", b->id);
 		for (uint32_t k = 0; k < cnt; k++) {
-			rp_bpf_name(name, sizeof(name), b, k, swap);
+			rp_bpf_name(name, sizeof(name), f, b, k);
 			fprintf(fp, "# \tsub_prog %u: %s addr 0x%llx size %u\n", k, name,
 				(unsigned long long)rp_bpf_elem(b, b->jited_ksyms, k, 8, swap),
 				(unsigned)rp_bpf_elem(b, b->jited_func_lens, k, 4, swap));
