@@ -24,6 +24,9 @@
 
 #include "common/cursor.h"
 
+/* perf_event_attr.branch_sample_type: PERF_SAMPLE_BRANCH_CALL_STACK. */
+#define RP_BRANCH_CALL_STACK (1ull << 11)
+
 /* Bytes buffered before a write to the FILE. */
 #define RP_DUMP_BUFSIZE (256u << 10)
 /* Bytes one formatted piece (not a hex block) may take at most. */
@@ -507,6 +510,28 @@ static void rp_dump_sample(struct rp_dump *d, struct rp_buf *b, const struct rp_
 	*p++ = '\n';
 	b->len += (size_t)(p - start);
 
+	int callstack = ev->evsel &&
+			(rp_evsel_attr(ev->evsel)->branch_sample_type & RP_BRANCH_CALL_STACK) &&
+			(st & RP_SAMPLE_BRANCH_STACK);
+
+	if ((st & RP_SAMPLE_CALLCHAIN) && callstack && s->branch_nr) {
+		/* perf's LBR call chain: the kernel part up to
+		 * PERF_CONTEXT_USER, then the stitched LBR entries. */
+		uint64_t k = 0;
+
+		while (k < s->callchain_nr && s->callchain[k] != RP_CONTEXT_USER)
+			k++;
+		if (k != s->callchain_nr) {
+			rp_printf(d, b, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch_nr + 1);
+			for (uint64_t i = 0; i <= k; i++)
+				rp_printf(d, b, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain[i]);
+			rp_printf(d, b, "..... %2d: %016" PRIx64 "\n", (int)(k + 1),
+				  rp_sample_branch(s, 0).to);
+			for (uint64_t i = 0; i < s->branch_nr; i++)
+				rp_printf(d, b, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2),
+					  rp_sample_branch(s, i).from);
+		}
+	}
 	if (st & RP_SAMPLE_CALLCHAIN) {
 		p = rp_room(d, b, 40 + s->callchain_nr * 32);
 		if (!p)
@@ -534,9 +559,19 @@ static void rp_dump_sample(struct rp_dump *d, struct rp_buf *b, const struct rp_
 		b->len += (size_t)(p - start);
 	}
 	if (st & RP_SAMPLE_BRANCH_STACK) {
-		rp_printf(d, b, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+		if (callstack)
+			rp_printf(d, b, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
+		else
+			rp_printf(d, b, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
 			struct rp_branch_entry e = rp_sample_branch(s, i);
+
+			if (callstack) {
+				if (i == 0)
+					rp_printf(d, b, "..... %2d: %016" PRIx64 "\n", 0, e.to);
+				rp_printf(d, b, "..... %2" PRIu64 ": %016" PRIx64 "\n", i + 1, e.from);
+				continue;
+			}
 			uint64_t f = e.flags;
 			unsigned type = (unsigned)(f >> 20) & 15;
 
@@ -631,7 +666,9 @@ static void rp_dump_cpu_map(struct rp_dump *d, struct rp_buf *b, const struct rp
 	} else if (type == 1 && n >= 6) { /* PERF_CPU_MAP__MASK */
 		uint16_t cnt = rp_load16(q + 2, swap);
 		uint16_t long_size = rp_load16(q + 4, swap);
-		size_t base = long_size == 4 ? 6 : 8;
+		/* Packed after the u16 type: nr, long_size, then the
+		 * masks (64-bit ones after 4 bytes of padding). */
+		size_t base = long_size == 4 ? 6 : 10;
 
 		for (size_t i = 0; i < cnt; i++) {
 			size_t at = base + i * (long_size == 4 ? 4 : 8);
@@ -898,6 +935,22 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 		if (ev->u.payload.size >= 16)
 			rp_printf(d, b, "\n... time %" PRIu64 ", type %s\n", rp_load64(q + 8, swap),
 				  rp_load64(q, swap) == 1 ? "FINAL" : "INTERVAL");
+		rp_puts(d, b, ": unhandled!\n");
+		break;
+	}
+	case RP_RECORD_TIME_CONV: {
+		const struct rp_time_conv_event *tc = &ev->u.time_conv;
+
+		rp_printf(d, b,
+			  "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64
+			  "\n... Time Zero       %" PRIu64 "\n",
+			  tc->time_shift, tc->time_mult, tc->time_zero);
+		if (tc->has_ext)
+			rp_printf(d, b,
+				  "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64
+				  "\n... Cap Time Zero   %" PRIu32 "\n... Cap Time Short  %" PRIu32 "\n",
+				  tc->time_cycles, tc->time_mask, (uint32_t)tc->cap_user_time_zero,
+				  (uint32_t)tc->cap_user_time_short);
 		rp_puts(d, b, ": unhandled!\n");
 		break;
 	}

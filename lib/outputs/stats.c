@@ -20,6 +20,7 @@ struct rp_stats {
 	size_t nr_evsels;
 	uint64_t *samples;      /* per evsel index */
 	uint64_t *lost_samples; /* per evsel index */
+	int branch_mode;        /* the file has the BRANCH_STACK feature */
 };
 
 /* perf 6.1 perf_event__names[]; NULL where it prints nothing. */
@@ -81,6 +82,7 @@ int rp_stats_new(struct rp_stats **out, const struct rp_session *session)
 		return RP_ERR_NOMEM;
 	st->session = session;
 	st->nr_evsels = rp_session_nr_evsels(session);
+	st->branch_mode = rp_session_has_feature(session, RP_FEAT_BRANCH_STACK);
 	/* One extra slot keeps calloc(0) out of the picture. */
 	st->samples = calloc(st->nr_evsels + 1, sizeof(*st->samples));
 	st->lost_samples = calloc(st->nr_evsels + 1, sizeof(*st->lost_samples));
@@ -110,8 +112,16 @@ void rp_stats_count(struct rp_stats *st, const struct rp_event *ev)
 	idx = rp_evsel_idx(ev->evsel);
 	if (idx < 0 || (size_t)idx >= st->nr_evsels)
 		return;
-	if (ev->type == RP_RECORD_SAMPLE)
-		st->samples[idx]++;
+	if (ev->type == RP_RECORD_SAMPLE) {
+		/* With branch stacks perf report works in branch mode: one
+		 * histogram entry, and one counted sample, per branch. */
+		if (st->branch_mode)
+			st->samples[idx] += (ev->u.sample.sample_type & RP_SAMPLE_BRANCH_STACK)
+						    ? ev->u.sample.branch_nr
+						    : 0;
+		else
+			st->samples[idx]++;
+	}
 	else if (ev->type == RP_RECORD_LOST_SAMPLES)
 		st->lost_samples[idx] += ev->u.lost.lost;
 }
@@ -173,14 +183,12 @@ int rp_stats_write(const struct rp_stats *st, FILE *fp)
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < st->nr_evsels; i++) {
-		if (!st->samples[i] && !st->lost_samples[i])
+		/* perf 6.1 prints no per-event LOST_SAMPLES line. */
+		if (!st->samples[i])
 			continue;
 		fprintf(fp, "%s stats:\n", rp_evsel_name(rp_session_evsel(st->session, i)));
 		if (st->samples[i])
 			fprintf(fp, "%16s events: %10d\n", "SAMPLE", (int)(uint32_t)st->samples[i]);
-		if (st->lost_samples[i])
-			fprintf(fp, "%16s events: %10d\n", "LOST_SAMPLES",
-				(int)(uint32_t)st->lost_samples[i]);
 	}
 	return ferror(fp) ? RP_ERR_IO : 0;
 }
