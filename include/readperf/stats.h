@@ -65,6 +65,27 @@ int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_a
  */
 const char *rp_stats_type_name(uint32_t type);
 
+
+/*
+ * Whether session holds `perf stat record` output (the STAT feature bit:
+ * counts in STAT records, no samples).
+ */
+int rp_stat_file_is(const struct rp_session *session);
+
+/*
+ * Reads the STAT_CONFIG, STAT, STAT_ROUND and EVENT_UPDATE records of a
+ * `perf stat record` file and writes what `perf stat report` (perf 6.1)
+ * prints: the "Performance counter stats for '<cmdline>':" block, one
+ * line per event with its count (summed over cpus and threads of the last
+ * round, scaled and with its unit from EVENT_UPDATE), the CPUs-utilized
+ * and per-second ratios perf derives from task-clock, and the elapsed
+ * time of the final round.  The session must be fresh (no record read
+ * yet).  Returns 0, a reader error (what was read is still written), or
+ * RP_ERR_NOMEM / RP_ERR_IO.
+ * Format: tools/perf/util/stat-display.c, stat-shadow.c (perf 6.1).
+ */
+int rp_stat_report_write(struct rp_session *session, FILE *fp);
+
 #ifdef __cplusplus
 }
 #endif

@@ -639,10 +639,10 @@ static void rp_dump_sample(struct rp_dump *d, struct rp_buf *b, const struct rp_
 	}
 }
 
-static void rp_dump_cpu_map(struct rp_dump *d, struct rp_buf *b, const struct rp_event *ev)
+/* Writes the cpu list of a perf_record_cpu_map_data, then a newline. */
+static void rp_dump_cpu_data(struct rp_dump *d, struct rp_buf *b, const void *data, size_t n)
 {
-	const uint8_t *q = ev->u.payload.data;
-	size_t n = ev->u.payload.size;
+	const uint8_t *q = data;
 	int swap = rp_session_needs_swap(d->session);
 	int *cpus = NULL;
 	size_t nr = 0;
@@ -693,15 +693,12 @@ static void rp_dump_cpu_map(struct rp_dump *d, struct rp_buf *b, const struct rp
 out:
 	list = rp_room(d, b, nr * 12 + 32);
 	if (list) {
-		size_t len;
+		size_t len = rp_dump_cpu_list(list, nr * 12 + 16, cpus, nr);
 
-		memcpy(list, ": ", 2);
-		len = rp_dump_cpu_list(list + 2, nr * 12 + 16, cpus, nr);
-		list[2 + len] = '\n';
-		b->len += 3 + len;
+		list[len] = '\n';
+		b->len += len + 1;
 	}
 	free(cpus);
-	rp_puts(d, b, ": unhandled!\n");
 }
 
 static void rp_dump_event_update(struct rp_dump *d, struct rp_buf *b, const struct rp_event *ev)
@@ -725,6 +722,10 @@ static void rp_dump_event_update(struct rp_dump *d, struct rp_buf *b, const stru
 		break;
 	case 2: /* NAME */
 		rp_printf(d, b, "... name:  %.*s\n", (int)strnlen(u->data, u->size), (const char *)u->data);
+		break;
+	case 3: /* CPUS */
+		rp_puts(d, b, "... ");
+		rp_dump_cpu_data(d, b, u->data, u->size);
 		break;
 	default:
 		break;
@@ -788,7 +789,10 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 			  ev->u.lost.lost);
 		break;
 	case RP_RECORD_LOST_SAMPLES:
-		rp_printf(d, b, ": nr:%" PRIu64 "\n", ev->u.lost.lost);
+		rp_printf(d, b, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n",
+			  ev->sid.present & (RP_SAMPLE_ID | RP_SAMPLE_IDENTIFIER) ? ev->sid.id
+										  : (uint64_t)-1,
+			  ev->u.lost.lost);
 		break;
 	case RP_RECORD_READ: {
 		const struct rp_read *r = &ev->u.read.values;
@@ -890,7 +894,9 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 		break;
 	}
 	case RP_RECORD_CPU_MAP:
-		rp_dump_cpu_map(d, b, ev);
+		rp_puts(d, b, ": ");
+		rp_dump_cpu_data(d, b, ev->u.payload.data, ev->u.payload.size);
+		rp_puts(d, b, ": unhandled!\n");
 		break;
 	case RP_RECORD_STAT_CONFIG: {
 		const uint8_t *q = ev->u.payload.data;

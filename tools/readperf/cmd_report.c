@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* readperf report: perf report --stdio --no-children. */
+/* readperf report: perf report --stdio (--no-children by default). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+int cli_stat_report(const char *path); /* cmd_stats.c */
 
 enum {
 	OPT_PERCENT_LIMIT = 256,
@@ -16,6 +18,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_GROUP,
 	OPT_NO_GROUP,
+	OPT_CHILDREN,
 };
 
 static void report_usage(FILE *out)
@@ -29,7 +32,14 @@ static void report_usage(FILE *out)
 	      "      --kallsyms FILE       kernel symbols from FILE\n"
 	      "      --no-demangle         keep C++ and Rust names mangled\n"
 	      "      --group, --no-group   show event groups together or apart (perf's options)\n"
-	      "      --stdio, --no-children, -g none   accepted, as perf's defaults here\n",
+	      "      --children            a Children column: the period of the stacks that hold the entry\n"
+	      "      --no-children         only the Self figures (the default)\n"
+	      "  -g, --call-graph ARGS     call graph under each row, perf's graph,0.5,caller,function,percent:\n"
+	      "                            graph|fractal|none, caller|callee, threshold %%, print limit,\n"
+	      "                            percent|period|count (default: a graph when the file has\n"
+	      "                            callchains and no -t; caller order with --children)\n"
+	      "  -G, --inverted            caller order (as -g caller)\n"
+	      "      --stdio               accepted, as perf's default here\n",
 	      out);
 }
 
@@ -42,6 +52,8 @@ int cmd_report(int argc, char **argv)
 		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "inverted", no_argument, NULL, 'G' },
 		{ "call-graph", required_argument, NULL, 'g' },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
@@ -57,7 +69,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:t:g:Gh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -83,13 +95,24 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		case 'g':
-			if (strcmp(optarg, "none")) {
-				cli_errorf("call graphs are not supported yet (-g %s)", optarg);
+			if (rp_report_parse_call_graph(&opts, optarg) < 0) {
+				cli_errorf("bad or unsupported call-graph argument '%s' "
+					   "(graph, fractal, none, caller, callee, function, "
+					   "percent, period, count, threshold, print limit)",
+					   optarg);
 				return RP_EXIT_USAGE;
 			}
 			break;
-		case OPT_STDIO:
+		case 'G':
+			opts.call_order = RP_CALL_ORDER_CALLER;
+			break;
+		case OPT_CHILDREN:
+			opts.children = 1;
+			break;
 		case OPT_NO_CHILDREN:
+			opts.children = 0;
+			break;
+		case OPT_STDIO:
 			break;
 		case OPT_SYMFS:
 			sym.symfs = optarg;
@@ -121,6 +144,12 @@ int cmd_report(int argc, char **argv)
 		}
 		path = argv[optind];
 	}
+
+	/* A `perf stat record` file: perf report hands it to perf stat report. */
+	int stat_status = cli_stat_report(path);
+
+	if (stat_status >= 0)
+		return stat_status;
 
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
