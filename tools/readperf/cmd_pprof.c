@@ -1,11 +1,99 @@
 /* SPDX-License-Identifier: MIT */
-/* readperf pprof: a pprof profile (being written). */
+/* readperf pprof: a gzip'd pprof profile.proto. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <readperf/pprof.h>
+#include <readperf/progress.h>
+
 #include "cli.h"
+
+static void pprof_usage(FILE *out)
+{
+	fputs("usage: readperf pprof [-o OUT] [-i FILE] [FILE]\n"
+	      "  writes a gzip'd pprof profile to OUT (default: perf.pb.gz; - for stdout);\n"
+	      "  read it with `go tool pprof -top OUT`\n",
+	      out);
+}
 
 int cmd_pprof(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_errorf("pprof: not available yet");
-	return RP_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL, *outpath = "perf.pb.gz";
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'h':
+			pprof_usage(stdout);
+			return RP_EXIT_OK;
+		default:
+			pprof_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (path || optind + 1 < argc) {
+			pprof_usage(stderr);
+			return RP_EXIT_USAGE;
+		}
+		path = argv[optind];
+	}
+
+	struct cli_symbol_opts sym = { 0 };
+	struct cli_input in;
+	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (status)
+		return status;
+	struct rp_pprof *pprof;
+	int ret = rp_pprof_new(&pprof, in.session);
+	if (ret < 0) {
+		if (ret == RP_ERR_UNSUPPORTED)
+			cli_errorf("pprof: built without protobuf-c or zlib (apt-get install "
+				   "libprotobuf-c-dev protobuf-c-compiler zlib1g-dev, then rebuild)");
+		else
+			cli_errorf("out of memory");
+		cli_input_close(&in);
+		return RP_EXIT_USAGE;
+	}
+	struct rp_progress *progress = rp_progress_new(stderr, in.session, 0);
+	struct rp_consumer consumers[2] = { rp_pprof_consumer(pprof),
+					     rp_progress_consumer(progress) };
+	status = cli_input_run(&in, consumers, progress ? 2 : 1);
+	rp_progress_finish(progress);
+	rp_progress_free(progress);
+
+	FILE *out = stdout;
+	if (strcmp(outpath, "-") && !(out = fopen(outpath, "wb"))) {
+		cli_errorf("pprof: cannot create %s: %s", outpath, strerror(errno));
+		rp_pprof_free(pprof);
+		cli_input_close(&in);
+		return RP_EXIT_USAGE;
+	}
+	ret = rp_pprof_write(pprof, out);
+	int werr = ret < 0 || fflush(out) != 0 || ferror(out);
+	if (out != stdout && fclose(out) != 0)
+		werr = 1;
+	if (werr) {
+		cli_errorf("pprof: cannot write %s: %s", outpath,
+			   ret < 0 ? rp_strerror(ret) : strerror(errno));
+		status = status ? status : RP_EXIT_USAGE;
+	}
+	rp_pprof_free(pprof);
+	cli_input_close(&in);
+	return status;
 }

@@ -1,0 +1,150 @@
+#!/bin/bash
+# Differential test: `readperf script` against `perf script`, line for line,
+# on files recorded now with the installed perf:
+#   plain     cpu-clock, with a fork/exec-heavy workload
+#   callchain cpu-clock -g (frame pointers)
+#   two       cpu-clock and task-clock
+#   syswide   cpu-clock -a (cpu column)
+#   tp        sched:sched_switch -a (trace field, libtraceevent)
+#   switch    cpu-clock --switch-events
+# and for each file the default output plus field lists (-F) and the
+# --show-task-events / --show-mmap-events / --show-switch-events lines.
+#
+# When perf is missing or cannot record, the test says so loudly and skips
+# (exit 77), unless RP_REQUIRE_PERF=1 (make check): then it fails.  The
+# scratch directory is kept on failure and its path printed.
+set -u
+
+RP=${1:?usage: run_script.sh /path/to/readperf}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/rp-script.XXXXXX")
+failures=0
+
+banner() {
+	echo "************************************************************" >&2
+	printf '* %s\n' "$@" >&2
+	echo "************************************************************" >&2
+}
+
+cannot_run() {
+	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
+		banner "SCRIPT TEST FAILED: $1" \
+		       "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf is an error."
+		exit 1
+	fi
+	banner "SCRIPT TEST SKIPPED: $1" \
+	       "readperf script was NOT compared with perf script."
+	rm -rf "$work"
+	exit 77
+}
+
+case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+[ -x "$RP" ] || { echo "run_script: $RP is not an executable" >&2; exit 1; }
+command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
+CC=${CC:-cc}
+command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
+
+cd "$work" || exit 1
+if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
+	"$root/tests/workload/workload.c" -lm 2>cc.err; then
+	cat cc.err >&2
+	echo "run_script: cannot compile the workload" >&2
+	exit 1
+fi
+
+# record NAME PERF-RECORD-ARGS... -- WORKLOAD-ARGS...
+record() {
+	local name=$1
+	shift
+	local -a pargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
+	shift
+	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
+		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
+		cat "$name.record.out" >&2
+		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
+	fi
+}
+
+# compare NAME TAG SCRIPT-ARGS...: perf script and readperf script, exact.
+compare() {
+	local name=$1 tag=$2
+	shift 2
+	if ! perf script -i "$name.data" "$@" >"$name.$tag.perf" 2>"$name.$tag.perf.err"; then
+		cat "$name.$tag.perf.err" >&2
+		echo "FAIL $name $tag: perf script $* failed" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	if ! "$RP" script "$@" "$name.data" >"$name.$tag.rp" 2>"$name.$tag.rp.err"; then
+		cat "$name.$tag.rp.err" >&2
+		echo "FAIL $name $tag: readperf script $* failed" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	if [ ! -s "$name.$tag.perf" ]; then
+		echo "FAIL $name $tag: perf script printed nothing" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	if ! cmp -s "$name.$tag.perf" "$name.$tag.rp"; then
+		echo "FAIL $name $tag: readperf script $* differs from perf script:" >&2
+		diff "$name.$tag.perf" "$name.$tag.rp" | head -20 >&2
+		failures=$((failures + 1))
+		return
+	fi
+	echo "ok   $name $tag ($(wc -l <"$name.$tag.rp") lines)"
+}
+
+# compare_error NAME TAG SCRIPT-ARGS...: both refuse, with the same message.
+compare_error() {
+	local name=$1 tag=$2
+	shift 2
+	perf script -i "$name.data" "$@" >/dev/null 2>"$name.$tag.perf.err"
+	if "$RP" script "$@" "$name.data" >/dev/null 2>"$name.$tag.rp.err"; then
+		echo "FAIL $name $tag: readperf script $* should fail" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	local want
+	want=$(grep -m1 'Cannot print' "$name.$tag.perf.err")
+	if [ -z "$want" ] || ! grep -qF "$want" "$name.$tag.rp.err"; then
+		echo "FAIL $name $tag: message differs: perf '$want', readperf '$(cat "$name.$tag.rp.err")'" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	echo "ok   $name $tag (refused as perf)"
+}
+
+record plain -e cpu-clock -- -t 300 -f 2
+record callchain -e cpu-clock -g -- -t 300
+record two -e cpu-clock,task-clock -- -t 300
+record syswide -e cpu-clock -a -- -t 300
+record tp -e sched:sched_switch -a -- -t 300
+record switch -e cpu-clock --switch-events -- -t 300 -f 1
+
+for n in plain callchain two syswide tp switch; do
+	compare "$n" default
+done
+compare plain tasks --show-task-events --show-mmap-events
+compare callchain tasks --show-task-events --show-mmap-events
+compare syswide tasks --show-task-events --show-mmap-events
+compare switch switch --show-switch-events --show-task-events
+compare plain f-comm-ip -F comm,ip
+compare plain f-plus -F +pid,-period
+compare callchain f-sym -F comm,tid,time,ip,sym
+compare callchain f-dso -F ip,dso
+compare two f-sw -F sw:comm,period,event
+compare syswide f-minus -F -cpu,-period,+pid
+compare tp f-trace -F comm,tid,cpu,time,trace
+compare tp f-ip -F +ip,+sym
+compare_error plain e-cpu -F comm,cpu
+compare_error plain e-addr -F +addr
+
+if [ "$failures" -ne 0 ]; then
+	echo "run_script: $failures comparison(s) failed; files kept in $work" >&2
+	exit 1
+fi
+rm -rf "$work"
+echo "run_script: readperf script equals perf script"
