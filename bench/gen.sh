@@ -3,22 +3,23 @@
 #
 #   bench/gen.sh            (files go to $RP_BENCH_DIR, default /tmp/rp-bench)
 #
-# Four recordings of the bundled workload (tests/workload/workload.c: checksum,
-# recursive Fibonacci -- call stacks up to ~25 frames deep --, insertion sort,
-# libc and libm work, a fork and an exec child) running on both cores:
+# Four recordings of bench/workload.c (a fixed amount of CPU work in two
+# processes, call stacks 10..40 frames deep through a ring of eight functions,
+# leaves in its own code, libc and libm), one process per core:
 #
 #   name     perf record options                         size at scale 1
 #   fp       -e cpu-clock -F 50000 -g                    ~600 MB
 #   nocg     -e cpu-clock -F 50000                       ~130 MB
 #   sys      -e cpu-clock -F 50000 -g -a                 ~180 MB
-#   dwarf    -e cpu-clock -F 1000 --call-graph dwarf     ~170 MB
+#   dwarf    -e cpu-clock -F 2000 --call-graph dwarf     ~170 MB
 #
-# The size is set by how long the workload runs (a fixed number of seconds per
-# file times RP_BENCH_SCALE), so the same command gives files of the same
-# shape; the exact size depends on how much CPU the workload got (cpu-clock
-# samples only while it runs).  A fixed -F rather than -F max: the kernel
-# lowers perf_event_max_sample_rate on its own when interrupts take long,
-# which would make "max" differ between runs.
+# The size is set by the amount of work (units per process, times
+# RP_BENCH_SCALE), not by a duration: cpu-clock samples only while the task
+# runs, so the same command gives about the same number of samples however
+# busy the machine is (sys, being system-wide, also holds whatever else ran).
+# A fixed -F rather than -F max: the kernel lowers perf_event_max_sample_rate
+# on its own when interrupts take long, which would make "max" differ
+# between runs.
 #
 # The file name carries the nominal size: fp-600M.data at scale 1,
 # fp-60M.data at RP_BENCH_SCALE=0.1.  Files that exist are kept.
@@ -43,35 +44,34 @@ mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
 case "$DIR/" in "$root"/*) echo "gen: $DIR is inside the repository; choose another RP_BENCH_DIR" >&2; exit 1 ;; esac
 
-wl=$DIR/workload
-if [ ! -x "$wl" ] || [ "$root/tests/workload/workload.c" -nt "$wl" ]; then
-	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$wl" \
-		"$root/tests/workload/workload.c" -lm
+wl=$DIR/bench-workload
+if [ ! -x "$wl" ] || [ "$here/workload.c" -nt "$wl" ]; then
+	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$wl" "$here/workload.c" -lm
 fi
 
-# name  nominal-MB  workload-seconds-at-scale-1  perf-options
-# (seconds measured on the 2-core reference machine of RESULTS.md)
+# name  nominal-MB  units-per-process-at-scale-1  perf-options
+# (units measured on the 2-core reference machine of RESULTS.md)
 spec() {
 	case "$1" in
-	fp)    echo "600 50 -e cpu-clock -F 50000 -g" ;;
-	nocg)  echo "130 30 -e cpu-clock -F 50000" ;;
-	sys)   echo "180 15 -e cpu-clock -F 50000 -g -a" ;;
-	dwarf) echo "170 10 -e cpu-clock -F 1000 --call-graph dwarf" ;;
+	fp)    echo "600 78000 -e cpu-clock -F 50000 -g" ;;
+	nocg)  echo "130 151000 -e cpu-clock -F 50000" ;;
+	sys)   echo "180 18000 -e cpu-clock -F 50000 -g -a" ;;
+	dwarf) echo "170 75000 -e cpu-clock -F 2000 --call-graph dwarf" ;;
 	*) echo "gen: unknown recording '$1' (fp nocg sys dwarf)" >&2; return 1 ;;
 	esac
 }
 
 for name in $FILES; do
-	read -r mb secs opts <<<"$(spec "$name")"
+	read -r mb units opts <<<"$(spec "$name")"
 	mb=$(awk -v m="$mb" -v s="$SCALE" 'BEGIN { v = m * s; printf "%d", (v < 1 ? 1 : v + 0.5) }')
-	ms=$(awk -v t="$secs" -v s="$SCALE" 'BEGIN { v = t * s * 1000; printf "%d", (v < 100 ? 100 : v) }')
+	n=$(awk -v u="$units" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 10 ? 10 : v) }')
 	out=$DIR/$name-${mb}M.data
 	if [ -s "$out" ]; then
 		echo "$out"
 		continue
 	fi
 	# shellcheck disable=SC2086 # opts is a list of options
-	cmd=(perf record $opts -o "$out.tmp" -- "$wl" -q -j 2 -t "$ms")
+	cmd=(perf record $opts -o "$out.tmp" -- "$wl" -j 2 -n "$n")
 	echo "gen: ${cmd[*]}" >&2
 	if ! "${cmd[@]}" >"$DIR/$name.log" 2>&1; then
 		cat "$DIR/$name.log" >&2
