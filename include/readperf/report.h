@@ -14,6 +14,7 @@
 #define READPERF_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <readperf/process.h>
@@ -33,6 +34,29 @@ enum rp_sort_key {
 
 #define RP_REPORT_MAX_KEYS 8
 
+/* The call graph under each row (perf's -g). */
+enum rp_report_call_graph {
+	/* a graph when the file has callchains and field_sep is NULL (what
+	 * `perf report --stdio` prints); none with field_sep */
+	RP_CALL_GRAPH_AUTO = 0,
+	RP_CALL_GRAPH_NONE,    /* -g none */
+	RP_CALL_GRAPH_GRAPH,   /* -g graph: values of the event's total */
+	RP_CALL_GRAPH_FRACTAL, /* -g fractal: values of the parent's */
+};
+
+enum rp_report_call_order {
+	/* caller with --children, else callee (perf's defaults) */
+	RP_CALL_ORDER_DEFAULT = 0,
+	RP_CALL_ORDER_CALLER, /* the outermost function first */
+	RP_CALL_ORDER_CALLEE, /* the sampled function first */
+};
+
+enum rp_report_call_value {
+	RP_CALL_VALUE_PERCENT = 0,
+	RP_CALL_VALUE_PERIOD,
+	RP_CALL_VALUE_COUNT,
+};
+
 struct rp_report_opts {
 	size_t sz; /* sizeof(struct rp_report_opts) */
 	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
@@ -42,6 +66,21 @@ struct rp_report_opts {
 	/* 0: a file's event groups (GROUP_DESC) shown together, as perf does
 	 * by default; 1: perf's --group; -1: perf's --no-group. */
 	int group;
+	/* 1: perf's --children: a Children column (the period of the
+	 * samples whose call stack holds the entry, once per sample) before
+	 * Self, rows ordered by it; files without callchains are shown as
+	 * without it, as perf does. */
+	int children;
+	/* The call graph under each row (perf's -g; see
+	 * rp_report_parse_call_graph()). */
+	enum rp_report_call_graph call_graph;
+	enum rp_report_call_order call_order;
+	enum rp_report_call_value call_value;
+	/* Branches below this share (percent) are not drawn; only when
+	 * call_threshold_set, else 0.5 (or percent_limit when set). */
+	double call_threshold;
+	int call_threshold_set;
+	uint32_t call_print_limit; /* branches drawn per level; 0: all */
 };
 
 struct rp_report;
@@ -52,6 +91,15 @@ struct rp_report;
  */
 int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
+/*
+ * Parses perf's -g argument, comma separated: a mode (graph, fractal,
+ * none; flat and folded are refused), an order (caller, callee), a key
+ * (function only), a value (percent, period, count), then numbers: the
+ * threshold (percent), the print limit.  Words may be cut short, as perf
+ * takes them.  Returns 0 or RP_ERR_INVAL (opts unchanged then).
+ */
+int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg);
+
 /* session must outlive the report.  Returns 0 or RP_ERR_NOMEM. */
 int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts);
@@ -60,7 +108,11 @@ void rp_report_free(struct rp_report *report);
 /* The consumer that feeds the report; valid as long as the report. */
 struct rp_consumer rp_report_consumer(struct rp_report *report);
 
-/* Writes the report to out.  Returns 0 or RP_ERR_IO. */
+/*
+ * Writes the report to out.  The machine and symbols that fed it must
+ * still exist (entries point to threads and DSOs).  Returns 0,
+ * RP_ERR_NOMEM or RP_ERR_IO.
+ */
 int rp_report_write(struct rp_report *report, FILE *out);
 
 #ifdef __cplusplus

@@ -26,6 +26,8 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/strpool.h"
+#include "report/callchain_int.h"
+#include "report/rbsort.h"
 
 /* Entries one evsel may hold: a file cannot make the report grow beyond. */
 #define RP_REPORT_MAX_ENTRIES (64u << 20)
@@ -40,6 +42,11 @@
 #define RP_WIDTH_OVERHEAD 8
 #define RP_WIDTH_SAMPLES 12
 #define RP_WIDTH_PERIOD 12
+/* perf report's --max-stack default (the kernel's perf_event_max_stack):
+ * frames of a call stack it looks at, counted from the drawing's root. */
+#define RP_REPORT_MAX_STACK 127
+/* perf's default call-graph threshold (percent). */
+#define RP_CALL_THRESHOLD_DEFAULT 0.5
 
 /* A group member's figures for one row of the leader. */
 struct rp_pair {
@@ -64,6 +71,9 @@ struct rp_hist_entry {
 	char level;
 	uint64_t period;
 	uint64_t nr_samples;
+	uint64_t acc_period;  /* --children: samples whose stack holds it */
+	uint64_t acc_samples;
+	struct rp_cnode *chain; /* the call paths, when graphs are built */
 };
 
 struct rp_hists {
@@ -97,6 +107,19 @@ struct rp_report {
 	struct rp_strpool pool;
 	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
 	const char *last_comm_in, *last_comm;
+	/* Call stacks (--children, call graphs). */
+	int children;                /* --children asked */
+	int graph;                   /* graphs built (and drawn when the file has callchains) */
+	enum rp_report_call_graph graph_mode;
+	int caller;                  /* drawing order: the outermost frame first */
+	enum rp_report_call_value call_value;
+	double call_threshold;
+	uint32_t call_print_limit;
+	int sort_sym_first;          /* the keys were given and start with sym */
+	struct rp_ctree ctree;
+	const struct rp_frame **path;  /* one sample's frames in drawing order */
+	struct rp_hist_entry **seen;   /* entries one sample has added to */
+	size_t path_alloc;
 };
 
 static const struct {
@@ -147,6 +170,86 @@ int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
 	return 0;
 }
 
+/* Whether word (len bytes, not empty) starts name, as perf matches -g words. */
+static int rp_word(const char *word, size_t len, const char *name)
+{
+	return len && len <= strlen(name) && !strncmp(word, name, len);
+}
+
+int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
+{
+	struct rp_report_opts o;
+	const char *p = arg;
+	int nr_numbers = 0;
+
+	if (!opts || !arg)
+		return RP_ERR_INVAL;
+	o = *opts;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (!len) {
+			p++;
+			continue;
+		}
+		/* perf tries the words in this order: modes, orders, keys,
+		 * values, then numbers. */
+		if (rp_word(p, len, "graph")) {
+			o.call_graph = RP_CALL_GRAPH_GRAPH;
+		} else if (rp_word(p, len, "flat")) {
+			return RP_ERR_INVAL;
+		} else if (rp_word(p, len, "fractal")) {
+			o.call_graph = RP_CALL_GRAPH_FRACTAL;
+		} else if (rp_word(p, len, "folded")) {
+			return RP_ERR_INVAL;
+		} else if (rp_word(p, len, "none")) {
+			o.call_graph = RP_CALL_GRAPH_NONE;
+		} else if (rp_word(p, len, "callee")) {
+			o.call_order = RP_CALL_ORDER_CALLEE;
+		} else if (rp_word(p, len, "caller")) {
+			o.call_order = RP_CALL_ORDER_CALLER;
+		} else if (rp_word(p, len, "function")) {
+			/* the only key readperf has */
+		} else if (rp_word(p, len, "address") || rp_word(p, len, "srcline") ||
+			   rp_word(p, len, "branch")) {
+			return RP_ERR_INVAL;
+		} else if (rp_word(p, len, "percent")) {
+			o.call_value = RP_CALL_VALUE_PERCENT;
+		} else if (rp_word(p, len, "period")) {
+			o.call_value = RP_CALL_VALUE_PERIOD;
+		} else if (rp_word(p, len, "count")) {
+			o.call_value = RP_CALL_VALUE_COUNT;
+		} else {
+			char num[64], *end;
+
+			if (len >= sizeof(num))
+				return RP_ERR_INVAL;
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (nr_numbers == 0) {
+				double v = strtod(num, &end);
+
+				if (end == num || *end || !(v >= 0.0 && v <= 100.0))
+					return RP_ERR_INVAL;
+				o.call_threshold = v;
+				o.call_threshold_set = 1;
+			} else if (nr_numbers == 1) {
+				unsigned long v = strtoul(num, &end, 0);
+
+				if (end == num || *end || v > UINT32_MAX)
+					return RP_ERR_INVAL;
+				o.call_print_limit = (uint32_t)v;
+			} else {
+				return RP_ERR_INVAL;
+			}
+			nr_numbers++;
+		}
+		p += len;
+	}
+	*opts = o;
+	return 0;
+}
+
 int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts)
 {
@@ -178,6 +281,21 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		r->nr_keys = 3;
 	}
 	r->percent_limit = o.percent_limit;
+	r->children = o.children;
+	r->graph_mode = o.call_graph;
+	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
+		r->graph_mode = o.field_sep ? RP_CALL_GRAPH_NONE : RP_CALL_GRAPH_GRAPH;
+	r->graph = r->graph_mode != RP_CALL_GRAPH_NONE;
+	r->caller = o.call_order == RP_CALL_ORDER_CALLER ||
+		    (o.call_order == RP_CALL_ORDER_DEFAULT && o.children);
+	r->call_value = o.call_value;
+	/* perf's --percent-limit also sets the graph's threshold. */
+	r->call_threshold = o.call_threshold_set ? o.call_threshold
+			    : o.percent_limit > 0 ? o.percent_limit
+						  : RP_CALL_THRESHOLD_DEFAULT;
+	r->call_print_limit = o.call_print_limit;
+	r->sort_sym_first = o.nr_keys && o.keys[0] == RP_SORT_SYM;
+	rp_ctree_init(&r->ctree, &r->arena, &r->pool);
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
 	if (o.field_sep) {
@@ -212,6 +330,9 @@ void rp_report_free(struct rp_report *report)
 		free(report->hists[i].entries);
 	}
 	free(report->hists);
+	rp_ctree_release(&report->ctree);
+	free(report->path);
+	free(report->seen);
 	rp_hashmap_release(&report->dso_names);
 	rp_strpool_release(&report->pool);
 	rp_arena_release(&report->arena);
@@ -367,6 +488,99 @@ static int rp_hists_insert(struct rp_report *r, struct rp_hists *h,
 	return 0;
 }
 
+/*
+ * The call stack of one sample: its path goes into the graph of the
+ * sample's entry, and with --children each entry on the stack gets the
+ * period once (perf's hist_entry_iter cumulative callbacks: the first
+ * frame of an entry in drawing order counts, later ones are skipped) and,
+ * for its graph, the path from that frame on.  key is the sample's own
+ * entry key (comm, thread, cpu are shared by the stack's entries).
+ */
+static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct rp_hist_entry *self,
+			       const struct rp_hist_entry *key, const struct rp_resolved *res,
+			       uint64_t period)
+{
+	size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain : RP_REPORT_MAX_STACK;
+	size_t nr_seen = 0;
+	int rc;
+
+	if (r->path_alloc < RP_REPORT_MAX_STACK + 1) {
+		r->path = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->path));
+		r->seen = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->seen));
+		if (!r->path || !r->seen)
+			return RP_ERR_NOMEM;
+		r->path_alloc = RP_REPORT_MAX_STACK + 1;
+	}
+	/* perf walks the stack from the drawing's root and stops after
+	 * --max-stack frames: caller order keeps the outermost ones. */
+	for (size_t i = 0; i < n; i++)
+		r->path[i] = r->caller ? &res->callchain[res->nr_callchain - 1 - i]
+				       : &res->callchain[i];
+	if (r->graph) {
+		if (!self->chain && !(self->chain = rp_ctree_root(&r->ctree)))
+			return RP_ERR_NOMEM;
+		rc = rp_ctree_add(&r->ctree, self->chain, r->path, n, period);
+		if (rc)
+			return rc;
+	}
+	if (!r->children)
+		return 0;
+	r->seen[nr_seen++] = self;
+	char level = key->level;
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_addr_location *al = &r->path[i]->al;
+		struct rp_hist_entry k = *key;
+		struct rp_hist_entry *e;
+		size_t j;
+
+		k.dso_name = NULL;
+		k.sym_name = NULL;
+		k.sym_start = k.sym_end = 0;
+		/* perf's fill_callchain_info(): the frame's ip as sampled; the
+		 * level is the map's, or stays the previous one without a map. */
+		k.ip = al->ip;
+		if (al->map || al->sym)
+			level = al->level ? al->level : '.';
+		k.level = level;
+		if (al->dso) {
+			k.dso_name = rp_report_dso_name(r, al->dso);
+			if (!k.dso_name)
+				return RP_ERR_NOMEM;
+		}
+		if (al->sym) {
+			k.sym_name = al->sym->name ? al->sym->name : "";
+			k.sym_start = al->sym->start;
+			k.sym_end = al->sym->end;
+		}
+		k.hash = rp_entry_hash(r, &k);
+		e = rp_hists_find(r, h, &k);
+		if (e) {
+			for (j = 0; j < nr_seen && r->seen[j] != e; j++)
+				;
+			if (j < nr_seen)
+				continue; /* recursion: counted once per sample */
+		} else {
+			k.period = k.nr_samples = k.acc_period = k.acc_samples = 0;
+			k.chain = NULL;
+			k.pairs = NULL;
+			rc = rp_hists_insert(r, h, &k, &e);
+			if (rc)
+				return rc;
+		}
+		e->acc_period += period;
+		e->acc_samples++;
+		r->seen[nr_seen++] = e;
+		if (r->graph) {
+			if (!e->chain && !(e->chain = rp_ctree_root(&r->ctree)))
+				return RP_ERR_NOMEM;
+			rc = rp_ctree_add(&r->ctree, e->chain, r->path + i, n - i, period);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
@@ -417,9 +631,13 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	}
 	e->period += s->period;
 	e->nr_samples++;
+	e->acc_period += s->period;
+	e->acc_samples++;
 	h->nr_samples++;
 	h->total_period += s->period;
-	return 0;
+	if (!res || !res->nr_callchain || (!r->graph && !r->children))
+		return 0;
+	return rp_report_add_stack(r, h, e, &key, res, s->period);
 }
 
 static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
@@ -442,6 +660,9 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 struct rp_consumer rp_report_consumer(struct rp_report *report)
 {
 	struct rp_consumer c = { report, rp_report_event, 0 };
+
+	if (report && (report->graph || report->children))
+		c.flags = RP_CONSUMER_CALLCHAIN;
 
 	return c;
 }
@@ -546,6 +767,9 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 
 				dummy.period = 0;
 				dummy.nr_samples = 0;
+				dummy.acc_period = 0;
+				dummy.acc_samples = 0;
+				dummy.chain = NULL;
 				dummy.pairs = rp_pairs_new(r, nr_members);
 				if (!dummy.pairs)
 					return RP_ERR_NOMEM;
@@ -680,6 +904,8 @@ static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry 
  * the pairs of each entry (members after the leader; 0 outside a group). */
 static const struct rp_report *rp_sorting;
 static uint32_t rp_sorting_pairs;
+static int rp_sorting_children;
+static int rp_sorting_graph;
 
 /*
  * perf's __hpp__sort for a group: the leader's figure, then each member's
@@ -703,6 +929,19 @@ static int rp_cmp_group_samples(const struct rp_hist_entry *a, const struct rp_h
 	return c;
 }
 
+/* The order of perf's collapsed tree alone. */
+static int rp_entry_collapse_order(const void *pa, const void *pb)
+{
+	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
+	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	int c;
+
+	for (size_t i = 0; i < rp_sorting->nr_keys; i++)
+		if ((c = rp_cmp_key_collapse(rp_sorting->keys[i], a, b)))
+			return c;
+	return 0;
+}
+
 static int rp_entry_order(const void *pa, const void *pb)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
@@ -711,7 +950,28 @@ static int rp_entry_order(const void *pa, const void *pb)
 	int c;
 	size_t i;
 
-	if (!r->field_sep) {
+	if (rp_sorting_children) {
+		/* perf's --children puts overhead_children and overhead before
+		 * the keys (no -F; -n and --show-total-period come after them,
+		 * where entries never tie). */
+		c = rp_cmp_u64_desc(a->acc_period, b->acc_period);
+		/* perf puts a caller above its callee when both have the same
+		 * Children period: by the depth of their graphs (only when
+		 * graphs are built, for entries of one thread). */
+		if (!c && rp_sorting_graph && a->thread == b->thread) {
+			uint32_t da = a->chain ? a->chain->max_depth : 0;
+			uint32_t db = b->chain ? b->chain->max_depth : 0;
+
+			c = da == db ? 0 : (da > db) == (r->caller != 0) ? -1 : 1;
+		}
+		if (!c)
+			c = rp_cmp_u64_desc(a->period, b->period);
+		if (c)
+			return c;
+		for (i = 0; i < r->nr_keys; i++)
+			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
+				return c;
+	} else if (!r->field_sep) {
 		/* Without -F perf sorts by overhead first, then by the keys. */
 		c = rp_cmp_group_period(a, b);
 		if (c)
@@ -980,12 +1240,26 @@ static int rp_buf_pad(struct rp_buf *b, size_t start, int width)
  * its width (the unit width times the members).
  */
 static int rp_format_numbers(const struct rp_report *r, size_t lead, uint32_t nr_shown,
-			     const struct rp_hist_entry *e, struct rp_buf *b)
+			     int children, const struct rp_hist_entry *e, struct rp_buf *b)
 {
 	const char *sep = r->field_sep;
 	size_t start = b->len;
 	uint32_t m;
 	int rc = 0;
+
+	if (children) {
+		/* The Children column, then the usual ones (Self). */
+		double pct = rp_percent(e->acc_period, r->hists[lead].total_period);
+
+		if (!sep)
+			rc = rp_buf_printf(b, " %*.2f%%  ", RP_WIDTH_OVERHEAD - 2, pct);
+		else if (!(rc = rp_buf_printf(b, " %.2f%%", pct)) &&
+			 !(rc = rp_buf_pad(b, start, RP_WIDTH_OVERHEAD)))
+			rc = rp_buf_printf(b, "%s", sep);
+		if (rc)
+			return rc;
+		start = b->len;
+	}
 
 	if (!sep) {
 		for (m = 0; !rc && m < nr_shown; m++) {
@@ -1025,7 +1299,7 @@ static int rp_format_numbers(const struct rp_report *r, size_t lead, uint32_t nr
  * the group view, with its members' figures beside its own.
  */
 static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_t idx, FILE *out,
-			  struct rp_buf *b)
+			  struct rp_buf *b, int children, int graph)
 {
 	const char *sep = r->field_sep;
 	struct rp_hists *h = &r->hists[idx];
@@ -1061,15 +1335,49 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	rp_calc_widths(r, h, &w);
 	rp_sorting = r;
 	rp_sorting_pairs = nr_shown - 1;
-	qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
+	rp_sorting_children = children;
+	rp_sorting_graph = graph;
+	if (children && graph) {
+		/* Not a total order then: build perf's output tree, fed in
+		 * the order of its collapsed tree. */
+		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order);
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
+	} else {
+		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
+		rc = 0;
+	}
 	rp_sorting = NULL;
 	rp_sorting_pairs = 0;
+	rp_sorting_children = 0;
+	rp_sorting_graph = 0;
+	if (rc)
+		return rc;
+
+	/* perf's min_callchain_hits: the threshold's share of the period of
+	 * the samples with callchains (all of them, when the event has). */
+	struct rp_cgraph_params cg;
+	memset(&cg, 0, sizeof(cg));
+	cg.mode = r->graph_mode == RP_CALL_GRAPH_FRACTAL ? RP_CGRAPH_REL : RP_CGRAPH_ABS;
+	cg.value = r->call_value == RP_CALL_VALUE_PERIOD  ? RP_CGVAL_PERIOD
+		   : r->call_value == RP_CALL_VALUE_COUNT ? RP_CGVAL_COUNT
+							  : RP_CGVAL_PERCENT;
+	cg.min_percent = r->call_threshold;
+	cg.min_hit = (uint64_t)((double)h->total_period * (r->call_threshold / 100.0));
+	cg.total = h->total_period;
+	cg.print_limit = r->call_print_limit;
+	/* perf leaves out the row's own frame when --sort starts with sym
+	 * and no -F was given (readperf's -t is perf's -F, but not with
+	 * --children). */
+	cg.skip_first = r->sort_sym_first && (!sep || children);
 
 	/* The column header; the number columns are as wide as their unit
 	 * width times the members shown. */
 	int ow = RP_WIDTH_OVERHEAD * (int)nr_shown;
 	if (sep) {
-		fprintf(out, "# %*s%s%*s%s%*s", ow, "Overhead", sep,
+		fputs("# ", out);
+		if (children)
+			fprintf(out, "%*s%s", RP_WIDTH_OVERHEAD, "Children", sep);
+		fprintf(out, "%*s%s%*s%s%*s", ow, children ? "Self" : "Overhead", sep,
 			RP_WIDTH_SAMPLES * (int)nr_shown, "Samples", sep,
 			RP_WIDTH_PERIOD * (int)nr_shown, "Period");
 		for (k = 0; k < r->nr_keys; k++) {
@@ -1079,13 +1387,18 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		}
 		fputc('\n', out);
 	} else {
-		fprintf(out, "# %*s", ow, "Overhead");
+		fputs("# ", out);
+		if (children)
+			fprintf(out, "%*s  ", RP_WIDTH_OVERHEAD, "Children");
+		fprintf(out, "%*s", ow, children ? "Self" : "Overhead");
 		for (k = 0; k < r->nr_keys; k++) {
 			int kw = rp_key_width(r->keys[k], &w);
 
 			fprintf(out, "  %-*.*s", kw, kw, rp_key_header(r->keys[k]));
 		}
 		fputs("\n# ", out);
+		if (children)
+			fprintf(out, "%.*s  ", RP_WIDTH_OVERHEAD, "........");
 		for (k = 0; k <= r->nr_keys; k++) {
 			int kw = k ? rp_key_width(r->keys[k - 1], &w) : ow;
 
@@ -1100,9 +1413,11 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 		/* perf compares the leader's share, as a float, with a float
-		 * limit: a row of the members only has 0. */
+		 * limit: a row of the members only has 0.  With --children the
+		 * Children share. */
+		uint64_t lp = children ? e->acc_period : e->period;
 		float limit_pct = h->total_period
-					  ? (float)((double)e->period * 100.0 / (double)h->total_period)
+					  ? (float)((double)lp * 100.0 / (double)h->total_period)
 					  : 0.0f;
 
 		if (limit_pct < (float)r->percent_limit)
@@ -1110,7 +1425,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		b->len = 0;
 		rc = sep ? 0 : rp_buf_printf(b, "  ");
 		if (!rc)
-			rc = rp_format_numbers(r, idx, nr_shown, e, b);
+			rc = rp_format_numbers(r, idx, nr_shown, children, e, b);
 		for (k = 0; !rc && k < r->nr_keys; k++) {
 			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
 			if (!rc)
@@ -1121,6 +1436,12 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			return rc;
 		fwrite(b->p, 1, b->len, out);
 		fputc('\n', out);
+		if (graph && e->chain) {
+			cg.parent_samples = children ? e->acc_period : e->period;
+			rc = rp_ctree_fprint_graph(out, e->chain, &cg);
+			if (rc)
+				return rc;
+		}
 	}
 	fputs("\n\n", out);
 	return 0;
@@ -1145,6 +1466,22 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	      out);
 	for (size_t i = 0; i < report->nr_hists; i++)
 		total += report->hists[i].nr_samples;
+	/* perf counts the call stacks only when an event records them:
+	 * --children falls back to the plain view, and no graph is drawn. */
+	int has_chains = 0;
+	for (size_t i = 0; report->session && i < report->nr_hists; i++) {
+		const struct rp_evsel *ev = rp_session_evsel(report->session, i);
+		const struct rp_attr *a = ev ? rp_evsel_attr(ev) : NULL;
+
+		if (a && (a->sample_type & RP_SAMPLE_CALLCHAIN))
+			has_chains = 1;
+	}
+	int children = report->children && has_chains;
+	int graph = report->graph && has_chains;
+	enum rp_report_group saved_mode = report->group_mode;
+	/* readperf shows --children without the group view. */
+	if (children)
+		report->group_mode = RP_REPORT_GROUP_OFF;
 	/* perf prints nothing more when no event has a sample. */
 	if (total) {
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", report->lost_samples);
@@ -1156,9 +1493,10 @@ int rp_report_write(struct rp_report *report, FILE *out)
 				continue;
 			if (!report->hists[i].nr_samples)
 				continue;
-			rc = rp_write_hists(report, g, i, out, &b);
+			rc = rp_write_hists(report, g, i, out, &b, children, graph);
 		}
 	}
+	report->group_mode = saved_mode;
 	free(b.p);
 	free(g);
 	if (rc)

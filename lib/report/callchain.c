@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Call-path trees of the function overview and their drawing as perf 6.1
+ * draws them (`perf report --stdio -g graph` and `-g fractal`).  See
+ * callchain_int.h for how the trie maps to perf's compressed tree, and
+ * docs/report.md ("Call graphs") for every rule.
+ */
+#include "report/callchain_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readperf/error.h>
+
+#include "machine/dso.h"
+
+void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool)
+{
+	memset(t, 0, sizeof(*t));
+	t->arena = arena;
+	t->pool = pool;
+}
+
+void rp_ctree_release(struct rp_ctree *t)
+{
+	rp_hashmap_release(&t->index);
+}
+
+struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
+{
+	struct rp_cnode *n = rp_arena_alloc(t->arena, sizeof(*n));
+
+	if (n)
+		memset(n, 0, sizeof(*n));
+	return n;
+}
+
+/* What makes two frames one node: perf's match_chain() with the
+ * function key (the symbol's start in its DSO, or the ip without one). */
+static void rp_frame_key(const struct rp_frame *f, const char **name, uint64_t *key)
+{
+	const struct rp_addr_location *al = &f->al;
+
+	*name = al->sym ? (al->sym->name ? al->sym->name : "") : NULL;
+	*key = al->sym ? al->sym->start : al->ip;
+}
+
+static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso *dso,
+			      int has_sym, uint64_t key)
+{
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)parent);
+
+	h = rp_hash64(h ^ (uint64_t)(uintptr_t)dso);
+	return rp_hash64(h ^ key) + (uint64_t)has_sym;
+}
+
+static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *parent,
+				       const struct rp_frame *f, int *err)
+{
+	const char *name;
+	uint64_t key;
+	struct rp_dso *dso = f->al.dso;
+
+	rp_frame_key(f, &name, &key);
+	uint64_t h = rp_cnode_hash(parent, dso, name != NULL, key);
+	struct rp_cnode *first = rp_hashmap_get(&t->index, h), *n;
+
+	for (n = first; n; n = n->hnext)
+		if (n->parent == parent && n->dso == dso && !n->name == !name && n->key == key)
+			return n;
+	if (t->nr_nodes >= RP_CTREE_MAX_NODES) {
+		*err = RP_ERR_LIMIT;
+		return NULL;
+	}
+	n = rp_arena_alloc(t->arena, sizeof(*n));
+	if (!n) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	memset(n, 0, sizeof(*n));
+	if (name) {
+		n->name = rp_strpool_intern_str(t->pool, name);
+		if (!n->name) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+	}
+	n->parent = parent;
+	n->dso = dso;
+	n->key = key;
+	n->ip = f->al.ip;
+	n->hnext = first;
+	if (rp_hashmap_put(&t->index, h, n) < 0) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	n->sibling = parent->child;
+	parent->child = n;
+	parent->nr_children++;
+	t->nr_nodes++;
+	return n;
+}
+
+int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_frame *const *frames,
+		 size_t nr, uint64_t period)
+{
+	struct rp_cnode *n = root;
+	int err = 0;
+
+	if (!nr)
+		return 0;
+	if (nr > root->max_depth)
+		root->max_depth = (uint32_t)nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct rp_cnode *c = rp_ctree_child(t, n, frames[i], &err);
+
+		if (!c)
+			return err;
+		n->children_hit += period;
+		n->children_count++;
+		n = c;
+	}
+	n->hit += period;
+	n->count++;
+	return 0;
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static uint64_t rp_cumul(const struct rp_cnode *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static uint64_t rp_cumul_count(const struct rp_cnode *n)
+{
+	return n->count + n->children_count;
+}
+
+/* The last frame of the run that starts at n: perf's node ends where a
+ * path ends or the paths divide. */
+static const struct rp_cnode *rp_run_end(const struct rp_cnode *n)
+{
+	while (!n->count && n->nr_children == 1)
+		n = n->child;
+	return n;
+}
+
+static int32_t rp_dso_order(const struct rp_dso *dso)
+{
+	return dso ? (int32_t)(dso->idx & 0x7fffffff) : -1;
+}
+
+/*
+ * perf keeps the children of a node in a tree ordered by match_chain(),
+ * where a new path goes before an existing one that compares lower: the
+ * DSO (readperf orders DSOs by creation, as perf allocates them) then the
+ * symbol start (or ip), both descending.  It then sorts them by cumulated
+ * period, larger first, ties in that order.
+ */
+static int rp_child_order(const void *pa, const void *pb)
+{
+	const struct rp_cnode *a = *(const struct rp_cnode *const *)pa;
+	const struct rp_cnode *b = *(const struct rp_cnode *const *)pb;
+	uint64_t ca = rp_cumul(a), cb = rp_cumul(b);
+	int32_t da, db;
+	uint64_t ka, kb;
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	da = rp_dso_order(a->dso);
+	db = rp_dso_order(b->dso);
+	if (da != db)
+		return da > db ? -1 : 1;
+	ka = a->name && b->name ? a->key : a->ip;
+	kb = a->name && b->name ? b->key : b->ip;
+	return ka > kb ? -1 : ka < kb ? 1 : 0;
+}
+
+struct rp_kids {
+	const struct rp_cnode **v;
+	size_t nr;
+};
+
+/* The children of run end n that pass the threshold, in drawing order. */
+static int rp_sorted_children(const struct rp_cnode *n, const struct rp_cgraph_params *p,
+			      struct rp_kids *k)
+{
+	uint64_t min_hit = p->min_hit;
+	size_t i = 0;
+
+	k->v = NULL;
+	k->nr = 0;
+	if (!n->nr_children)
+		return 0;
+	if (p->mode == RP_CGRAPH_REL) {
+		/* perf rounds this threshold up (ceil). */
+		double v = (double)n->children_hit * (p->min_percent / 100.0);
+
+		min_hit = (uint64_t)v;
+		if ((double)min_hit < v)
+			min_hit++;
+	}
+	k->v = malloc(n->nr_children * sizeof(*k->v));
+	if (!k->v)
+		return RP_ERR_NOMEM;
+	for (const struct rp_cnode *c = n->child; c; c = c->sibling)
+		if (rp_cumul(c) >= min_hit)
+			k->v[i++] = c;
+	k->nr = i;
+	qsort(k->v, k->nr, sizeof(*k->v), rp_child_order);
+	return 0;
+}
+
+static void rp_margin(FILE *out, int left_margin)
+{
+	fprintf(out, "            %*s", left_margin, "");
+}
+
+static int rp_bit(unsigned mask, int i)
+{
+	return (mask >> ((unsigned)i % RP_CTREE_MASK_BITS)) & 1u;
+}
+
+static unsigned rp_mask_bit(int i)
+{
+	return 1u << ((unsigned)i % RP_CTREE_MASK_BITS);
+}
+
+/* perf's callchain_list__sym_name(): the symbol, or the ip in hex. */
+static void rp_frame_name(FILE *out, const struct rp_cnode *n)
+{
+	if (n->name)
+		fprintf(out, "%.*s", RP_CTREE_NAME_MAX - 1, n->name);
+	else if (n->ip)
+		fprintf(out, "%#" PRIx64, n->ip);
+	else
+		fputs("0", out);
+}
+
+static void rp_value(FILE *out, uint64_t period, uint64_t count, uint64_t total,
+		     const struct rp_cgraph_params *p)
+{
+	switch (p->value) {
+	case RP_CGVAL_PERIOD:
+		fprintf(out, "%" PRIu64, period);
+		break;
+	case RP_CGVAL_COUNT:
+		fprintf(out, "%u", (unsigned)count);
+		break;
+	case RP_CGVAL_PERCENT:
+	default:
+		fprintf(out, "%.2f%%", total ? (double)period * 100.0 / (double)total : 0.0);
+		break;
+	}
+}
+
+static void rp_graph_line(FILE *out, int depth, unsigned mask, int left_margin)
+{
+	rp_margin(out, left_margin);
+	for (int i = 0; i < depth; i++)
+		fputs(rp_bit(mask, i) ? "|          " : "           ", out);
+	fputc('\n', out);
+}
+
+/* One frame line; the first of a run carries the run's value. */
+static void rp_frame_line(FILE *out, const struct rp_cnode *frame, uint64_t period,
+			  uint64_t count, int first, int depth, unsigned mask, uint64_t total,
+			  int left_margin, const struct rp_cgraph_params *p)
+{
+	rp_margin(out, left_margin);
+	for (int i = 0; i < depth; i++) {
+		fputc(rp_bit(mask, i) ? '|' : ' ', out);
+		if (first && i == depth - 1) {
+			fputs("--", out);
+			rp_value(out, period, count, total, p);
+			fputs("--", out);
+		} else {
+			fputs("          ", out);
+		}
+	}
+	if (frame)
+		rp_frame_name(out, frame);
+	else
+		/* perf 6.1 leaves the inlined flag of its "[...]" symbol
+		 * uninitialized; it prints " (inlined)" on these machines. */
+		fputs("[...] (inlined)", out);
+	fputc('\n', out);
+}
+
+/* perf's __callchain__fprintf_graph() over the children of run end n. */
+static int rp_graph_level(FILE *out, const struct rp_cnode *n, uint64_t total, int depth,
+			  unsigned mask, int left_margin, const struct rp_cgraph_params *p,
+			  int *printed)
+{
+	struct rp_kids k;
+	uint64_t remaining = total;
+	unsigned new_mask = mask;
+	int rc = rp_sorted_children(n, p, &k);
+	size_t i;
+	uint32_t shown = 0;
+
+	if (rc)
+		return rc;
+	for (i = 0; i < k.nr; i++) {
+		const struct rp_cnode *c = k.v[i], *end = rp_run_end(c), *f;
+		uint64_t cumul = rp_cumul(c);
+		int first = 1;
+
+		remaining -= cumul;
+		/* The last child drops its level's pipe, unless fractal mode
+		 * still has a remainder to draw. */
+		if (i + 1 == k.nr && (p->mode != RP_CGRAPH_REL || !remaining))
+			new_mask &= ~rp_mask_bit(depth - 1);
+		rp_graph_line(out, depth, mask, left_margin);
+		for (f = c;; f = f->child) {
+			rp_frame_line(out, f, cumul, rp_cumul_count(c), first, depth, new_mask, total,
+				      left_margin, p);
+			first = 0;
+			if (f == end)
+				break;
+		}
+		*printed = 1;
+		rc = rp_graph_level(out, end, p->mode == RP_CGRAPH_REL ? end->children_hit : total,
+				    depth + 1, new_mask | rp_mask_bit(depth), left_margin, p, printed);
+		if (rc)
+			break;
+		if (++shown == p->print_limit)
+			break;
+	}
+	if (!rc && p->mode == RP_CGRAPH_REL && remaining && remaining != total) {
+		/* perf's "[...]": what the threshold hid, as one more child. */
+		new_mask &= ~rp_mask_bit(depth - 1);
+		rp_frame_line(out, NULL, remaining, 0, 1, depth, new_mask, total, left_margin, p);
+		*printed = 1;
+	}
+	free(k.v);
+	return rc;
+}
+
+int rp_ctree_fprint_graph(FILE *out, const struct rp_cnode *root,
+			  const struct rp_cgraph_params *p)
+{
+	struct rp_kids k;
+	const struct rp_cnode *level = root;
+	uint64_t total = p->total;
+	int left_margin = 0, printed = 0;
+	int rc = rp_sorted_children(root, p, &k);
+
+	if (rc)
+		return rc;
+	/* One root child holding all the entry's period: its run is drawn
+	 * without a value, after "---", one level less deep. */
+	if (k.nr == 1 && rp_cumul(k.v[0]) == p->parent_samples) {
+		const struct rp_cnode *c = k.v[0], *end = rp_run_end(c), *f;
+		uint32_t shown = 0;
+		int i = 0, started = 0;
+
+		for (f = c;; f = f->child) {
+			if (!(i++ == 0 && p->skip_first)) {
+				if (!started) {
+					rp_margin(out, left_margin);
+					fputs("|\n", out);
+					rp_margin(out, left_margin);
+					fputs("---", out);
+					left_margin += 3;
+					started = 1;
+					printed = 1;
+				} else {
+					rp_margin(out, left_margin);
+					printed = 1;
+				}
+				rp_frame_name(out, f);
+				fputc('\n', out);
+				if (++shown == p->print_limit)
+					break;
+			}
+			if (f == end)
+				break;
+		}
+		level = end;
+	}
+	free(k.v);
+	if (p->mode == RP_CGRAPH_REL)
+		total = p->parent_samples;
+	rc = rp_graph_level(out, level, total, 1, 1, left_margin, p, &printed);
+	if (rc)
+		return rc;
+	if (printed)
+		fputc('\n', out);
+	return ferror(out) ? RP_ERR_IO : 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Call graphs of the function overview: one tree of call paths per
+ * histogram entry, and its drawing as perf 6.1's `perf report --stdio -g`
+ * (tools/perf/util/callchain.c builds, ui/stdio/hist.c draws).
+ *
+ * The tree here has one node per frame (a trie).  perf's tree compresses a
+ * run of frames into one node until the paths diverge or one ends there;
+ * the drawing rebuilds those runs from the trie (a frame starts a new run
+ * when its parent ends a path or has more than one child), which gives
+ * the same nodes, counts and order as perf's splitting tree.
+ */
+#ifndef RP_REPORT_CALLCHAIN_INT_H
+#define RP_REPORT_CALLCHAIN_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <readperf/process.h>
+
+#include "common/arena.h"
+#include "common/hashmap.h"
+#include "common/strpool.h"
+
+/* Nodes one report may hold in all its trees: a file cannot make the
+ * graphs grow beyond. */
+#define RP_CTREE_MAX_NODES (64u << 20)
+/* perf draws the graph's nesting with the bits of an int (x86 shifts
+ * modulo 32). */
+#define RP_CTREE_MASK_BITS 32
+/* perf formats a frame's name into a buffer of this size. */
+#define RP_CTREE_NAME_MAX 1024
+
+struct rp_cnode {
+	struct rp_cnode *parent;
+	struct rp_cnode *child;   /* first child */
+	struct rp_cnode *sibling; /* next child of parent */
+	struct rp_cnode *hnext;   /* chain of the child index */
+	struct rp_dso *dso;       /* NULL: no map (owned by the machine) */
+	const char *name;         /* interned symbol name; NULL: unresolved */
+	uint64_t key;             /* symbol start, or ip when unresolved */
+	uint64_t ip;              /* the first frame's ip, as sampled */
+	uint64_t hit;             /* period of the paths that end here */
+	uint64_t children_hit;    /* period of the paths that go further */
+	uint64_t count;           /* paths that end here */
+	uint64_t children_count;  /* paths that go further */
+	uint32_t nr_children;
+	uint32_t max_depth;       /* a root: its longest path (perf's max_depth) */
+};
+
+/* The nodes of every tree of one report. */
+struct rp_ctree {
+	struct rp_arena *arena;   /* not owned */
+	struct rp_strpool *pool;  /* not owned */
+	struct rp_hashmap index;  /* (parent, frame) -> first node of chain */
+	size_t nr_nodes;
+};
+
+void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool);
+void rp_ctree_release(struct rp_ctree *t);
+
+/* A root (no frame) in the report's arena, or NULL (no memory). */
+struct rp_cnode *rp_ctree_root(struct rp_ctree *t);
+
+/*
+ * Adds the path frames[0..nr) (in drawing order, the root's first child
+ * first) with period under root, as perf's callchain_append().  An empty
+ * path adds nothing.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
+ */
+int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_frame *const *frames,
+		 size_t nr, uint64_t period);
+
+enum rp_cgraph_mode { RP_CGRAPH_ABS, RP_CGRAPH_REL };
+enum rp_cgraph_value { RP_CGVAL_PERCENT, RP_CGVAL_PERIOD, RP_CGVAL_COUNT };
+
+struct rp_cgraph_params {
+	enum rp_cgraph_mode mode;
+	enum rp_cgraph_value value;
+	double min_percent;       /* threshold, percent */
+	uint64_t min_hit;         /* graph mode: the threshold in period */
+	uint64_t total;           /* the event's total period */
+	uint64_t parent_samples;  /* the entry's period (Children's with --children) */
+	uint32_t print_limit;     /* 0: no limit */
+	int skip_first;           /* --sort starting with sym: the entry's own frame */
+};
+
+/*
+ * Draws root's graph under a row, as perf's callchain__fprintf_graph().
+ * Returns 0, RP_ERR_NOMEM or RP_ERR_IO.
+ */
+int rp_ctree_fprint_graph(FILE *out, const struct rp_cnode *root,
+			  const struct rp_cgraph_params *p);
+
+#endif
