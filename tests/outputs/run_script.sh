@@ -7,6 +7,7 @@
 #   syswide   cpu-clock -a (cpu column)
 #   tp        sched:sched_switch -a (trace field, libtraceevent)
 #   switch    cpu-clock --switch-events
+#   tpcallchain  sched:sched_switch -g (trace field, then the call stack)
 # and for each file the default output plus field lists (-F) and the
 # --show-task-events / --show-mmap-events / --show-switch-events lines.
 #
@@ -123,8 +124,9 @@ record two -e cpu-clock,task-clock -- -t 300
 record syswide -e cpu-clock -a -- -t 300
 record tp -e sched:sched_switch -a -- -t 300
 record switch -e cpu-clock --switch-events -- -t 300 -f 1
+record tpcallchain -e sched:sched_switch -g -- -t 300 -f 1
 
-for n in plain callchain two syswide tp switch; do
+for n in plain callchain two syswide tp switch tpcallchain; do
 	compare "$n" default
 done
 compare plain tasks --show-task-events --show-mmap-events

@@ -1,0 +1,160 @@
+#!/bin/bash
+# Differential test: `readperf json` against `perf data convert --to-json`
+# on files recorded now: without and with -g, two events, -a, a tracepoint.
+#
+# Files without tracepoints: the two documents are equal byte for byte.
+# Tracepoint files: perf 6.1 writes no tracepoint fields and readperf does
+# (as later perf versions do), so the documents are compared parsed, key
+# by key, with `readperf json --no-trace-fields` byte for byte, and the
+# sched_switch fields readperf writes are checked against what
+# `perf script` prints for the same samples.
+#
+# When perf or python3 is missing or perf cannot record, the test says so
+# loudly and skips (exit 77), unless RP_REQUIRE_PERF=1: then it fails.
+set -u
+
+RP=${1:?usage: run_json.sh /path/to/readperf}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/rp-json.XXXXXX")
+failures=0
+
+banner() {
+	echo "************************************************************" >&2
+	printf '* %s\n' "$@" >&2
+	echo "************************************************************" >&2
+}
+
+cannot_run() {
+	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
+		banner "JSON TEST FAILED: $1" \
+		       "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf is an error."
+		exit 1
+	fi
+	banner "JSON TEST SKIPPED: $1" "readperf json was NOT compared with perf."
+	rm -rf "$work"
+	exit 77
+}
+
+case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+[ -x "$RP" ] || { echo "run_json: $RP is not an executable" >&2; exit 1; }
+command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
+command -v python3 >/dev/null 2>&1 || cannot_run "python3 is not installed"
+CC=${CC:-cc}
+command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
+
+cd "$work" || exit 1
+if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
+	"$root/tests/workload/workload.c" -lm 2>cc.err; then
+	cat cc.err >&2
+	exit 1
+fi
+
+record() {
+	local name=$1
+	shift
+	local -a pargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
+	shift
+	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
+		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
+		cat "$name.record.out" >&2
+		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
+	fi
+}
+
+fail() {
+	echo "FAIL $*" >&2
+	failures=$((failures + 1))
+}
+
+# convert NAME: perf's and readperf's documents
+convert() {
+	local name=$1
+	shift
+	if ! perf data convert --force --to-json "$name.perf.json" -i "$name.data" \
+		>/dev/null 2>"$name.perf.err"; then
+		cat "$name.perf.err" >&2
+		fail "$name: perf data convert failed"
+		return 1
+	fi
+	if ! "$RP" json "$@" -o "$name.rp.json" "$name.data" 2>"$name.rp.err"; then
+		cat "$name.rp.err" >&2
+		fail "$name: readperf json failed"
+		return 1
+	fi
+}
+
+exact() {
+	local name=$1
+	shift
+	convert "$name" "$@" || return
+	if ! cmp -s "$name.perf.json" "$name.rp.json"; then
+		fail "$name: readperf json $* differs from perf data convert --to-json:"
+		diff "$name.perf.json" "$name.rp.json" | head -20 >&2
+		return
+	fi
+	echo "ok   $name json $* ($(grep -c '"timestamp"' "$name.rp.json") samples, byte for byte)"
+}
+
+record plain -e cpu-clock -- -t 300 -f 2
+record callchain -e cpu-clock -g -- -t 300
+record two -e cpu-clock,task-clock -- -t 300
+record syswide -e cpu-clock -a -- -t 300
+record tp -e sched:sched_switch -a -g -- -t 300
+
+exact plain
+exact callchain
+exact two
+exact syswide
+exact tp --no-trace-fields
+
+# Tracepoint fields: parsed comparison, then the fields against perf script.
+if convert tp; then
+	perf script -i tp.data -F trace >tp.trace 2>/dev/null
+	if python3 - tp.perf.json tp.rp.json tp.trace <<'PY'; then
+import json, re, sys
+perf = json.load(open(sys.argv[1]))
+rp = json.load(open(sys.argv[2]))
+trace = [l.rstrip("\n") for l in open(sys.argv[3])]
+bad = []
+if perf["headers"] != rp["headers"]:
+    bad.append("headers differ")
+ps, rs = perf["samples"], rp["samples"]
+if len(ps) != len(rs):
+    bad.append("sample counts differ: perf %d, readperf %d" % (len(ps), len(rs)))
+if len(trace) != len(rs):
+    bad.append("perf script printed %d lines for %d samples" % (len(trace), len(rs)))
+fields = ["prev_comm", "prev_pid", "prev_prio", "next_comm", "next_pid", "next_prio"]
+for i, (p, r) in enumerate(zip(ps, rs)):
+    for k, v in p.items():
+        if r.get(k) != v:
+            bad.append("sample %d key %s: perf %r readperf %r" % (i, k, v, r.get(k)))
+    extra = [k for k in r if k not in p]
+    if extra != fields + ["prev_state"] and extra != fields[:3] + ["prev_state"] + fields[3:]:
+        bad.append("sample %d: extra keys %r" % (i, extra))
+    if i < len(trace):
+        shown = dict(re.findall(r"(\w+)=(\S+)", trace[i]))
+        for k in fields:
+            if shown.get(k) != r.get(k):
+                bad.append("sample %d field %s: perf script %r readperf %r"
+                           % (i, k, shown.get(k), r.get(k)))
+    if len(bad) > 20:
+        break
+for b in bad[:20]:
+    print(b, file=sys.stderr)
+print("%d samples compared key by key" % len(rs))
+sys.exit(1 if bad else 0)
+PY
+		echo "ok   tp json (tracepoint fields)"
+	else
+		fail "tp: tracepoint samples differ"
+	fi
+fi
+
+if [ "$failures" -ne 0 ]; then
+	echo "run_json: $failures comparison(s) failed; files kept in $work" >&2
+	exit 1
+fi
+rm -rf "$work"
+echo "run_json: readperf json equals perf data convert --to-json"
