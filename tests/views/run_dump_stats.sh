@@ -90,7 +90,7 @@ if [ -d "$corpus" ]; then
 		ncorp=$((ncorp + 1))
 		# perf's warnings about restricted kernel maps come first.
 		sed '/^Kernel address maps/,/^Samples in kernel modules/d' "$t" |
-			sed '1d' >"$work/expect" # the capture may start mid-line
+			sed '/./,$!d' | sed '1d' >"$work/expect" # it may start mid-line
 		n=$(wc -l <"$work/expect")
 		(cd "$dir" && "$RP" dump "$base" 2>/dev/null) | tail -n "$n" >"$work/got"
 		sed -i 's|/tmp/perf-vdso\.so-[A-Za-z0-9]*|[vdso]|' "$work/expect" "$work/got"
