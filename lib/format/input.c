@@ -323,8 +323,10 @@ int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t
 		in->pos += n;
 		return 0;
 	}
-	/* What the block holds first; the rest is read past the blocks, so
-	 * that the record before the payload stays where it is. */
+	/* What the block holds first; the rest is read past the blocks (the
+	 * block is then used up, and the next read starts a new one at the
+	 * new position), so that the record before the payload stays where
+	 * it is. */
 	if (in->blk && in->blk->head < in->blk->len) {
 		size_t have = in->blk->len - in->blk->head;
 		size_t k = have < n ? have : (size_t)n;
@@ -357,9 +359,6 @@ int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t
 		if (s->size < in->pos)
 			s->size = in->pos;
 	}
-	/* The next block starts at the new position. */
-	if (in->blk)
-		in->blk->head = in->blk->len;
 	return 0;
 }
 
