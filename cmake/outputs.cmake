@@ -25,7 +25,8 @@ if(LIBPROTOBUF_C_FOUND AND ZLIB_FOUND AND PROTOC_C)
     DEPENDS ${CMAKE_SOURCE_DIR}/lib/outputs/profile.proto
     COMMENT "protoc-c profile.proto")
   target_sources(readperf PRIVATE ${RP_PPROF_GEN}/profile.pb-c.c)
-  target_include_directories(readperf PRIVATE ${RP_PPROF_GEN})
+  # PUBLIC so that tests/unit/test_pprof.c can decode what it wrote.
+  target_include_directories(readperf PUBLIC $<BUILD_INTERFACE:${RP_PPROF_GEN}>)
   target_compile_definitions(readperf PRIVATE RP_HAVE_PPROF=1)
   target_link_libraries(readperf PRIVATE PkgConfig::LIBPROTOBUF_C PkgConfig::ZLIB)
   # The generated file is not ours to warn about.
