@@ -249,8 +249,12 @@ size_t rp_dump_cpu_list(char *buf, size_t size, const int *cpus, size_t nr)
 			n = snprintf(tmp, sizeof(tmp), "%s%d-%d", start ? "," : "", cpus[start],
 				     cpus[i - 1]);
 		if (n > 0) {
-			if (len + (size_t)n < size)
-				memcpy(buf + len, tmp, (size_t)n);
+			/* As snprintf: copy what fits, count all. */
+			if (len + 1 < size) {
+				size_t room = size - 1 - len;
+
+				memcpy(buf + len, tmp, (size_t)n < room ? (size_t)n : room);
+			}
 			len += (size_t)n;
 		}
 		start = i;
