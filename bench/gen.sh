@@ -16,7 +16,9 @@
 # The size is set by the amount of work (units per process, times
 # RP_BENCH_SCALE), not by a duration: cpu-clock samples only while the task
 # runs, so the same command gives about the same number of samples however
-# busy the machine is (sys, being system-wide, also holds whatever else ran).
+# busy the machine is.  sys is the exception: system-wide cpu-clock samples
+# every CPU, busy or idle, so its size follows the wall time (12 s at scale
+# 1), and it holds whatever else ran on the machine.
 # A fixed -F rather than -F max: the kernel lowers perf_event_max_sample_rate
 # on its own when interrupts take long, which would make "max" differ
 # between runs.
@@ -49,14 +51,15 @@ if [ ! -x "$wl" ] || [ "$here/workload.c" -nt "$wl" ]; then
 	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$wl" "$here/workload.c" -lm
 fi
 
-# name  nominal-MB  units-per-process-at-scale-1  perf-options
+# name  nominal-MB  units-per-process-at-scale-1 (or NNNms: wall time, for
+# the system-wide one, where every CPU is sampled busy or idle)  perf-options
 # (units measured on the 2-core reference machine of RESULTS.md)
 spec() {
 	case "$1" in
-	fp)    echo "600 78000 -e cpu-clock -F 50000 -g" ;;
-	nocg)  echo "130 151000 -e cpu-clock -F 50000" ;;
-	sys)   echo "180 18000 -e cpu-clock -F 50000 -g -a" ;;
-	dwarf) echo "170 75000 -e cpu-clock -F 2000 --call-graph dwarf" ;;
+	fp)    echo "600 87000 -e cpu-clock -F 50000 -g" ;;
+	nocg)  echo "130 139000 -e cpu-clock -F 50000" ;;
+	sys)   echo "180 12000ms -e cpu-clock -F 50000 -g -a" ;;
+	dwarf) echo "170 57000 -e cpu-clock -F 2000 --call-graph dwarf" ;;
 	*) echo "gen: unknown recording '$1' (fp nocg sys dwarf)" >&2; return 1 ;;
 	esac
 }
@@ -64,14 +67,19 @@ spec() {
 for name in $FILES; do
 	read -r mb units opts <<<"$(spec "$name")"
 	mb=$(awk -v m="$mb" -v s="$SCALE" 'BEGIN { v = m * s; printf "%d", (v < 1 ? 1 : v + 0.5) }')
-	n=$(awk -v u="$units" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 10 ? 10 : v) }')
+	case "$units" in
+	*ms) t=$(awk -v u="${units%ms}" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 100 ? 100 : v) }')
+	     wlargs=(-j 2 -n 100000000 -t "$t") ;;
+	*)   n=$(awk -v u="$units" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 10 ? 10 : v) }')
+	     wlargs=(-j 2 -n "$n") ;;
+	esac
 	out=$DIR/$name-${mb}M.data
 	if [ -s "$out" ]; then
 		echo "$out"
 		continue
 	fi
 	# shellcheck disable=SC2086 # opts is a list of options
-	cmd=(perf record $opts -o "$out.tmp" -- "$wl" -j 2 -n "$n")
+	cmd=(perf record $opts -o "$out.tmp" -- "$wl" "${wlargs[@]}")
 	echo "gen: ${cmd[*]}" >&2
 	if ! "${cmd[@]}" >"$DIR/$name.log" 2>&1; then
 		cat "$DIR/$name.log" >&2

@@ -9,10 +9,12 @@
  * log), libc (memcpy, qsort, snprintf), or an insertion sort.  Call stacks
  * are therefore 10..40 frames deep and many distinct.
  *
- * Usage: bench-workload [-j PROCS] [-n UNITS]
+ * Usage: bench-workload [-j PROCS] [-n UNITS] [-t MS]
  *   -j PROCS  worker processes (default 2), each doing UNITS units
  *   -n UNITS  units of work per process (default 1000; one unit is about
- *             1 ms of CPU on the reference machine)
+ *             0.1 ms of CPU on the reference machine)
+ *   -t MS     also stop after MS milliseconds of wall time (for system-wide
+ *             recordings, whose size follows the wall time)
  *
  * Build: cc -O1 -g -fno-omit-frame-pointer -fno-inline -o bench-workload \
  *           bench/workload.c -lm
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { BUF_BYTES = 16 * 1024, SORT_ITEMS = 512, MAX_PROCS = 64, RING = 8 };
@@ -147,6 +150,16 @@ static void level(unsigned k, unsigned depth, unsigned seed)
 	fns[k % RING](depth, seed);
 }
 
+static uint64_t deadline_ns; /* 0: none */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void run_units(unsigned units, unsigned first)
 {
 	for (size_t i = 0; i < BUF_BYTES; i++)
@@ -157,6 +170,8 @@ static void run_units(unsigned units, unsigned first)
 		/* ~1 ms: a few descents of different depths and kinds */
 		for (unsigned r = 0; r < 4; r++)
 			level(seed % RING, 4 + (seed * 7 + r * 5) % 12, seed + r);
+		if (deadline_ns && u % 64 == 0 && now_ns() > deadline_ns)
+			break;
 	}
 }
 
@@ -182,8 +197,10 @@ int main(int argc, char **argv)
 			procs = parse_uint(argv[++i], MAX_PROCS);
 		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
 			units = parse_uint(argv[++i], 100000000);
+		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			deadline_ns = now_ns() + (uint64_t)parse_uint(argv[++i], 86400000) * 1000000u;
 		else {
-			fprintf(stderr, "usage: bench-workload [-j PROCS] [-n UNITS]\n");
+			fprintf(stderr, "usage: bench-workload [-j PROCS] [-n UNITS] [-t MS]\n");
 			return 2;
 		}
 	}
