@@ -11,6 +11,8 @@
 #include <readperf/process.h>
 #include <readperf/report.h>
 #include <readperf/csv.h>
+#include <readperf/collapse.h>
+#include <readperf/flamegraph.h>
 #include <readperf/dump.h>
 #include <readperf/stats.h>
 #include <readperf/features.h>
