@@ -16,5 +16,9 @@
 #include <readperf/dump.h>
 #include <readperf/stats.h>
 #include <readperf/features.h>
+#include <readperf/script.h>
+#include <readperf/json.h>
+#include <readperf/pprof.h>
+#include <readperf/progress.h>
 
 #endif
