@@ -284,8 +284,9 @@ static void rp_frame_line(FILE *out, const struct rp_cnode *frame, uint64_t peri
 		rp_frame_name(out, frame);
 	else
 		/* perf 6.1 leaves the inlined flag of its "[...]" symbol
-		 * uninitialized; it prints " (inlined)" on these machines. */
-		fputs("[...] (inlined)", out);
+		 * uninitialized, so it sometimes adds " (inlined)": readperf
+		 * prints what perf means. */
+		fputs("[...]", out);
 	fputc('\n', out);
 }
 

@@ -1,0 +1,128 @@
+#!/bin/bash
+# Differential test of call stacks in `readperf report`: --children rows
+# and the call graphs, against the installed perf, on files recorded now
+# with -g (frame pointers).
+#
+#   run_callgraph.sh /path/to/readperf
+#
+# For each recording it compares, exactly (perf's output minus its last
+# three lines, the random tip):
+#   readperf report --children --sort comm,dso,sym -t ';'
+#     vs perf report --stdio --children -n --show-total-period
+#                    --sort comm,dso,sym -t ';' -g none
+#   readperf report --children          vs perf report --stdio --children
+#   readperf report                     vs perf report --stdio --no-children
+# and a few other call-graph settings (callee/caller, fractal, threshold,
+# print limit, period values, --sort sym, --sort dso,sym, --percent-limit).
+#
+# When perf is missing or cannot record, the test skips (exit 77), unless
+# RP_REQUIRE_PERF=1: then it fails.  The scratch directory is kept on
+# failure.
+set -u
+
+RP=${1:?usage: run_callgraph.sh /path/to/readperf}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/rp-callgraph.XXXXXX")
+failures=0
+
+cannot_run() {
+	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
+		echo "run_callgraph: FAILED: $1 (RP_REQUIRE_PERF=1)" >&2
+		exit 1
+	fi
+	echo "run_callgraph: SKIPPED: $1; readperf was NOT compared with perf" >&2
+	rm -rf "$work"
+	exit 77
+}
+
+case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+[ -x "$RP" ] || { echo "run_callgraph: $RP is not an executable" >&2; exit 1; }
+command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed"
+CC=${CC:-cc}
+command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC)"
+
+cd "$work" || exit 1
+"$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
+	"$root/tests/workload/workload.c" -lm 2>cc.err || { cat cc.err >&2; exit 1; }
+
+record() {
+	local name=$1
+	shift
+	local -a pargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
+	shift
+	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
+		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
+		cat "$name.record.out" >&2
+		cannot_run "perf record ${pargs[*]} failed"
+	fi
+}
+
+# compare FILE TAG "READPERF ARGS" PERF ARGS...
+compare() {
+	local file=$1 tag=$2 rpargs=$3
+	shift 3
+	local base="${file%.data}.$tag"
+
+	if ! perf report -i "$file" --stdio "$@" >"$base.perf.full" 2>"$base.perf.err"; then
+		echo "FAIL ${file%.data} $tag: perf report failed" >&2
+		cat "$base.perf.err" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	# perf 6.1 reads an uninitialized flag for the "[...]" line of
+	# fractal graphs and may add " (inlined)" to it (docs/report.md).
+	head -n -3 "$base.perf.full" | sed 's/--\[\.\.\.\] (inlined)$/--[...]/' >"$base.perf.txt"
+	# shellcheck disable=SC2086
+	if ! "$RP" report $rpargs "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
+		echo "FAIL ${file%.data} $tag: readperf report $rpargs failed" >&2
+		head -5 "$base.rp.err" >&2
+		failures=$((failures + 1))
+		return
+	fi
+	if ! grep -q '%' "$base.perf.txt"; then
+		echo "FAIL ${file%.data} $tag: perf printed no rows (test problem)" >&2
+		failures=$((failures + 1))
+	elif cmp -s "$base.perf.txt" "$base.rp.txt"; then
+		echo "ok   ${file%.data} $tag ($(wc -l <"$base.perf.txt") lines)"
+	else
+		echo "FAIL ${file%.data} $tag: output differs (- perf, + readperf):" >&2
+		diff -u "$base.perf.txt" "$base.rp.txt" | head -40 >&2
+		failures=$((failures + 1))
+	fi
+}
+
+check_file() {
+	local f=$1
+	compare "$f" children-rows "--children --sort comm,dso,sym -t ;" \
+		--children -n --show-total-period --sort comm,dso,sym -t ';' -g none
+	compare "$f" children-graph "--children" --children
+	compare "$f" graph "" --no-children
+	compare "$f" caller "-g caller" --no-children -g caller
+	compare "$f" children-callee "--children -g callee" --children -g callee
+	compare "$f" fractal "-g fractal" --no-children -g fractal
+	compare "$f" threshold "-g graph,2,callee" --no-children -g graph,2,callee
+	compare "$f" limit "-g graph,0.5,2" --no-children -g graph,0.5,2
+	compare "$f" period "--children -g graph,0.5,caller,function,period" \
+		--children -g graph,0.5,caller,function,period
+	compare "$f" sym "--sort sym" --no-children --sort sym
+	compare "$f" dso-sym "--children --sort dso,sym" --children --sort dso,sym
+	compare "$f" percent-limit "--children --percent-limit 2" --children --percent-limit 2
+}
+
+start=$(date +%s)
+record cg        -e cpu-clock -g -- -t 300
+record cg-fork   -e cpu-clock -g -- -t 100 -f 20
+for f in cg.data cg-fork.data; do
+	check_file "$f"
+done
+echo "run_callgraph: $(( $(date +%s) - start )) s"
+
+if [ $failures -ne 0 ]; then
+	echo "run_callgraph: $failures comparison(s) failed; files kept in $work" >&2
+	exit 1
+fi
+rm -rf "$work"
+echo "run_callgraph: readperf agrees with perf on all call-stack views"
+exit 0
