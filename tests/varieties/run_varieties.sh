@@ -83,7 +83,7 @@ order() { # name input: samples in perf script's order
 		awk '{ split($1, a, "."); print a[1] a[2] + 0 }' | sed 's/^0*//' >"$1.perf.t"
 	sed -i 's/^0*//' "$1.rp.t"
 	if [ ! -s "$1.perf.t" ] || ! cmp -s "$1.perf.t" "$1.rp.t"; then
-		fail "$1: sample order differs from perf script ($(wc -l <"$1.rp.t") vs $(wc -l <"$1.perf.t") samples)"
+		fail "$1: sample order differs from perf script ($(wc -l <"$1.rp.t") vs $(wc -l <"$1.perf.t") samples; first difference: $(diff "$1.rp.t" "$1.perf.t" | head -4 | tr '\n' ' '))"
 	else
 		echo "ok   $1 (order of $(wc -l <"$1.rp.t") samples)"
 	fi
@@ -109,10 +109,10 @@ cmp -s pipe.rp pipe-stdin.rp || fail "pipe: standard input gives another report 
 
 # Live: perf writes into readperf's standard input.
 perf record -q -e cpu-clock -o - -- sh -c "$WORK" 2>/dev/null |
-	"$RP" report --sort comm,dso,sym -t ';' - >live.rp 2>live.err
+	tee live.data | "$RP" report --sort comm,dso,sym -t ';' - >live.rp 2>live.err
 st=$?
 if [ $st -ne 0 ] || ! grep -q "of event 'cpu-clock'" live.rp; then
-	fail "live pipe: exit $st: $(head -2 live.err)"
+	fail "live pipe: exit $st: $(head -2 live.err) (stream starts: $(head -c 16 live.data | od -An -c | tr -s " "))"
 else
 	echo "ok   live pipe"
 fi
