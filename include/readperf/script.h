@@ -60,6 +60,7 @@ struct rp_script_opts {
 	 * these is an error; other fields it lacks are dropped silently. */
 	uint32_t named[RP_SCRIPT_NR_TYPES];
 	unsigned show; /* RP_SCRIPT_SHOW_* */
+	int nanosecs;  /* times as seconds.nanoseconds (perf's --ns) */
 };
 
 struct rp_script;

@@ -31,6 +31,7 @@ struct rp_script {
 	struct rp_machine *machine;
 	uint32_t fields[RP_SCRIPT_NR_TYPES];
 	unsigned show;
+	int nanosecs;
 	int name_width;
 	int use_callchain; /* some event records call stacks */
 	struct rp_tp *tp;
@@ -232,6 +233,7 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->f = f;
 	s->session = session;
 	s->show = opts ? opts->show : 0;
+	s->nanosecs = opts ? opts->nanosecs : 0;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts && opts->user_set[t] ? opts->fields[t] :
 							   rp_script_default_fields(t);
@@ -297,11 +299,15 @@ int rp_script_trace_status(const struct rp_script *script)
 
 /* ---- one line ----------------------------------------------------------- */
 
-static void rp_script_time(FILE *f, uint64_t t)
+static void rp_script_time(FILE *f, uint64_t t, int nanosecs)
 {
 	char buf[48];
 	uint64_t usecs = t / 1000;
 
+	if (nanosecs) {
+		fprintf(f, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000u, t % 1000000000u);
+		return;
+	}
 	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usecs / 1000000, usecs % 1000000);
 	fprintf(f, "%12s: ", buf);
 }
@@ -329,7 +335,7 @@ static void rp_script_start(struct rp_script *s, uint32_t fields, const char *co
 	if (fields & RP_SCRIPT_CPU)
 		fprintf(f, "[%03d] ", (int32_t)sid->cpu);
 	if (fields & RP_SCRIPT_TIME)
-		rp_script_time(f, sid->time);
+		rp_script_time(f, sid->time, s->nanosecs);
 }
 
 static const char *rp_script_dso_name(const struct rp_addr_location *al)

@@ -141,6 +141,8 @@ compare two f-sw -F sw:comm,period,event
 compare syswide f-minus -F -cpu,-period,+pid
 compare tp f-trace -F comm,tid,cpu,time,trace
 compare tp f-ip -F +ip,+sym
+compare syswide ns --ns
+compare callchain ns-f --ns -F comm,time,ip,sym
 compare_error plain e-cpu -F comm,cpu
 compare_error plain e-addr -F +addr
 

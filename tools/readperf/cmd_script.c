@@ -15,14 +15,15 @@
 
 static void script_usage(FILE *out)
 {
-	fputs("usage: readperf script [-F FIELDS] [--show-task-events] [--show-mmap-events]\n"
-	      "                       [--show-switch-events] [-i FILE] [FILE]\n"
+	fputs("usage: readperf script [-F FIELDS] [--ns] [--show-task-events] [--show-mmap-events]\n"
+	      "                       [--show-switch-events] [--kallsyms FILE] [--symfs DIR]\n"
+	      "                       [-i FILE] [FILE]\n"
 	      "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n",
 	      out);
 }
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_KALLSYMS, OPT_SYMFS };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_KALLSYMS, OPT_SYMFS, OPT_NS };
 
 int cmd_script(int argc, char **argv)
 {
@@ -32,6 +33,7 @@ int cmd_script(int argc, char **argv)
 		{ "show-task-events", no_argument, NULL, OPT_TASK },
 		{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 		{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
+		{ "ns", no_argument, NULL, OPT_NS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "help", no_argument, NULL, 'h' },
@@ -63,6 +65,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SWITCH:
 			opts.show |= RP_SCRIPT_SHOW_SWITCH;
+			break;
+		case OPT_NS:
+			opts.nanosecs = 1;
 			break;
 		case OPT_KALLSYMS:
 			sym.kallsyms = optarg;
