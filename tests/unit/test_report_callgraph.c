@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Call stacks in the function overview: --children and the call graphs
+ * (perf report --stdio -g), on hand-built samples with hand-built
+ * callchains.  The expected texts follow docs/report.md ("Call stacks"),
+ * whose rules were each checked against perf 6.1 on recorded files
+ * (tests/outputs/run_callgraph.sh compares with perf itself).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <readperf/report.h>
+
+#include "builder.h"
+#include "machine/dso.h"
+
+#define HEAD "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
+#define TOP HEAD "#\n# Total Lost Samples: 0\n#\n" \
+	"# Samples: 5  of event 'cpu-clock'\n# Event count (approx.): 5000\n#\n"
+
+struct fixture {
+	struct rp_session *session;
+	struct rp_machine *machine;
+	struct rp_dso dso_w, dso_kernel;
+	struct rp_symbol main_, fa, fb, clear_page;
+	uint64_t nr;
+};
+
+static struct fixture fx;
+
+static int setup(void **state)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_ID | RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
+	uint64_t id0 = 1;
+
+	(void)state;
+	memset(&fx, 0, sizeof(fx));
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id0, 1);
+	fx.session = tb_file_open(&f, RP_ORDER_FILE);
+	tb_file_free(&f);
+	assert_non_null(fx.session);
+	assert_int_equal(rp_machine_new(&fx.machine, NULL), 0);
+
+	fx.dso_w.long_name = "/tmp/w";
+	fx.dso_w.short_name = "w";
+	fx.dso_w.idx = 1;
+	fx.dso_kernel.long_name = "[kernel.kallsyms]";
+	fx.dso_kernel.short_name = "[kernel.kallsyms]";
+	fx.dso_kernel.kind = RP_DSO_KERNEL;
+	fx.dso_kernel.idx = 0;
+	fx.main_ = (struct rp_symbol){ 0x1000, 0x1100, "main", 1 };
+	fx.fa = (struct rp_symbol){ 0x1100, 0x1200, "fa", 1 };
+	fx.fb = (struct rp_symbol){ 0x1200, 0x1300, "fb", 1 };
+	fx.clear_page = (struct rp_symbol){ 0xffffffff81000000ull, 0xffffffff81000100ull,
+					    "clear_page", 1 };
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rp_machine_free(fx.machine);
+	rp_session_close(fx.session);
+	return 0;
+}
+
+/* One frame: a symbol of w, or of the kernel when k. */
+static struct rp_frame frame(const struct rp_symbol *sym, int k)
+{
+	static const struct rp_map *fake_map = (const struct rp_map *)&fx;
+	struct rp_frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.al.map = fake_map;
+	f.al.dso = k ? &fx.dso_kernel : &fx.dso_w;
+	f.al.sym = sym;
+	f.al.ip = sym->start + 0x10;
+	f.al.addr = f.al.ip;
+	f.al.level = k ? 'k' : '.';
+	f.al.cpumode = k ? RP_MISC_KERNEL : RP_MISC_USER;
+	return f;
+}
+
+/* Feeds a sample whose callchain is frames[0..nr) (leaf first). */
+static void feed(struct rp_consumer c, const struct rp_frame *frames, size_t nr, unsigned times)
+{
+	struct rp_event ev;
+	struct rp_resolved res;
+
+	for (unsigned i = 0; i < times; i++) {
+		memset(&ev, 0, sizeof(ev));
+		memset(&res, 0, sizeof(res));
+		ev.type = RP_RECORD_SAMPLE;
+		ev.misc = frames[0].al.level == 'k' ? RP_MISC_KERNEL : RP_MISC_USER;
+		ev.nr = fx.nr++;
+		ev.evsel = rp_session_evsel(fx.session, 0);
+		ev.u.sample.sample_type = RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_PERIOD |
+					  RP_SAMPLE_CALLCHAIN;
+		ev.u.sample.ip = frames[0].al.ip;
+		ev.u.sample.pid = 10;
+		ev.u.sample.tid = 10;
+		ev.u.sample.period = 1000;
+		res.thread = rp_machine_findnew_thread(fx.machine, 10, 10);
+		assert_non_null(res.thread);
+		res.comm = "w";
+		res.al = frames[0].al;
+		res.al.thread = res.thread;
+		res.nr_callchain = nr;
+		res.callchain = frames;
+		assert_int_equal(c.event(c.ctx, &ev, &res), 0);
+	}
+}
+
+/*
+ * main -> fa (3 samples), main -> fa -> fb, main -> fb: fa 60% self,
+ * fb 40% self; with --children main 100%, fa 80%, fb 40%.
+ */
+static void feed_set(struct rp_consumer c)
+{
+	struct rp_frame a[2] = { frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame b[3] = { frame(&fx.fb, 0), frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame d[2] = { frame(&fx.fb, 0), frame(&fx.main_, 0) };
+
+	feed(c, a, 2, 3);
+	feed(c, b, 3, 1);
+	feed(c, d, 2, 1);
+}
+
+static char *render(struct rp_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(rp_report_write(r, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static void check(const struct rp_report_opts *o, const char *want)
+{
+	struct rp_report *r;
+
+	assert_int_equal(rp_report_new(&r, fx.session, o), 0);
+	/* Callchains are resolved only for what shows them. */
+	assert_int_equal(!!(rp_report_consumer(r).flags & RP_CONSUMER_CALLCHAIN),
+			 o->call_graph != RP_CALL_GRAPH_NONE || o->children);
+	feed_set(rp_report_consumer(r));
+	char *got = render(r);
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
+	assert_string_equal(got, want);
+	free(got);
+	rp_report_free(r);
+}
+
+/* The default: no Children column, a callee-order graph under each row. */
+static void test_graph_callee(void **state)
+{
+	struct rp_report_opts o = { .sz = sizeof(o) };
+
+	(void)state;
+	check(&o, TOP
+	      "# Overhead  Command  Shared Object  Symbol\n"
+	      "# ........  .......  .............  ......\n"
+	      "#\n"
+	      "    60.00%  w        w              [.] fa\n"
+	      "            |\n"
+	      "            ---fa\n"
+	      "               main\n"
+	      "\n"
+	      "    40.00%  w        w              [.] fb\n"
+	      "            |\n"
+	      "            ---fb\n"
+	      "               |          \n"
+	      "               |--20.00%--fa\n"
+	      "               |          main\n"
+	      "               |          \n"
+	      "                --20.00%--main\n"
+	      "\n"
+	      "\n\n");
+}
+
+/* --children: caller order; rows by Children; graphs from each frame. */
+static void test_children_graph(void **state)
+{
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1 };
+
+	(void)state;
+	check(&o, TOP
+	      "# Children      Self  Command  Shared Object  Symbol  \n"
+	      "# ........  ........  .......  .............  ........\n"
+	      "#\n"
+	      "   100.00%     0.00%  w        w              [.] main\n"
+	      "            |\n"
+	      "            ---main\n"
+	      "               |          \n"
+	      "               |--80.00%--fa\n"
+	      "               |          |          \n"
+	      "               |           --20.00%--fb\n"
+	      "               |          \n"
+	      "                --20.00%--fb\n"
+	      "\n"
+	      "    80.00%    60.00%  w        w              [.] fa\n"
+	      "            |          \n"
+	      "            |--60.00%--main\n"
+	      "            |          fa\n"
+	      "            |          \n"
+	      "             --20.00%--fa\n"
+	      "                       fb\n"
+	      "\n"
+	      "    40.00%    40.00%  w        w              [.] fb\n"
+	      "            |\n"
+	      "            ---main\n"
+	      "               |          \n"
+	      "               |--20.00%--fb\n"
+	      "               |          \n"
+	      "                --20.00%--fa\n"
+	      "                          fb\n"
+	      "\n"
+	      "\n\n");
+}
+
+/* --children -t: perf's -n --show-total-period -t form, no graph. */
+static void test_children_rows(void **state)
+{
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";" };
+
+	(void)state;
+	check(&o, TOP
+	      "# Children;    Self;     Samples;      Period;Command;Shared Object;Symbol  \n"
+	      " 100.00%; 0.00%  ; 0          ; 0          ;w      ;w            ;[.] main\n"
+	      " 80.00% ; 60.00% ; 3          ; 3000       ;w      ;w            ;[.] fa\n"
+	      " 40.00% ; 40.00% ; 2          ; 2000       ;w      ;w            ;[.] fb\n"
+	      "\n\n");
+}
+
+/* A threshold above a branch hides it; fractal shows it as "[...]". */
+static void test_threshold_fractal(void **state)
+{
+	struct rp_report_opts o = { .sz = sizeof(o) };
+
+	(void)state;
+	assert_int_equal(rp_report_parse_call_graph(&o, "fractal,30,callee"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FRACTAL);
+	assert_int_equal(o.call_order, RP_CALL_ORDER_CALLEE);
+	assert_true(o.call_threshold_set && o.call_threshold == 30.0);
+	check(&o, TOP
+	      "# Overhead  Command  Shared Object  Symbol\n"
+	      "# ........  .......  .............  ......\n"
+	      "#\n"
+	      "    60.00%  w        w              [.] fa\n"
+	      "            |\n"
+	      "            ---fa\n"
+	      "               main\n"
+	      "\n"
+	      "    40.00%  w        w              [.] fb\n"
+	      "            |\n"
+	      "            ---fb\n"
+	      "               |          \n"
+	      "               |--50.00%--fa\n"
+	      "               |          main\n"
+	      "               |          \n"
+	      "                --50.00%--main\n"
+	      "\n"
+	      "\n\n");
+}
+
+/* -g none and -t keep the plain rows; bad arguments are refused. */
+static void test_parse(void **state)
+{
+	struct rp_report_opts o = { .sz = sizeof(o) };
+
+	(void)state;
+	assert_int_equal(rp_report_parse_call_graph(&o, "none"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_NONE);
+	assert_int_equal(rp_report_parse_call_graph(&o, "g,0.5,caller,function,period"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_GRAPH);
+	assert_int_equal(o.call_order, RP_CALL_ORDER_CALLER);
+	assert_int_equal(o.call_value, RP_CALL_VALUE_PERIOD);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,0.5,7"), 0);
+	assert_int_equal(o.call_print_limit, 7);
+	assert_int_equal(rp_report_parse_call_graph(&o, "flat"), RP_ERR_INVAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,bogus"), RP_ERR_INVAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,1,2,3"), RP_ERR_INVAL);
+	assert_int_equal(o.call_print_limit, 7); /* unchanged on error */
+
+	struct rp_report_opts n = { .sz = sizeof(n), .call_graph = RP_CALL_GRAPH_NONE };
+	check(&n, TOP
+	      "# Overhead  Command  Shared Object  Symbol\n"
+	      "# ........  .......  .............  ......\n"
+	      "#\n"
+	      "    60.00%  w        w              [.] fa\n"
+	      "    40.00%  w        w              [.] fb\n"
+	      "\n\n");
+}
+
+/* Recursion counts once per sample in Children; kernel frames. */
+static void test_recursion_kernel(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";" };
+	struct rp_frame s[4] = { frame(&fx.clear_page, 1), frame(&fx.fa, 0), frame(&fx.fa, 0),
+				 frame(&fx.main_, 0) };
+
+	(void)state;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	feed(rp_report_consumer(r), s, 4, 2);
+	char *got = render(r);
+	const char *want =
+		HEAD "#\n# Total Lost Samples: 0\n#\n"
+		"# Samples: 2  of event 'cpu-clock'\n# Event count (approx.): 2000\n#\n"
+		"# Children;    Self;     Samples;      Period;Command;Shared Object    ;Symbol        \n"
+		" 100.00%; 100.00%; 2          ; 2000       ;w      ;[kernel.kallsyms];[k] clear_page\n"
+		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] fa\n"
+		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] main\n"
+		"\n\n";
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
+	assert_string_equal(got, want);
+	free(got);
+	rp_report_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph_callee),
+		cmocka_unit_test(test_children_graph),
+		cmocka_unit_test(test_children_rows),
+		cmocka_unit_test(test_threshold_fractal),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_recursion_kernel),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
