@@ -55,12 +55,13 @@ static int rp_is_clock(const struct rp_evsel *evsel)
 	return a->type == RP_TYPE_SOFTWARE && (a->config == 0 || a->config == 1);
 }
 
-static void rp_stat_metric(FILE *fp, const char *fmtd, double val, const char *unit)
+/* perf's print_metric_std() with its "%8.3f" value format. */
+static void rp_stat_metric(FILE *fp, double val, const char *unit)
 {
 	char num[64];
 	int n;
 
-	snprintf(num, sizeof(num), fmtd, val);
+	snprintf(num, sizeof(num), "%8.3f", val);
 	n = fprintf(fp, " # %s", num);
 	fprintf(fp, " %-*s", RP_STAT_METRIC_LEN - n - 1, unit);
 }
@@ -149,7 +150,7 @@ int rp_stat_report_write(struct rp_session *session, FILE *fp)
 			fprintf(fp, "  (%.2f%%)", 100.0 * (double)c[i].frun / (double)c[i].fena);
 		if (rp_is_clock(evsel)) {
 			if (walltime)
-				rp_stat_metric(fp, "%8.3f", avg / ((double)walltime * c[i].scale),
+				rp_stat_metric(fp, avg / ((double)walltime * c[i].scale),
 					       "CPUs utilized");
 			else
 				fprintf(fp, "%-*s", RP_STAT_METRIC_LEN, "");
@@ -167,7 +168,7 @@ int rp_stat_report_write(struct rp_session *session, FILE *fp)
 				ratio /= 1e3;
 				unit = "K/sec";
 			}
-			rp_stat_metric(fp, "%8.3f", ratio, unit);
+			rp_stat_metric(fp, ratio, unit);
 		} else {
 			fprintf(fp, "%-*s", RP_STAT_METRIC_LEN, "");
 		}
