@@ -7,7 +7,6 @@
 
 #include "cli.h"
 
-int cli_stat_report(const char *path); /* cmd_stats.c */
 
 enum {
 	OPT_PERCENT_LIMIT = 256,
@@ -145,16 +144,24 @@ int cmd_report(int argc, char **argv)
 		path = argv[optind];
 	}
 
-	/* A `perf stat record` file: perf report hands it to perf stat report. */
-	int stat_status = cli_stat_report(path);
-
-	if (stat_status >= 0)
-		return stat_status;
-
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
 	if (status)
 		return status;
+	/* A `perf stat record` file: perf report hands it to perf stat report. */
+	if (rp_stat_file_is(in.session)) {
+		if (rp_stat_report_write(in.session, stdout) < 0) {
+			const struct rp_error *e = rp_session_error(in.session);
+
+			if (e->code)
+				cli_error(in.path, e);
+			else
+				cli_errorf("cannot write the stat report");
+			status = RP_EXIT_BAD_INPUT;
+		}
+		cli_input_close(&in);
+		return status;
+	}
 	struct rp_report *report;
 	if (rp_report_new(&report, in.session, &opts) < 0) {
 		cli_errorf("out of memory");

@@ -86,34 +86,3 @@ int cmd_stats(int argc, char **argv)
 	return status;
 }
 
-/*
- * `readperf report` on a `perf stat record` file: what perf stat report
- * prints.  Returns -1 when path is not such a file (or cannot be opened:
- * the report then says why), else the exit status.
- */
-int cli_stat_report(const char *path);
-
-int cli_stat_report(const char *path)
-{
-	struct rp_session_opts so = { .sz = sizeof(so), .order = RP_ORDER_FILE };
-	struct rp_session *session;
-	int ret;
-
-	if (rp_session_open(&session, path ? path : "perf.data", &so, NULL) < 0)
-		return -1;
-	if (!rp_stat_file_is(session)) {
-		rp_session_close(session);
-		return -1;
-	}
-	ret = rp_stat_report_write(session, stdout);
-	if (ret < 0) {
-		const struct rp_error *e = rp_session_error(session);
-
-		if (e->code)
-			cli_error(path ? path : "perf.data", e);
-		else
-			cli_errorf("cannot write the stat report");
-	}
-	rp_session_close(session);
-	return ret < 0 ? RP_EXIT_BAD_INPUT : RP_EXIT_OK;
-}
