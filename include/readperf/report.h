@@ -3,7 +3,8 @@
  * readperf: the function overview, perf report's histogram.
  *
  * Aggregates samples per event into entries keyed by the sort keys, and
- * writes them as `perf report --stdio --no-children` does: per event the
+ * writes them as `perf report --stdio` does (--no-children by default; a
+ * Children column and call graphs on request or by default): per event the
  * header lines (# Total Lost Samples, # Samples, # Event count (approx.))
  * and rows of Overhead, Samples, Period and the keys, sorted by period; or,
  * with a field separator, as `perf report -F overhead,sample,period,<keys>

@@ -169,12 +169,15 @@ int cmd_flamegraph(int argc, char **argv)
 	if (!out) {
 		cli_errorf("cannot create %s: %s", svg, strerror(errno));
 		status = status ? status : RP_EXIT_USAGE;
-	} else if (n < 0 || rp_flamegraph_write(out, stacks, counts, (size_t)n, &fopts) < 0 ||
-		   (out != stdout && fclose(out) != 0)) {
-		cli_errorf("cannot write the flame graph to %s", svg);
-		status = status ? status : RP_EXIT_USAGE;
-	} else if (out == stdout && fflush(stdout) != 0) {
-		status = status ? status : RP_EXIT_USAGE;
+	} else {
+		int bad = n < 0 || rp_flamegraph_write(out, stacks, counts, (size_t)n, &fopts) < 0;
+
+		if (out != stdout ? fclose(out) != 0 : fflush(stdout) != 0)
+			bad = 1;
+		if (bad) {
+			cli_errorf("cannot write the flame graph to %s", svg);
+			status = status ? status : RP_EXIT_USAGE;
+		}
 	}
 	rp_collapse_free(col);
 	cli_input_close(&in);
