@@ -1,6 +1,7 @@
 #!/bin/bash
 # Differential test: `readperf json` against `perf data convert --to-json`
-# on files recorded now: without and with -g, two events, -a, a tracepoint.
+# on files recorded now: without and with -g, two events, -a, a tracepoint
+# (-a, and -g of one process).
 #
 # Files without tracepoints: the two documents are equal byte for byte.
 # Tracepoint files: perf 6.1 writes no tracepoint fields and readperf does
@@ -101,18 +102,23 @@ record plain -e cpu-clock -- -t 300 -f 2
 record callchain -e cpu-clock -g -- -t 300
 record two -e cpu-clock,task-clock -- -t 300
 record syswide -e cpu-clock -a -- -t 300
-record tp -e sched:sched_switch -a -g -- -t 300
+record tp -e sched:sched_switch -a -- -t 300
+# Call stacks of one process only: idle stacks of -a -g runs go through
+# the kernel's init text, past the kernel MMAP's end (see docs/json.md).
+record tpg -e sched:sched_switch -g -- -t 300 -f 1
 
 exact plain
 exact callchain
 exact two
 exact syswide
 exact tp --no-trace-fields
+exact tpg --no-trace-fields
 
 # Tracepoint fields: parsed comparison, then the fields against perf script.
-if convert tp; then
-	perf script -i tp.data -F trace >tp.trace 2>/dev/null
-	if python3 - tp.perf.json tp.rp.json tp.trace <<'PY'; then
+for tp in tp tpg; do
+if convert $tp; then
+	perf script -i $tp.data -F trace >$tp.trace 2>/dev/null
+	if python3 - $tp.perf.json $tp.rp.json $tp.trace <<'PY'; then
 import json, re, sys
 perf = json.load(open(sys.argv[1]))
 rp = json.load(open(sys.argv[2]))
@@ -146,11 +152,12 @@ for b in bad[:20]:
 print("%d samples compared key by key" % len(rs))
 sys.exit(1 if bad else 0)
 PY
-		echo "ok   tp json (tracepoint fields)"
+		echo "ok   $tp json (tracepoint fields)"
 	else
-		fail "tp: tracepoint samples differ"
+		fail "$tp: tracepoint samples differ"
 	fi
 fi
+done
 
 if [ "$failures" -ne 0 ]; then
 	echo "run_json: $failures comparison(s) failed; files kept in $work" >&2
