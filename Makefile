@@ -13,7 +13,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
-            libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3
+            libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
+            libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out
