@@ -9,7 +9,7 @@
 #   cmake --build build-bench-prof -j2 --target readperf
 #
 # It records `READPERF COMMAND ARGS FILE > /dev/null` with
-# `perf record -e cpu-clock -F 999 --call-graph dwarf` (DWARF unwinding, so
+# `perf record -e cpu-clock -F 4999 --call-graph dwarf` (DWARF unwinding, so
 # that leaf functions in libc without frame pointers keep their caller), then
 # prints:
 #   1. the top functions by self time (perf report --no-children --sort
@@ -33,14 +33,14 @@
 #      and in the kernel.
 #
 # Environment: RP_PROF_DIR (work directory, default a temporary one, kept
-# when set), RP_PROF_FREQ (default 999).
+# when set), RP_PROF_FREQ (default 4999).
 set -euo pipefail
 
 [ $# -ge 2 ] || { echo "usage: bench/profile.sh READPERF FILE [COMMAND [ARGS...]]" >&2; exit 2; }
 RP=$1; FILE=$2; shift 2
 [ $# -gt 0 ] || set -- report
 case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-FREQ=${RP_PROF_FREQ:-999}
+FREQ=${RP_PROF_FREQ:-4999}
 if [ -n "${RP_PROF_DIR:-}" ]; then
 	work=$RP_PROF_DIR; mkdir -p "$work"
 else
@@ -99,6 +99,9 @@ function finish() {
 {
 	# "    addr sym+0xoff (dso)"
 	d = $0; sub(/^.*\(/, "", d); sub(/\)[ \t]*$/, "", d)
+	# an inlined frame has the address of the real frame that follows it:
+	# the sample belongs to that function (and its source file)
+	if (d == "inlined") next
 	s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
 	nfr++; sy[nfr] = s; dso[nfr] = d
 }

@@ -5,9 +5,9 @@
 #
 # For every recording bench/gen.sh makes (made first when missing) and every
 # command below, both tools run alternately (readperf, perf, readperf, perf,
-# ...) under /usr/bin/time -f '%e %M', output to /dev/null; the table gives
-# the medians and the ratios readperf/perf (below 1: readperf is faster or
-# smaller).
+# ...) under /usr/bin/time -f '%e %M %U %S', output to /dev/null; the table
+# gives the medians of wall time, CPU time (user + system) and peak RSS, and
+# the ratios readperf/perf (below 1: readperf is faster or smaller).
 #
 #   command  readperf                          perf
 #   report   readperf report --sort comm,dso,sym F
@@ -36,9 +36,9 @@
 #                    check run, else the first timed run) takes longer, perf
 #                    is not run again for that row: its time is that one run
 #                    (readperf still runs RP_BENCH_RUNS times); the row says
-#                    "perf x1".  The check run writes its output through
-#                    sed into a file rather than to /dev/null, which costs
-#                    perf a little; the row then says "perf x1 (check run)".
+#                    "perf x1".  The check run writes its output to a file
+#                    rather than to /dev/null, which costs perf a little;
+#                    the row then says "perf x1 (check run)".
 #   RP_BENCH_COMMIT  the commit to print for READPERF (default: the
 #                    repository's, git describe --dirty)
 #   RP_BENCH_CHECK   1 (default): compare outputs first; 0: skip the check
@@ -115,12 +115,15 @@ check_row() { # command file
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
 	*)
 		cmdlines "$c" "$f"
-		/usr/bin/time -f '%e %M' -o "$work/tc.rp" "${rp_cmd[@]}" 2>"$work/rp.err" \
-			| sed 's/[ \t]*$//' >"$work/rp.out"
-		rc=${PIPESTATUS[0]}
-		if grep -q 'not available' "$work/rp.err"; then check="not available"; return; fi
-		/usr/bin/time -f '%e %M' -o "$work/tc.pf" "${pf_cmd[@]}" 2>/dev/null \
-			| sed 's/[ \t]*$//' >"$work/pf.out" ;;
+		# straight into a file (timed: a slow perf row uses this run), then
+		# the trailing blanks are removed, untimed
+		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.rp" "${rp_cmd[@]}" >"$work/raw" 2>"$work/rp.err"
+		rc=$?
+		if grep -q 'not available' "$work/rp.err"; then check="not available"; rm -f "$work/raw"; return; fi
+		sed 's/[ \t]*$//' "$work/raw" >"$work/rp.out"
+		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.pf" "${pf_cmd[@]}" >"$work/raw" 2>/dev/null
+		sed 's/[ \t]*$//' "$work/raw" >"$work/pf.out"
+		rm -f "$work/raw" ;;
 	esac
 	if grep -q 'not available' "$work/rp.err"; then check="not available"; return; fi
 	if [ "$rc" != 0 ]; then check="readperf failed (exit $rc: $(head -c 120 "$work/rp.err" | tr '\n' ' '))"; return; fi
@@ -139,16 +142,17 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 
 
 timed() { # out-var-prefix command...
 	local p=$1; shift
-	/usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err"
+	/usr/bin/time -f '%e %M %U %S' -o "$work/t" "$@" >/dev/null 2>"$work/err"
 	local rc=$?
-	read -r T M < <(tail -1 "$work/t")
+	read -r T M U S < <(tail -1 "$work/t")
+	C=$(awk -v u="$U" -v s="$S" 'BEGIN { print u + s }')
 	eval "${p}_rc=$rc"
 }
 
 table=$RP_BENCH_DIR/results.md
 {
-	echo "| file | MB | command | readperf s | perf s | wall ratio | readperf RSS MB | perf RSS MB | RSS ratio | output |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+	echo "| file | MB | command | readperf s | perf s | wall ratio | readperf cpu s | perf cpu s | cpu ratio | readperf RSS MB | perf RSS MB | RSS ratio | output |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$work/table"
 
 for f in "${files[@]}"; do
@@ -168,33 +172,35 @@ for f in "${files[@]}"; do
 		fi
 		echo "bench: $base $c: $check" >&2
 		if [ "$check" = "not available" ]; then
-			echo "| $base | $mb | $c | not available | | | | | | |" >>"$work/table"
+			echo "| $base | $mb | $c | not available | | | | | | | | | |" >>"$work/table"
 			continue
 		fi
-		rt=() rm=() pt=() pm=() note="" skip_pf=0
+		rt=() rm=() rc_=() pt=() pm=() pc=() note="" skip_pf=0
 		if [ -s "$work/tc.pf" ]; then
-			read -r T M < <(tail -1 "$work/tc.pf")
+			read -r T M U S < <(tail -1 "$work/tc.pf")
 			if awk -v t="$T" -v b="$BUDGET" 'BEGIN { exit !(t > b) }'; then
-				pt=("$T"); pm=("$M"); skip_pf=1; note=" perf x1 (check run, ${T} s > ${BUDGET} s);"
+				pt=("$T"); pm=("$M"); pc=("$(awk -v u="$U" -v s="$S" 'BEGIN { print u + s }')"); skip_pf=1; note=" perf x1 (check run, ${T} s > ${BUDGET} s);"
 			fi
 		fi
 		rm -f "$work/tc.pf" "$work/tc.rp"
 		for i in $(seq 1 "$RUNS"); do
-			timed rp "${rp_cmd[@]}"; rt+=("$T"); rm+=("$M")
+			timed rp "${rp_cmd[@]}"; rt+=("$T"); rm+=("$M"); rc_+=("$C")
 			[ "$rp_rc" = 0 ] || note="$note readperf exit $rp_rc;"
 			if [ "$skip_pf" = 0 ] && { [ "$i" = 1 ] || [ "${#pt[@]}" -gt 1 ] || awk -v t="${pt[0]}" -v b="$BUDGET" 'BEGIN { exit !(t <= b) }'; }; then
-				timed pf "${pf_cmd[@]}"; pt+=("$T"); pm+=("$M")
+				timed pf "${pf_cmd[@]}"; pt+=("$T"); pm+=("$M"); pc+=("$C")
 				[ "$pf_rc" = 0 ] || note="$note perf exit $pf_rc;"
 			fi
-			echo "bench: $base $c run $i: readperf ${rt[-1]} s ${rm[-1]} KB, perf ${pt[-1]} s ${pm[-1]} KB" >&2
+			echo "bench: $base $c run $i: readperf ${rt[-1]} s (cpu ${rc_[-1]} s) ${rm[-1]} KB, perf ${pt[-1]} s (cpu ${pc[-1]} s) ${pm[-1]} KB" >&2
 		done
 		[ "$skip_pf" = 0 ] && [ "${#pt[@]}" -lt "$RUNS" ] && note="$note perf x${#pt[@]} (first run > ${BUDGET} s);"
 		r_t=$(median "${rt[@]}"); r_m=$(median "${rm[@]}")
 		p_t=$(median "${pt[@]}"); p_m=$(median "${pm[@]}")
+		r_c=$(median "${rc_[@]}"); p_c=$(median "${pc[@]}")
 		awk -v f="$base" -v mb="$mb" -v c="$c" -v rt="$r_t" -v pt="$p_t" -v rm="$r_m" -v pm="$p_m" \
-			-v chk="$check" -v note="$note" 'BEGIN {
-			printf "| %s | %s | %s | %.2f | %.2f | %s | %.1f | %.1f | %s | %s%s |\n",
+			-v rc="$r_c" -v pc="$p_c" -v chk="$check" -v note="$note" 'BEGIN {
+			printf "| %s | %s | %s | %.2f | %.2f | %s | %.2f | %.2f | %s | %.1f | %.1f | %s | %s%s |\n",
 				f, mb, c, rt, pt, (pt > 0 ? sprintf("%.3f", rt / pt) : "-"),
+				rc, pc, (pc > 0 ? sprintf("%.3f", rc / pc) : "-"),
 				rm / 1024, pm / 1024, (pm > 0 ? sprintf("%.3f", rm / pm) : "-"),
 				chk, (note != "" ? ";" note : "") }' >>"$work/table"
 	done
