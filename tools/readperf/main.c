@@ -107,8 +107,7 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 
 static void usage(FILE *out)
 {
-	fputs("usage: readperf [report] [options] [FILE]\n"
-	      "       readperf csv [-o DIR] [FILE]\n"
+	fputs("usage: readperf [COMMAND] [options] [FILE|-]\n"
 	      "\n"
 	      "  report   the function overview, as perf report --stdio --no-children\n"
 	      "  csv      stat.csv, overview.csv, processes.csv and results.csv\n"
@@ -117,11 +116,13 @@ static void usage(FILE *out)
 	      "  stats    record counts, as perf report --stats\n"
 	      "  script   one line per sample, as perf script\n"
 	      "  collapse folded stacks, as perf's stackcollapse script\n"
-	      "  flamegraph  an interactive SVG flame graph\n"
+	      "  flamegraph an interactive SVG flame graph\n"
 	      "  pprof    a gzip'd pprof profile.proto\n"
 	      "  json     perf data convert --to-json\n"
 	      "\n"
-	      "FILE defaults to perf.data.  `readperf <command> --help` for options.\n",
+	      "FILE defaults to perf.data; - reads a pipe-mode stream from standard\n"
+	      "input; a directory is a perf record --threads recording.  Without a\n"
+	      "command, readperf runs report.  `readperf COMMAND --help` for options.\n",
 	      out);
 }
 
