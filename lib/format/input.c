@@ -67,23 +67,20 @@ static int rp_input_init(struct rp_session *s, struct rp_input *in, const char *
 	return 0;
 }
 
-/* Numeric order of data.N names; other names sort last. */
-static int rp_data_n_cmp(const void *a, const void *b)
+/* Whether a directory entry is one of the data files perf reads: a
+ * regular file (after symlinks) whose name starts with "data.". */
+static int rp_is_data_file(const char *dir, const char *name)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	unsigned long nx = strtoul(x + 5, NULL, 10), ny = strtoul(y + 5, NULL, 10);
+	char buf[4096];
+	struct stat st;
+	int n;
 
-	return nx < ny ? -1 : nx > ny;
-}
-
-static int rp_is_data_n(const char *name)
-{
-	if (strncmp(name, "data.", 5) || !name[5])
+	if (strncmp(name, "data.", 5))
 		return 0;
-	for (const char *p = name + 5; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
+	n = snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(buf) || stat(buf, &st) < 0)
+		return 0;
+	return S_ISREG(st.st_mode);
 }
 
 static int rp_dir_open(struct rp_session *s)
@@ -99,7 +96,7 @@ static int rp_dir_open(struct rp_session *s)
 	if (!d)
 		return rp_io_error(s, "cannot open directory", NULL);
 	while ((de = readdir(d)) != NULL) {
-		if (!rp_is_data_n(de->d_name))
+		if (!rp_is_data_file(s->path, de->d_name))
 			continue;
 		if (nr >= RP_MAX_DIR_FILES) {
 			ret = rp_error_set(&s->err, RP_ERR_LIMIT, "more than %u data files",
@@ -124,8 +121,9 @@ static int rp_dir_open(struct rp_session *s)
 		nr++;
 	}
 	closedir(d);
-	if (ret == 0 && nr)
-		qsort(names, nr, sizeof(*names), rp_data_n_cmp);
+	/* The files stay in readdir(3) order: perf reads them in that order,
+	 * which decides the order of records with equal times in different
+	 * files and which file's turn comes first. */
 
 	s->inputs = calloc(nr + 1, sizeof(*s->inputs));
 	if (!s->inputs && ret == 0)

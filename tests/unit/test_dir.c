@@ -9,6 +9,7 @@
  * (__perf_session__process_dir_events: one ordered queue for all files).
  */
 #include <setjmp.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -160,11 +161,137 @@ static void test_dir_truncated_part(void **state)
 	tb_file_free(&f);
 }
 
+/* Samples with equal times in several files come in perf's reading order:
+ * `data` first, then the data.N files in readdir(3) order (not numeric),
+ * each read for a turn of RP_DIR_TURN_BYTES (2 MiB: the record that
+ * reaches it ends the turn), round and round until all are done.  The
+ * sample's ip names its file and its place there. */
+#define EQ_FILES 3
+#define EQ_PER_FILE 60000u /* 40-byte samples: more than one 2 MiB turn */
+#define EQ_TURN (2u << 20)
+
+static void test_dir_equal_times_order(void **state)
+{
+	char dir[] = "/tmp/rp-test-dir.XXXXXX";
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD);
+	struct tb_file f;
+	struct tb_buf out, d[EQ_FILES];
+	struct rp_session *s;
+	struct rp_event ev;
+	char path[600];
+	int order[EQ_FILES], nr_order = 0;
+	uint64_t *want, nr_want = 0, n = 0;
+	size_t rec_size = 0;
+	DIR *dd;
+	struct dirent *de;
+	int rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, NULL, 0);
+	/* ip = file << 32 | index; `data` is file 0xff. */
+	for (uint64_t i = 0; i < 3; i++) {
+		struct tb_sample x;
+
+		memset(&x, 0, sizeof(x));
+		x.ip = 0xff00000000ull | i;
+		x.pid = x.tid = 7;
+		x.time = 100;
+		x.period = 1;
+		tb_sample(&f.data, &a, 0, &x);
+	}
+	tb_file_build(&f, &out);
+	write_buf(dir, "data", &out);
+	for (int k = 0; k < EQ_FILES; k++) {
+		char name[16];
+
+		tb_init(&d[k], 0);
+		for (uint64_t i = 0; i < EQ_PER_FILE; i++) {
+			struct tb_sample x;
+			size_t before = d[k].len;
+
+			memset(&x, 0, sizeof(x));
+			x.ip = (uint64_t)k << 32 | i;
+			x.pid = x.tid = 7;
+			x.time = 100;
+			x.period = 1;
+			tb_sample(&d[k], &a, 0, &x);
+			rec_size = d[k].len - before;
+		}
+		snprintf(name, sizeof(name), "data.%d", k);
+		write_buf(dir, name, &d[k]);
+	}
+
+	/* The files in the order the directory lists them. */
+	dd = opendir(dir);
+	assert_non_null(dd);
+	while ((de = readdir(dd)) != NULL)
+		if (!strncmp(de->d_name, "data.", 5))
+			order[nr_order++] = atoi(de->d_name + 5);
+	closedir(dd);
+	assert_int_equal(nr_order, EQ_FILES);
+
+	/* What perf's turns give. */
+	want = calloc(3 + EQ_FILES * EQ_PER_FILE, sizeof(*want));
+	assert_non_null(want);
+	for (uint64_t i = 0; i < 3; i++)
+		want[nr_want++] = 0xff00000000ull | i;
+	{
+		uint64_t next[EQ_FILES] = { 0 };
+		int left = EQ_FILES;
+
+		while (left) {
+			for (int j = 0; j < nr_order; j++) {
+				int k = order[j];
+				size_t turn = 0;
+
+				if (next[k] == EQ_PER_FILE)
+					continue;
+				while (next[k] < EQ_PER_FILE && turn < EQ_TURN) {
+					want[nr_want++] = (uint64_t)k << 32 | next[k]++;
+					turn += rec_size;
+				}
+				if (next[k] == EQ_PER_FILE)
+					left--;
+			}
+		}
+	}
+
+	s = tb_open(dir, RP_ORDER_TIME, 0);
+	while ((rc = rp_session_next(s, &ev)) == 1) {
+		if (ev.type != RP_RECORD_SAMPLE)
+			continue;
+		assert_true(n < nr_want);
+		if (ev.u.sample.ip != want[n])
+			fail_msg("sample %llu: ip %#llx, want %#llx", (unsigned long long)n,
+				 (unsigned long long)ev.u.sample.ip, (unsigned long long)want[n]);
+		n++;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, nr_want);
+	rp_session_close(s);
+
+	snprintf(path, sizeof(path), "%s/data", dir);
+	unlink(path);
+	for (int k = 0; k < EQ_FILES; k++) {
+		snprintf(path, sizeof(path), "%s/data.%d", dir, k);
+		unlink(path);
+		tb_free(&d[k]);
+	}
+	rmdir(dir);
+	free(want);
+	tb_free(&out);
+	tb_file_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dir_merge),
 		cmocka_unit_test(test_dir_truncated_part),
+		cmocka_unit_test(test_dir_equal_times_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,8 +79,9 @@ order() { # name input: samples in perf script's order
 		return
 	fi
 	awk -F, '$2 == "SAMPLE" { print $5 }' "$1.csv/overview.csv" >"$1.rp.t"
-	perf script -i "$2" -F time --ns 2>/dev/null | tr -d ' :' |
-		awk '{ split($1, a, "."); print a[1] a[2] + 0 }' | sed 's/^0*//' >"$1.perf.t"
+	# perf prints seconds.nanoseconds with nine digits after the point:
+	# without the point it is the time in ns.
+	perf script -i "$2" -F time --ns 2>/dev/null | tr -d ' :.' | sed 's/^0*//' >"$1.perf.t"
 	sed -i 's/^0*//' "$1.rp.t"
 	if [ ! -s "$1.perf.t" ] || ! cmp -s "$1.perf.t" "$1.rp.t"; then
 		fail "$1: sample order differs from perf script ($(wc -l <"$1.rp.t") vs $(wc -l <"$1.perf.t") samples; first difference: $(diff "$1.rp.t" "$1.perf.t" | head -4 | tr '\n' ' '))"
