@@ -115,15 +115,15 @@ check_row() { # command file
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
 	*)
 		cmdlines "$c" "$f"
-		# straight into a file (timed: a slow perf row uses this run), then
-		# the trailing blanks are removed, untimed
-		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.rp" "${rp_cmd[@]}" >"$work/raw" 2>"$work/rp.err"
+		# straight into files (timed: a slow perf row uses this run); the
+		# trailing blanks are removed (untimed) only when they differ
+		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.rp" "${rp_cmd[@]}" >"$work/rp.out" 2>"$work/rp.err"
 		rc=$?
-		if grep -q 'not available' "$work/rp.err"; then check="not available"; rm -f "$work/raw"; return; fi
-		sed 's/[ \t]*$//' "$work/raw" >"$work/rp.out"
-		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.pf" "${pf_cmd[@]}" >"$work/raw" 2>/dev/null
-		sed 's/[ \t]*$//' "$work/raw" >"$work/pf.out"
-		rm -f "$work/raw" ;;
+		if grep -q 'not available' "$work/rp.err"; then check="not available"; rm -f "$work/rp.out"; return; fi
+		/usr/bin/time -f '%e %M %U %S' -o "$work/tc.pf" "${pf_cmd[@]}" >"$work/pf.out" 2>/dev/null
+		if [ "$rc" = 0 ] && ! cmp -s "$work/rp.out" "$work/pf.out"; then
+			sed -i 's/[ \t]*$//' "$work/rp.out" "$work/pf.out"
+		fi ;;
 	esac
 	if grep -q 'not available' "$work/rp.err"; then check="not available"; return; fi
 	if [ "$rc" != 0 ]; then check="readperf failed (exit $rc: $(head -c 120 "$work/rp.err" | tr '\n' ' '))"; return; fi
