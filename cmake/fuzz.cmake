@@ -7,7 +7,7 @@
 # With -DRP_FUZZ=ON and clang: one libFuzzer binary per target,
 # fuzz_<target>, and the library instrumented for coverage.  Typically:
 #   CC=clang cmake -S . -B build-fuzz -DRP_FUZZ=ON -DRP_SANITIZE=ON
-#   cmake --build build-fuzz -j2 && tests/fuzz/run_fuzz.sh build-fuzz
+#   cmake --build build-fuzz -j2 && tests/fuzz/fuzz_campaign.sh build-fuzz
 option(RP_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 
 set(RP_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)

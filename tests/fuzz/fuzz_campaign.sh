@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs the libFuzzer targets, two at a time, each for SECONDS (default 600).
 #
-#   run_fuzz.sh BUILD_DIR [SECONDS] [TARGET...]
+#   fuzz_campaign.sh BUILD_DIR [SECONDS] [TARGET...]
 #
 # BUILD_DIR was configured with CC=clang -DRP_FUZZ=ON (cmake/fuzz.cmake).
 # Each target starts from tests/fuzz/corpus/<target> and the small files
@@ -12,7 +12,7 @@
 # new inputs into the committed corpus with:
 #   fuzz_T -merge=1 -max_len=65536 tests/fuzz/corpus/T $RP_FUZZ_WORK/T
 set -u
-B=${1:?usage: run_fuzz.sh BUILD_DIR [SECONDS] [TARGET...]}
+B=${1:?usage: fuzz_campaign.sh BUILD_DIR [SECONDS] [TARGET...]}
 SECS=${2:-600}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
