@@ -673,6 +673,35 @@ const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine)
 	return machine->vmlinux_map;
 }
 
+const struct rp_map *rp_machine_kernel_map_resize(struct rp_machine *machine,
+						  const struct rp_map *map, uint64_t start,
+						  uint64_t end, int *err)
+{
+	int present = 0;
+
+	for (size_t i = 0; i < machine->kmaps->nr && !present; i++)
+		present = machine->kmaps->items[i] == map;
+	if (!present || (map->start == start && map->end == end))
+		return map;
+
+	struct rp_map *n = rp_map_new(machine, start, end, map->pgoff, map->dso, err);
+
+	if (!n)
+		return NULL;
+	n->prot = map->prot;
+	n->flags = map->flags;
+	n->identity = map->identity;
+	rp_maps_remove(machine->kmaps, map);
+	if ((*err = rp_maps_insert(machine->kmaps, n)) < 0) {
+		/* Room for the old map was there a moment ago. */
+		(void)rp_maps_insert(machine->kmaps, (struct rp_map *)map);
+		return NULL;
+	}
+	if (machine->vmlinux_map == map)
+		machine->vmlinux_map = n;
+	return n;
+}
+
 size_t rp_machine_nr_dsos(const struct rp_machine *machine)
 {
 	return machine->nr_dsos;

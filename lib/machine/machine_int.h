@@ -153,6 +153,20 @@ int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_
 const char *rp_thread_comm_at(const struct rp_thread *thread, uint64_t t);
 /* The kernel image map, or NULL before the kernel MMAP. */
 const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine);
+/*
+ * Gives the kernel map `map` (one of machine's kernel maps) the range
+ * [start, end) (addresses), as perf's map__fixup_start() and
+ * map__fixup_end() do once kallsyms symbols were loaded through it: a new
+ * map object with the new range (same DSO, pgoff, map_ip) replaces map in
+ * the kernel maps (and as the kernel image map when it was that).  The
+ * old object stays valid.  Returns the map now in place (map itself when
+ * the range is unchanged or map is not a kernel map), NULL on
+ * RP_ERR_NOMEM/RP_ERR_LIMIT (*err set; the maps are then unchanged).
+ * This is the one change the symbols stage makes to the machine.
+ */
+const struct rp_map *rp_machine_kernel_map_resize(struct rp_machine *machine,
+						  const struct rp_map *map, uint64_t start,
+						  uint64_t end, int *err);
 size_t rp_machine_nr_dsos(const struct rp_machine *machine);
 struct rp_dso *rp_machine_dso(const struct rp_machine *machine, size_t idx);
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "machine/machine_int.h"
 #include "symbols/symbols_int.h"
 
 int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct rp_thread *thread,
@@ -26,6 +27,25 @@ int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct 
 		 * its reference symbol (_text), for a kallsyms file of
 		 * another boot. */
 		s->kernel_ref_addr = rp_map_pgoff(al->map);
+	}
+	if (dso->kind == RP_DSO_KERNEL && !dso->symtab_tried && al->map) {
+		/* perf loads a kernel map's symbols as soon as a lookup finds
+		 * the map (thread__find_map), and once kallsyms symbols are
+		 * loaded it moves the map's bounds to the first symbol's start
+		 * and the last one's end (dso__load_kernel_sym): from then on
+		 * kernel addresses past _etext (init code, data) resolve. */
+		struct rp_dso_symtab *t = rp_symbols_table(s, dso);
+		int err;
+
+		if (t && t->nr) {
+			const struct rp_map *m = rp_machine_kernel_map_resize(
+				machine, al->map, t->syms[0].start, t->syms[t->nr - 1].end, &err);
+
+			if (m && m != al->map) {
+				al->map = m;
+				al->addr = m->identity ? ip : ip - m->start + m->pgoff;
+			}
+		}
 	}
 	/* Module symbols from kallsyms are absolute addresses. */
 	uint64_t addr = dso->kind == RP_DSO_MODULE ? al->ip : al->addr;

@@ -155,7 +155,7 @@ static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso
 	return t;
 }
 
-static struct rp_dso_symtab *table_of(struct rp_symbols *s, struct rp_dso *dso)
+struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
 {
 	if (dso->symtab_tried)
 		return dso->symtab;
@@ -179,7 +179,7 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso
 	for (unsigned i = 0; i < 4; i++)
 		if (s->cache[i].dso == dso && s->cache[i].addr == addr)
 			return s->cache[i].sym;
-	struct rp_dso_symtab *t = table_of(s, dso);
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 	const struct rp_symbol *sym = t ? rp_symtab_find(t, addr) : NULL;
 	unsigned slot = s->cache_next++ & 3;
 	s->cache[slot].dso = dso;
@@ -237,7 +237,7 @@ const char *rp_symbols_source_file(struct rp_symbols *s, struct rp_dso *dso,
 {
 	if (!s || !dso || !sym)
 		return NULL;
-	struct rp_dso_symtab *t = table_of(s, dso);
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 	if (!t || !t->src || sym < t->syms || sym >= t->syms + t->nr)
 		return NULL;
 	size_t i = (size_t)(sym - t->syms);

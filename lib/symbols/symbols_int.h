@@ -114,6 +114,12 @@ struct rp_symbols {
 	struct rp_arena scratch; /* source file names */
 };
 
+/*
+ * The symbol table of dso, loaded on the first call (NULL when out of
+ * memory; a table with nr 0 when no symbols were found).  Owned by s.
+ */
+struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
+
 /* Builder. */
 void rp_symb_init(struct rp_symtab_builder *b, struct rp_arena *names);
 void rp_symb_release(struct rp_symtab_builder *b);

@@ -18,9 +18,11 @@
 
 #include <cmocka.h>
 
+#include <readperf/machine.h>
 #include <readperf/symbols.h>
 
 #include "machine/dso.h"
+#include "machine/machine_int.h"
 #include "symbols/symbols_int.h"
 
 static char tmpdir[256];
@@ -222,6 +224,64 @@ static void test_kallsyms(void **state)
 	assert_string_equal(sym->name, "mod_fn");
 	rp_symbols_free(s);
 	assert_null(k.symtab);
+}
+
+/* perf loads the kernel's kallsyms when a lookup first finds the kernel
+ * map and then stretches the map from the first kernel symbol to the end
+ * of the last (dso__load_kernel_sym: map__fixup_start/end): addresses past
+ * the recorded _etext (init code, data) resolve from then on, not before. */
+static void test_kernel_map_fixup(void **state)
+{
+	(void)state;
+	char path[300];
+	snprintf(path, sizeof(path), "%s/kallsyms-fixup", tmpdir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000100 T text_fn\n"
+	      "ffffffff81002000 T _etext\n"
+	      "ffffffff81005000 T init_fn\n"
+	      "ffffffff81006000 D last_data\n"
+	      "ffffffffc0001000 t mod_fn\t[mymod]\n",
+	      f);
+	fclose(f);
+
+	struct rp_machine *m = NULL;
+	struct rp_event ev;
+	struct rp_addr_location al;
+
+	assert_int_equal(rp_machine_new(&m, NULL), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RP_RECORD_MMAP;
+	ev.misc = RP_MISC_KERNEL;
+	ev.u.mmap.pid = (uint32_t)-1;
+	ev.u.mmap.start = 0xffffffff81000000;
+	ev.u.mmap.len = 0x2000;
+	ev.u.mmap.pgoff = 0xffffffff81000000;
+	ev.u.mmap.filename = "[kernel.kallsyms]_text";
+	assert_int_equal(rp_machine_process(m, &ev), 0);
+	struct rp_thread *th = rp_machine_findnew_thread(m, 0, 0);
+	struct rp_symbols *s = new_resolver(path);
+
+	/* Before the first load: past _etext finds no map. */
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_KERNEL, 0xffffffff81005010, &al), 0);
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_KERNEL, 0xffffffff81000110, &al), 1);
+	assert_non_null(al.sym);
+	assert_string_equal(al.sym->name, "text_fn");
+	assert_ptr_equal(al.map, rp_machine_kernel_map(m));
+	assert_int_equal(rp_map_start(al.map), 0xffffffff81000000);
+	/* The last kernel symbol (size 0, before a module's) ends a page on. */
+	assert_int_equal(rp_map_end(al.map), 0xffffffff81007000);
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_KERNEL, 0xffffffff81005010, &al), 1);
+	assert_string_equal(al.sym->name, "init_fn");
+	assert_string_equal(rp_dso_short_name(al.dso), "[kernel.kallsyms]");
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_KERNEL, 0xffffffff81006fff, &al), 1);
+	assert_string_equal(al.sym->name, "last_data");
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_KERNEL, 0xffffffff81007000, &al), 0);
+	/* User mode never looks in the kernel's maps. */
+	assert_int_equal(rp_symbols_resolve(s, m, th, RP_MISC_USER, 0xffffffff81005010, &al), 0);
+	rp_symbols_free(s);
+	rp_machine_free(m);
 }
 
 /* Not the running kernel: the build-id cache's kallsyms; another boot's
@@ -649,6 +709,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixups),	     cmocka_unit_test(test_overlap_tree),
 		cmocka_unit_test(test_kallsyms),     cmocka_unit_test(test_kernel_cache),
+		cmocka_unit_test(test_kernel_map_fixup),
 		cmocka_unit_test(test_bpf),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_elf_programs),
 		cmocka_unit_test(test_build_ids),    cmocka_unit_test(test_cplusplus),
