@@ -135,11 +135,16 @@ static int rp_read_file_header(struct rp_session *s)
 		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->attrs_off,
 				       "attr section (%llu bytes) beyond the end of the file",
 				       (unsigned long long)s->attrs_size);
-	if (!rp_section_ok(s, s->data_off, s->data_size))
+	if (s->data_off > s->size)
 		return rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->data_off,
 				       "data section (%llu bytes) beyond the end of the file (%llu bytes)",
 				       (unsigned long long)s->data_size,
 				       (unsigned long long)s->size);
+	/* A cut file: the records that are there are read, then the reader
+	 * stops with an error (rp_session_next()). */
+	if (s->data_size > s->size - s->data_off)
+		s->data_cut_end = s->data_size > UINT64_MAX - s->data_off ?
+					  UINT64_MAX : s->data_off + s->data_size;
 	return 0;
 }
 
@@ -171,7 +176,7 @@ static int rp_read_attrs(struct rp_session *s)
 
 		if (asize == 0)
 			asize = RP_ATTR_SIZE_VER0;
-		if (asize < RP_ATTR_SIZE_VER0 || asize + 16 > s->attr_size)
+		if (asize < RP_ATTR_SIZE_VER0 || (uint64_t)asize + 16 > s->attr_size)
 			return rp_error_set_at(&s->err, RP_ERR_CORRUPT, off,
 					       "attr %llu: size %u does not fit its entry of %llu bytes",
 					       (unsigned long long)i, asize,
@@ -504,7 +509,7 @@ int rp_header_read(struct rp_session *s)
 			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for names");
 	}
 	s->inputs[0].pos = s->data_off;
-	s->inputs[0].end = s->data_off + s->data_size;
+	s->inputs[0].end = s->data_cut_end ? s->size : s->data_off + s->data_size;
 	/* The data.N files of a directory are bare records. */
 	for (size_t i = 1; i < s->nr_inputs; i++) {
 		s->inputs[i].pos = 0;

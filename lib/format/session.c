@@ -93,6 +93,9 @@ static void rp_session_stop(struct rp_session *s, int code)
 		if (!in->stream && !in->done && in->pos < in->end)
 			s->stats.bytes_skipped += in->end - in->pos;
 	}
+	/* The part of the data section that a cut file lacks. */
+	if (s->data_cut_end > s->size)
+		s->stats.bytes_skipped += s->data_cut_end - s->size;
 }
 
 /* AUXTRACE and HEADER_TRACING_DATA records are followed by a payload
@@ -227,7 +230,9 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 			return RP_ERR_IO;
 		if (avail < sz) {
 			rp_error_set_record(&s->err, RP_ERR_TRUNCATED, at, type,
-					    "record of %u bytes runs past the end of the data", sz);
+					    "record of %u bytes runs past the end of the %s", sz,
+					    s->data_cut_end && in == &s->inputs[0] ?
+						    "file (the file is cut)" : "data");
 			return RP_ERR_TRUNCATED;
 		}
 		rp_input_advance(in, sz);
@@ -292,6 +297,16 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 		if (ret != 0)
 			return ret;
 		in->done = 1;
+		if (s->data_cut_end && s->cur_input == 0) {
+			/* Every record that is there was read: the rest of the
+			 * data section is missing. */
+			rp_error_set_at(&s->err, RP_ERR_TRUNCATED, s->size,
+					"the file is cut: its data section should end at %#llx, "
+					"%llu bytes of records are missing",
+					(unsigned long long)s->data_cut_end,
+					(unsigned long long)(s->data_cut_end - s->size));
+			return RP_ERR_TRUNCATED;
+		}
 		rp_next_input(s);
 	}
 	return 0;

@@ -117,6 +117,10 @@ struct rp_session {
 	uint64_t header_size, attr_size;
 	uint64_t attrs_off, attrs_size;
 	uint64_t data_off, data_size;
+	/* File mode: where the data section the header claims ends, when that
+	 * is past the end of the file (a cut file); else 0.  The records that
+	 * are there are read, then the reader stops with RP_ERR_TRUNCATED. */
+	uint64_t data_cut_end;
 	uint64_t event_types_off, event_types_size;
 	uint64_t features[4]; /* the 256-bit map */
 	uint64_t feat_off[RP_FEAT_BITS], feat_size[RP_FEAT_BITS];

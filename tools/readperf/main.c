@@ -4,7 +4,9 @@
  * options (see README.md); `readperf FILE` is `readperf report FILE`.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -85,11 +87,90 @@ void cli_input_close(struct cli_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/* What the run met that the output does not show: counted by a consumer
+ * beside the command's own. */
+struct cli_diag {
+	uint64_t samples;    /* samples with a known event */
+	uint64_t no_map;     /* ... whose ip no map covers */
+	uint64_t no_sym;     /* ... with a map but no symbol */
+};
+
+static int cli_diag_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct cli_diag *d = ctx;
+
+	if (ev->type != RP_RECORD_SAMPLE || !res)
+		return 0;
+	d->samples++;
+	if (!res->al.map)
+		d->no_map++;
+	else if (!res->al.sym)
+		d->no_sym++;
+	return 0;
+}
+
+/*
+ * The end-of-run summary on stderr: what perf warns about after a report
+ * (lost chunks, lost samples above 5 %, unknown record types, samples with
+ * an unknown id, out-of-order events, in perf's words), then readperf's
+ * own counts (samples without a map or symbol, bytes skipped).
+ */
+static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d)
+{
+	const struct rp_session_stats *st = rp_session_stats(in->session);
+	uint64_t total = 0, samples = st->nr_records[RP_RECORD_SAMPLE];
+
+	for (unsigned t = 1; t < RP_RECORD_MAX; t++)
+		total += st->nr_records[t];
+	if (st->nr_records[RP_RECORD_LOST])
+		cli_warnf("%s: Processed %llu events and lost %llu chunks! Check IO/CPU overload! "
+			  "(%llu events lost)",
+			  in->path, (unsigned long long)total,
+			  (unsigned long long)st->nr_records[RP_RECORD_LOST],
+			  (unsigned long long)st->nr_lost);
+	if (st->nr_lost_samples) {
+		double rate = (double)st->nr_lost_samples / (double)(samples + st->nr_lost_samples);
+
+		if (rate > 0.05)
+			cli_warnf("%s: Processed %llu samples and lost %3.2f%%!", in->path,
+				  (unsigned long long)(samples + st->nr_lost_samples), rate * 100.0);
+		else
+			cli_warnf("%s: %llu samples lost (LOST_SAMPLES)", in->path,
+				  (unsigned long long)st->nr_lost_samples);
+	}
+	if (st->nr_unknown_records)
+		cli_warnf("%s: Found %llu unknown events! (record types readperf does not know)",
+			  in->path, (unsigned long long)st->nr_unknown_records);
+	if (st->nr_unknown_id)
+		cli_warnf("%s: %llu samples with id not present in the header", in->path,
+			  (unsigned long long)st->nr_unknown_id);
+	if (st->nr_unordered)
+		cli_warnf("%s: %llu out of order events recorded.", in->path,
+			  (unsigned long long)st->nr_unordered);
+	if (d->no_map || (in->symbols && d->no_sym))
+		cli_warnf("%s: of %llu samples, %llu have no map and %llu no symbol", in->path,
+			  (unsigned long long)d->samples, (unsigned long long)d->no_map,
+			  (unsigned long long)(in->symbols ? d->no_sym : 0));
+}
+
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr)
 {
-	int ret = rp_process(in->session, in->machine, in->symbols, consumers, nr);
+	struct cli_diag diag = { 0 };
+	struct rp_consumer *all = calloc(nr + 1, sizeof(*all));
+	int ret;
+
+	if (!all) {
+		cli_errorf("out of memory");
+		return RP_EXIT_BAD_INPUT;
+	}
+	memcpy(all, consumers, nr * sizeof(*all));
+	all[nr] = (struct rp_consumer){ &diag, cli_diag_event, 0 };
+	ret = rp_process(in->session, in->machine, in->symbols, all, nr + 1);
+	free(all);
+
 	const struct rp_session_stats *st = rp_session_stats(in->session);
 
+	cli_diagnostics(in, &diag);
 	if (ret < 0) {
 		const struct rp_error *err = rp_session_error(in->session);
 
@@ -102,6 +183,9 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 				  (unsigned long long)st->bytes_skipped);
 		return RP_EXIT_BAD_INPUT;
 	}
+	if (st->bytes_skipped)
+		cli_warnf("%s: %llu bytes at the end of the data were skipped", in->path,
+			  (unsigned long long)st->bytes_skipped);
 	return RP_EXIT_OK;
 }
 
