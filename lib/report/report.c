@@ -906,6 +906,8 @@ static const struct rp_report *rp_sorting;
 static uint32_t rp_sorting_pairs;
 static int rp_sorting_children;
 static int rp_sorting_graph;
+/* Ties are left to the order entries are given in (perf's output tree). */
+static int rp_sorting_stable;
 
 /*
  * perf's __hpp__sort for a group: the leader's figure, then each member's
@@ -990,6 +992,8 @@ static int rp_entry_order(const void *pa, const void *pb)
 		if (c)
 			return c;
 	}
+	if (rp_sorting_stable)
+		return 0;
 	/* Ties keep the order of perf's collapsed tree. */
 	for (i = 0; i < r->nr_keys; i++)
 		if ((c = rp_cmp_key_collapse(r->keys[i], a, b)))
@@ -1342,6 +1346,27 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		 * the order of its collapsed tree. */
 		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order);
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
+	} else if (!children) {
+		/* perf inserts its entries, in the order they were created,
+		 * into its input tree (se_cmp), and from that tree's order into
+		 * its output tree, where ties go right.  With `sym` but no
+		 * `dso` key the input comparison is not a total order
+		 * (resolved entries compare by DSO first, unresolved ones by
+		 * address only), so the order of tied rows is the trees':
+		 * h->entries is still in creation order here; replay both. */
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order);
+		/* A comm key makes perf collapse: a second tree, fed from the
+		 * first, with the same comparison for the other keys. */
+		for (size_t j = 0; !rc && j < r->nr_keys; j++)
+			if (r->keys[j] == RP_SORT_COMM) {
+				rc = rp_rbsort((void **)h->entries, h->nr_entries,
+					       rp_entry_collapse_order);
+				break;
+			}
+		rp_sorting_stable = 1;
+		if (!rc)
+			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
+		rp_sorting_stable = 0;
 	} else {
 		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
 		rc = 0;
