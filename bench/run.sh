@@ -131,7 +131,9 @@ check_row() { # command file
 	n=$(diffcount "$work/pf.out" "$work/rp.out")
 	if [ "$n" = 0 ]; then check="same ($(wc -l <"$work/pf.out") lines)"
 	else
-		check="DIFFERENT OUTPUT ($n lines differ)"
+		local first
+		first=$(cmp "$work/pf.out" "$work/rp.out" 2>/dev/null | sed -n 's/.* line \([0-9]*\).*/\1/p')
+		check="DIFFERENT OUTPUT ($n lines differ, the first at line ${first:-?})"
 		cp "$work/pf.out" "$RP_BENCH_DIR/last-diff.$c.perf" 2>/dev/null
 		cp "$work/rp.out" "$RP_BENCH_DIR/last-diff.$c.readperf" 2>/dev/null
 	fi
