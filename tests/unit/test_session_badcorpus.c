@@ -31,7 +31,7 @@ struct bad_case {
 	struct tb_buf bytes;
 };
 
-#define NR_CASES 9
+#define NR_CASES 20
 
 /* A small good file; *sample_off gets each sample's offset in the data. */
 static void base_file(struct tb_file *f, int swap)
@@ -52,6 +52,43 @@ static void base_file(struct tb_file *f, int swap)
 		tb_sample(&f->data, &a, RP_MISC_USER, &s);
 	}
 	tb_feat_string(tb_file_feat(f, RP_FEAT_HOSTNAME), "badhost");
+}
+
+/* A small good pipe-mode file (header of 16 bytes, one HEADER_ATTR, three
+ * samples); *a gets the attr. */
+static void base_pipe(struct tb_buf *b, int swap, struct rp_attr *a)
+{
+	struct tb_sample s;
+	size_t st;
+
+	*a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_PERIOD);
+	a->size = 128;
+	tb_init(b, swap);
+	tb_u64(b, 0x32454c4946524550ull); /* "PERFILE2" in the writer's order */
+	tb_u64(b, 16);
+	st = tb_rec_begin(b, RP_RECORD_HEADER_ATTR, 0);
+	tb_attr(b, a, 128);
+	tb_u64(b, 7); /* its one id */
+	tb_rec_end(b, st);
+	memset(&s, 0, sizeof(s));
+	s.pid = s.tid = 42;
+	s.period = 1000;
+	for (int i = 0; i < 3; i++) {
+		s.ip = 0x401000 + 16 * (uint64_t)i;
+		s.time = 1000000 + (uint64_t)i;
+		tb_sample(b, a, RP_MISC_USER, &s);
+	}
+}
+
+/* A record of `type` whose payload is `n` bytes of `fill`. */
+static size_t junk_record(struct tb_buf *b, uint32_t type, size_t n, uint8_t fill)
+{
+	size_t st = tb_rec_begin(b, type, 0);
+
+	for (size_t i = 0; i < n; i++)
+		tb_u8(b, fill);
+	tb_rec_end_nopad(b, st);
+	return st;
 }
 
 static void make_cases(struct bad_case *c)
@@ -166,6 +203,135 @@ static void make_cases(struct bad_case *c)
 	tb_file_build(&f, &c[i].bytes);
 	snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: FORK (7)",
 		 (unsigned long long)(f.off_data + st));
+	tb_file_free(&f);
+	i++;
+
+	/* pipe mode: the last sample cut short by the end of the stream */
+	for (int swap = 0; swap <= 1; swap++) {
+		struct rp_attr a;
+		struct tb_sample smp;
+
+		c[i].reason = swap ? "pipe_swapped_truncated_record" : "pipe_truncated_record";
+		c[i].code = RP_ERR_TRUNCATED;
+		base_pipe(&c[i].bytes, swap, &a);
+		memset(&smp, 0, sizeof(smp));
+		smp.ip = 0x402000;
+		st = tb_sample(&c[i].bytes, &a, RP_MISC_USER, &smp);
+		c[i].bytes.len -= 12;
+		snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: SAMPLE (9)",
+			 (unsigned long long)st);
+		i++;
+	}
+
+	/* pipe mode: an attr larger than its HEADER_ATTR record */
+	{
+		struct rp_attr a;
+
+		c[i].reason = "pipe_attr_size";
+		c[i].code = RP_ERR_CORRUPT;
+		base_pipe(&c[i].bytes, 0, &a);
+		tb_put_u32(&c[i].bytes, 16 + 8 + 4, 200);
+		snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset 0x10: ATTR (64)");
+		i++;
+	}
+
+	/* pipe mode: a HEADER_FEATURE record without its feature id */
+	{
+		struct rp_attr a;
+
+		c[i].reason = "pipe_feature_short";
+		c[i].code = RP_ERR_CORRUPT;
+		base_pipe(&c[i].bytes, 0, &a);
+		st = junk_record(&c[i].bytes, RP_RECORD_HEADER_FEATURE, 4, 0);
+		snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: FEATURE (80)",
+			 (unsigned long long)st);
+		i++;
+	}
+
+	/* pipe mode: a HEADER_BUILD_ID record shorter than its fixed part */
+	{
+		struct rp_attr a;
+
+		c[i].reason = "pipe_build_id_short";
+		c[i].code = RP_ERR_CORRUPT;
+		base_pipe(&c[i].bytes, 0, &a);
+		st = junk_record(&c[i].bytes, RP_RECORD_HEADER_BUILD_ID, 8, 0);
+		snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: BUILD_ID (67)",
+			 (unsigned long long)st);
+		i++;
+	}
+
+	/* a COMPRESSED record whose payload is not zstd data */
+	c[i].reason = "compressed_not_zstd";
+	c[i].code = RP_ERR_CORRUPT;
+	base_file(&f, 0);
+	st = junk_record(&f.data, RP_RECORD_COMPRESSED, 24, 0x5a);
+	tb_file_build(&f, &c[i].bytes);
+	snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: COMPRESSED (81)",
+		 (unsigned long long)(f.off_data + st));
+	tb_file_free(&f);
+	i++;
+
+	/* a COMPRESSED2 record whose data size runs past the record */
+	c[i].reason = "compressed2_size_beyond_record";
+	c[i].code = RP_ERR_CORRUPT;
+	base_file(&f, 0);
+	st = tb_rec_begin(&f.data, RP_RECORD_COMPRESSED2, 0);
+	tb_u64(&f.data, 4096);
+	tb_zero(&f.data, 16);
+	tb_rec_end(&f.data, st);
+	tb_file_build(&f, &c[i].bytes);
+	snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: COMPRESSED2 (83)",
+		 (unsigned long long)(f.off_data + st));
+	tb_file_free(&f);
+	i++;
+
+	/* the data section claims more bytes than the file holds (a cut
+	 * file): the records there are read, then the error */
+	c[i].reason = "data_cut";
+	c[i].code = RP_ERR_TRUNCATED;
+	base_file(&f, 0);
+	tb_file_build(&f, &c[i].bytes);
+	c[i].bytes.len = f.off_data + f.data.len; /* no feature index, no features */
+	tb_put_u64(&c[i].bytes, 48, f.data.len + 4096);
+	snprintf(c[i].fragment, sizeof(c[i].fragment), "the file is cut");
+	tb_file_free(&f);
+	i++;
+
+	/* big-endian: an attr size near 4 GiB (it once wrapped the entry check) */
+	c[i].reason = "swapped_attr_size_huge";
+	c[i].code = RP_ERR_CORRUPT;
+	base_file(&f, 1);
+	tb_file_build(&f, &c[i].bytes);
+	tb_put_u32(&c[i].bytes, f.off_attrs + 4, 0xfffffff8u);
+	snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx",
+		 (unsigned long long)f.off_attrs);
+	tb_file_free(&f);
+	i++;
+
+	/* big-endian pipe mode: a record of size 4 */
+	{
+		struct rp_attr a;
+
+		c[i].reason = "pipe_swapped_record_size";
+		c[i].code = RP_ERR_CORRUPT;
+		base_pipe(&c[i].bytes, 1, &a);
+		st = junk_record(&c[i].bytes, RP_RECORD_COMM, 16, 0);
+		tb_put_u16(&c[i].bytes, st + 6, 4);
+		snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: COMM (3)",
+			 (unsigned long long)st);
+		i++;
+	}
+
+	/* the feature index points a section past the end: ignored, as perf
+	 * ignores it, but the data section before it is cut inside a record */
+	c[i].reason = "data_cut_inside_record";
+	c[i].code = RP_ERR_TRUNCATED;
+	base_file(&f, 0);
+	tb_file_build(&f, &c[i].bytes);
+	c[i].bytes.len = f.off_data + f.data.len - 8;
+	snprintf(c[i].fragment, sizeof(c[i].fragment), "at offset %#llx: SAMPLE (9)",
+		 (unsigned long long)(f.off_data + f.data.len - 40));
 	tb_file_free(&f);
 	i++;
 
