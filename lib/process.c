@@ -57,8 +57,11 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 				cpumode = RP_MISC_KERNEL;
 			else if (ip == RP_CONTEXT_USER)
 				cpumode = RP_MISC_USER;
-			else
+			else {
+				/* A present but empty chain, as perf leaves it. */
+				res->callchain = p->frames;
 				return 0;
+			}
 			continue;
 		}
 		rp_resolve_ip(p, res->thread, cpumode, ip, &p->frames[n].al);

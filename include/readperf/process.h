@@ -34,9 +34,10 @@ struct rp_resolved {
 	 * The PERF_SAMPLE_CALLCHAIN entries resolved as perf's
 	 * thread__resolve_callchain_sample() does (callee order: leaf first;
 	 * context markers switch the cpumode of the entries after them and
-	 * are dropped; an invalid marker drops the whole chain).  Only when a
-	 * consumer asks with RP_CONSUMER_CALLCHAIN; else 0 and NULL.  Valid
-	 * until the consumer returns.
+	 * are dropped; an invalid marker drops the whole chain, leaving
+	 * nr_callchain 0 with callchain not NULL).  Only when a consumer asks
+	 * with RP_CONSUMER_CALLCHAIN and the sample has a callchain; else 0 and
+	 * NULL.  Valid until the consumer returns.
 	 */
 	size_t nr_callchain;
 	const struct rp_frame *callchain;
