@@ -9,27 +9,98 @@
  * The queue is an array: new records are appended, and a flush sorts the
  * waiting records and marks a deliverable prefix.  Memory is bounded by
  * the records of about two rounds (or by the cap).
+ *
+ * Records arrive as sorted runs (each CPU's ring buffer is written in time
+ * order, and what a flush leaves is sorted), so the sort is a natural merge
+ * sort: each pass merges neighbouring runs, and a queue of r runs is sorted
+ * in ceil(log2 r) linear passes, with no comparison callback.  The key
+ * (time, nr) is unique, so the order is the same as any stable sort by
+ * time in file order.  The merge buffer lives in the same allocation as
+ * the queue: q->alloc entries, then q->alloc more for merging.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/array.h"
 #include "common/error_int.h"
 #include "format/session_int.h"
 
-static int rp_qent_cmp(const void *a, const void *b)
+/* Whether a sorts before b: by time, then file order. */
+static inline int rp_qent_before(const struct rp_qent *a, const struct rp_qent *b)
 {
-	const struct rp_qent *x = a, *y = b;
+	return a->time < b->time || (a->time == b->time && a->nr < b->nr);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
+/* The end of the sorted run that starts at i (exclusive), at most n. */
+static size_t rp_run_end(const struct rp_qent *v, size_t i, size_t n)
+{
+	while (i + 1 < n && !rp_qent_before(&v[i + 1], &v[i]))
+		i++;
+	return i + 1 < n ? i + 1 : n;
+}
+
+/* Merges the sorted runs a[0, na) and b[0, nb) into dst. */
+static void rp_merge(struct rp_qent *dst, const struct rp_qent *a, size_t na,
+		     const struct rp_qent *b, size_t nb)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	/* A run wholly before the other is copied as it is. */
+	if (na && nb && !rp_qent_before(&b[0], &a[na - 1])) {
+		memcpy(dst, a, na * sizeof(*a));
+		memcpy(dst + na, b, nb * sizeof(*b));
+		return;
+	}
+	while (i < na && j < nb) {
+		if (rp_qent_before(&b[j], &a[i]))
+			dst[k++] = b[j++];
+		else
+			dst[k++] = a[i++];
+	}
+	if (i < na)
+		memcpy(dst + k, a + i, (na - i) * sizeof(*a));
+	if (j < nb)
+		memcpy(dst + k, b + j, (nb - j) * sizeof(*b));
+}
+
+/*
+ * Sorts v[0, n) with tmp (room for n entries): passes merge neighbouring
+ * runs from one buffer into the other until one run is left.
+ */
+static void rp_natural_sort(struct rp_qent *v, struct rp_qent *tmp, size_t n)
+{
+	struct rp_qent *src = v, *dst = tmp;
+
+	for (;;) {
+		size_t i = 0, runs = 0;
+
+		while (i < n) {
+			size_t m = rp_run_end(src, i, n);
+
+			runs++;
+			if (m == n) {
+				if (runs == 1)
+					goto done; /* sorted */
+				memcpy(dst + i, src + i, (n - i) * sizeof(*src));
+				break;
+			}
+			size_t e = rp_run_end(src, m, n);
+
+			rp_merge(dst + i, src + i, m - i, src + m, e - m);
+			i = e;
+		}
+		struct rp_qent *t = src;
+		src = dst;
+		dst = t;
+	}
+done:
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
 }
 
 static void rp_order_sort(struct rp_order_queue *q)
 {
 	if (!q->sorted && q->nr > q->head) {
-		qsort(q->ents + q->head, q->nr - q->head, sizeof(*q->ents), rp_qent_cmp);
+		rp_natural_sort(q->ents + q->head, q->ents + q->alloc, q->nr - q->head);
 		q->sorted = 1;
 	}
 }
@@ -61,6 +132,22 @@ void rp_order_flush(struct rp_session *s, uint64_t limit, int all)
 		q->last_flush = q->ents[i - 1].time;
 }
 
+/* Doubles the queue's room (entries and merge buffer).  Returns 0 or -1. */
+static int rp_order_grow(struct rp_order_queue *q)
+{
+	size_t n = q->alloc ? q->alloc * 2 : 1024;
+	struct rp_qent *p;
+
+	if (n < q->alloc || n > SIZE_MAX / 2 / sizeof(*p))
+		return -1;
+	p = realloc(q->ents, 2 * n * sizeof(*p));
+	if (!p)
+		return -1;
+	q->ents = p;
+	q->alloc = n;
+	return 0;
+}
+
 int rp_order_push(struct rp_session *s, const struct rp_qent *e)
 {
 	struct rp_order_queue *q = &s->queue;
@@ -79,7 +166,7 @@ int rp_order_push(struct rp_session *s, const struct rp_qent *e)
 		q->max_timestamp = e->time;
 	if (e->time < q->last_flush)
 		s->stats.nr_unordered++;
-	if (RP_ARRAY_RESERVE(q->ents, q->alloc, q->nr + 1) < 0)
+	if (q->nr >= q->alloc && rp_order_grow(q) < 0)
 		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory queueing records");
 	if (q->nr > q->head && e->time < q->ents[q->nr - 1].time)
 		q->sorted = 0;
