@@ -136,8 +136,9 @@ check_row() { # command file
 		local first
 		first=$(cmp "$work/pf.out" "$work/rp.out" 2>/dev/null | sed -n 's/.* line \([0-9]*\).*/\1/p')
 		check="DIFFERENT OUTPUT ($n lines differ, the first at line ${first:-?})"
-		cp "$work/pf.out" "$RP_BENCH_DIR/last-diff.$c.perf" 2>/dev/null
-		cp "$work/rp.out" "$RP_BENCH_DIR/last-diff.$c.readperf" 2>/dev/null
+		# kept for reading (moved, not copied: they can be gigabytes)
+		mv "$work/pf.out" "$RP_BENCH_DIR/last-diff.$c.perf" 2>/dev/null
+		mv "$work/rp.out" "$RP_BENCH_DIR/last-diff.$c.readperf" 2>/dev/null
 	fi
 	rm -f "$work/rp.out" "$work/pf.out"
 }
