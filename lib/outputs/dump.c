@@ -33,6 +33,8 @@
 #define RP_DUMP_PIECE_MAX 8192u
 /* Most cpus listed from one CPU_MAP record. */
 #define RP_DUMP_MAX_CPUS 4096u
+/* Bytes of a pipe stream's header (magic, size), before its first record. */
+#define RP_DUMP_PIPE_HEADER 16u
 /* Most threads listed from one THREAD_MAP record. */
 #define RP_DUMP_MAX_THREADS (1u << 20)
 
@@ -49,6 +51,8 @@ struct rp_dump {
 	uint64_t combined_type; /* OR of the events' sample_type */
 	int sample_id_all;      /* of the first event, as perf takes it */
 	int is_x86;
+	int is_pipe;            /* offsets count from the end of the pipe header */
+	int attr_seen;          /* a pipe stream's first ATTR record was dumped */
 	struct rp_buf out;     /* goes to fp */
 	struct rp_buf pending; /* records from the time queue, until flushed */
 	int io_error;
@@ -298,6 +302,11 @@ int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session
 	d->session = session;
 	d->label = opts && opts->sz >= sizeof(*opts) && opts->label ? opts->label
 								      : rp_session_path(session);
+	/* perf names a pipe stream "pipe", file or not, and counts its
+	 * offsets from the end of the 16-byte pipe header. */
+	d->is_pipe = rp_session_is_pipe(session);
+	if (d->is_pipe)
+		d->label = "pipe";
 	if (rp_stats_new(&d->stats, session) < 0 || rp_buf_reserve(&d->out, RP_DUMP_BUFSIZE) < 0) {
 		rp_dump_free(d);
 		return RP_ERR_NOMEM;
@@ -341,7 +350,9 @@ static char *rp_tstamp(const struct rp_dump *d, const struct rp_event *ev, char 
 	if (ev->type >= RP_RECORD_HEADER_ATTR) {
 		cpu = 0; /* perf passes a zeroed sample with user records */
 		time = 0;
-		if (!d->sample_id_all) {
+		/* A stream's first ATTR comes before perf knows any event. */
+		if (!d->sample_id_all || (d->is_pipe && ev->type == RP_RECORD_HEADER_ATTR &&
+					  !d->attr_seen)) {
 			memcpy(p, "-1 -1 ", 6);
 			return p + 6;
 		}
@@ -383,9 +394,12 @@ static void rp_dump_head(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 	if (!p)
 		return;
 	char *start = p;
+	uint64_t offset = ev->offset;
 
+	if (d->is_pipe && offset >= RP_DUMP_PIPE_HEADER)
+		offset -= RP_DUMP_PIPE_HEADER;
 	*p++ = '\n';
-	p = rp_fmt_hex(p, ev->offset, 1);
+	p = rp_fmt_hex(p, offset, 1);
 	*p++ = '@';
 	memcpy(p, d->label, label_len);
 	p += label_len;
@@ -398,7 +412,9 @@ static void rp_dump_head(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 	*p++ = '\n';
 	p += rp_dump_hex(p, ev->data, ev->size);
 	p = rp_tstamp(d, ev, p);
-	p = rp_fmt_hex(p, ev->offset, 1);
+	if (ev->type == RP_RECORD_HEADER_ATTR)
+		d->attr_seen = 1;
+	p = rp_fmt_hex(p, offset, 1);
 	memcpy(p, " [", 2);
 	p += 2;
 	p = rp_fmt_hex(p, ev->size, 1);
