@@ -139,6 +139,19 @@ int rp_stat_report_write(struct rp_session *session, FILE *fp)
 		const struct rp_evsel *evsel = rp_session_evsel(session, i);
 		double avg = (double)c[i].fval;
 
+		if (c[i].frun == 0 || c[i].fena == 0) {
+			/* perf stat report knows no counter as opened, so a
+			 * counter that never ran is "not supported". */
+			fprintf(fp, "%18s ", "<not supported>");
+			fprintf(fp, "%-*s ", (int)unit_width, c[i].unit);
+			fprintf(fp, "%-*s", 25, rp_evsel_name(evsel)); /* 25 here, not 32 */
+			fprintf(fp, "%-*s", RP_STAT_METRIC_LEN, "");
+			if (c[i].frun != c[i].fena) /* perf's print_running() */
+				fprintf(fp, "  (%.2f%%)",
+					100.0 * (double)c[i].frun / (double)c[i].fena);
+			fputc('\n', fp);
+			continue;
+		}
 		if (c[i].frun && c[i].frun < c[i].fena)
 			avg = avg * (double)c[i].fena / (double)c[i].frun;
 		avg *= c[i].scale;
