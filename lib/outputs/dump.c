@@ -1041,7 +1041,9 @@ static int rp_dump_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	int queued = rp_dump_queued(d, ev);
 	struct rp_buf *b = queued ? &d->pending : &d->out;
 
-	rp_stats_count(d->stats, ev);
+	/* perf report -D's tool counts no lost samples per event. */
+	if (ev->type != RP_RECORD_LOST_SAMPLES)
+		rp_stats_count(d->stats, ev);
 	if (ev->type == RP_RECORD_COMPRESSED)
 		return 0; /* perf dumps the records inside, not the container */
 	if (!queued && ev->type < RP_RECORD_HEADER_ATTR)

@@ -183,12 +183,17 @@ int rp_stats_write(const struct rp_stats *st, FILE *fp)
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < st->nr_evsels; i++) {
-		/* perf 6.1 prints no per-event LOST_SAMPLES line. */
-		if (!st->samples[i])
+		/* perf report --stats skips events with neither (perf report
+		 * -D counts no lost samples per event: its dump does not pass
+		 * LOST_SAMPLES records here). */
+		if (!st->samples[i] && !st->lost_samples[i])
 			continue;
 		fprintf(fp, "%s stats:\n", rp_evsel_name(rp_session_evsel(st->session, i)));
 		if (st->samples[i])
 			fprintf(fp, "%16s events: %10d\n", "SAMPLE", (int)(uint32_t)st->samples[i]);
+		if (st->lost_samples[i])
+			fprintf(fp, "%16s events: %10d\n", "LOST_SAMPLES",
+				(int)(uint32_t)st->lost_samples[i]);
 	}
 	return ferror(fp) ? RP_ERR_IO : 0;
 }
