@@ -986,6 +986,7 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 	case RP_RECORD_HEADER_EVENT_TYPE:
 	case RP_RECORD_HEADER_ATTR:
 	case RP_RECORD_HEADER_FEATURE:
+	case RP_RECORD_HEADER_BUILD_ID: /* perf inject -b, --buildid-all */
 		/* perf prints nothing more for these; the next record's
 		 * leading newline ends the line. */
 		break;
