@@ -987,6 +987,7 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 	case RP_RECORD_HEADER_ATTR:
 	case RP_RECORD_HEADER_FEATURE:
 	case RP_RECORD_HEADER_BUILD_ID: /* perf inject -b, --buildid-all */
+	case RP_RECORD_HEADER_TRACING_DATA: /* pipe streams with tracepoints */
 		/* perf prints nothing more for these; the next record's
 		 * leading newline ends the line. */
 		break;
