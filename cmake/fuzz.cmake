@@ -43,3 +43,13 @@ if(RP_FUZZ)
     endif()
   endforeach()
 endif()
+
+# The command with allocation failure injection (tests/robust/alloc_wrap.c,
+# run by tests/robust/run_allocfail.sh): every malloc, calloc, realloc and
+# strdup of the library and the command goes through the shim.
+file(GLOB RP_ALLOC_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tools/readperf/*.c)
+add_executable(rp-alloc-readperf ${RP_ALLOC_CLI_SOURCES}
+               ${CMAKE_SOURCE_DIR}/tests/robust/alloc_wrap.c)
+target_link_libraries(rp-alloc-readperf PRIVATE readperf)
+target_link_options(rp-alloc-readperf PRIVATE
+                    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup -rdynamic)
