@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -603,6 +604,48 @@ static int has_debug_info(Elf *elf)
 	return section_by_name(elf, &eh, &sh, ".debug_info", NULL) && sh.sh_type != SHT_NOBITS;
 }
 
+/* Largest vDSO image copied from this process, bytes. */
+#define RP_VDSO_MAX (1u << 20)
+
+/*
+ * perf's vdso__get_filename(): a [vdso] the file names without a build-id
+ * (pipe mode, --no-buildid) is read from the reading process's own vDSO,
+ * copied to a file.  Here the copy is a memfd; *path gets its
+ * /proc/self/fd name.  Returns the fd (the caller closes it) or -1.
+ */
+static int own_vdso_copy(char *path, size_t size)
+{
+	FILE *maps = fopen("/proc/self/maps", "re");
+	char line[512];
+	unsigned long start = 0, end = 0;
+	int fd = -1;
+
+	if (!maps)
+		return -1;
+	while (fgets(line, sizeof(line), maps)) {
+		size_t n = strlen(line);
+
+		while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = 0;
+		if (n >= 6 && !strcmp(line + n - 6, "[vdso]") &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2)
+			break;
+		start = end = 0;
+	}
+	fclose(maps);
+	if (end <= start || end - start > RP_VDSO_MAX)
+		return -1;
+	fd = memfd_create("rp-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, (const void *)(uintptr_t)start, end - start) != (ssize_t)(end - start) ||
+	    snprintf(path, size, "/proc/self/fd/%d", fd) >= (int)size) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		     struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 {
@@ -614,12 +657,20 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 	struct symsrc *syms = NULL, *runtime = NULL;
 	int pos = 0, nr = 0;
 
+	char vdso_path[64];
+	int vdso_fd = -1;
+
 	if (!long_name || !*long_name)
 		return 0;
 	elf_init_once();
 	if (bid_size > 20)
 		bid_size = 20;
 	memcpy(bid, dso->build_id, bid_size);
+	if (!bid_size && !strcmp(long_name, "[vdso]")) {
+		vdso_fd = own_vdso_copy(vdso_path, sizeof(vdso_path));
+		if (vdso_fd >= 0)
+			long_name = vdso_path;
+	}
 	/* perf reads the build-id of the file on disk when none was
 	 * recorded, so that the build-id locations can be tried. */
 	if (!bid_size && is_regular_file(long_name)) {
@@ -627,7 +678,7 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		if (len > 0 && (size_t)len < sizeof(path))
 			bid_size = rp_file_build_id(path, bid);
 	}
-	int is_vdso = strcmp(long_name, "[vdso]") == 0;
+	int is_vdso = strcmp(dso->long_name, "[vdso]") == 0;
 
 	for (int c = 0; c < CAND_NR; c++) {
 		if (candidate_path(s, long_name, is_vdso, bid, bid_size, (enum cand)c, path,
@@ -655,8 +706,11 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 			symsrc_destroy(cur);
 		}
 	}
-	if (!syms && !runtime)
+	if (!syms && !runtime) {
+		if (vdso_fd >= 0)
+			close(vdso_fd);
 		return 0;
+	}
 	if (!syms)
 		syms = runtime;
 	if (!runtime)
@@ -687,5 +741,7 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 	}
 	for (int i = 0; i < pos; i++)
 		symsrc_destroy(&ss[i]);
+	if (vdso_fd >= 0)
+		close(vdso_fd);
 	return nr;
 }
