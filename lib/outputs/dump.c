@@ -53,6 +53,7 @@ struct rp_dump {
 	int is_x86;
 	int is_pipe;            /* offsets count from the end of the pipe header */
 	int attr_seen;          /* a pipe stream's first ATTR record was dumped */
+	uint64_t deliveries;    /* times perf hands the current sample on */
 	struct rp_buf out;     /* goes to fp */
 	struct rp_buf pending; /* records from the time queue, until flushed */
 	int io_error;
@@ -654,8 +655,10 @@ static void rp_dump_sample(struct rp_dump *d, struct rp_buf *b, const struct rp_
 			dso = rp_dso_long_name(res->al.dso);
 		else
 			dso = res->al.level == 'H' ? "[hypervisor]" : "<not found>";
-		rp_printf(d, b, " ... thread: %s:%d\n ...... dso: %s\n", res->comm ? res->comm : "",
-			  (int)rp_thread_tid(res->thread), dso);
+		/* Once per sample perf delivers (per value read that moved). */
+		for (uint64_t i = 0; i < d->deliveries; i++)
+			rp_printf(d, b, " ... thread: %s:%d\n ...... dso: %s\n",
+				  res->comm ? res->comm : "", (int)rp_thread_tid(res->thread), dso);
 	}
 }
 
@@ -1044,8 +1047,22 @@ static int rp_dump_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	struct rp_buf *b = queued ? &d->pending : &d->out;
 
 	/* perf report -D's tool counts no lost samples per event. */
-	if (ev->type != RP_RECORD_LOST_SAMPLES)
+	d->deliveries = 1;
+	if (ev->type == RP_RECORD_SAMPLE && (ev->u.sample.sample_type & RP_SAMPLE_READ)) {
+		/* perf hands on a sample that reads counters once per value
+		 * that moved: the counts tell how often. */
+		uint64_t before = 0, after = 0;
+		size_t n = rp_session_nr_evsels(d->session);
+
+		for (size_t i = 0; i < n; i++)
+			before += rp_stats_samples(d->stats, i);
 		rp_stats_count(d->stats, ev);
+		for (size_t i = 0; i < n; i++)
+			after += rp_stats_samples(d->stats, i);
+		d->deliveries = after - before;
+	} else if (ev->type != RP_RECORD_LOST_SAMPLES) {
+		rp_stats_count(d->stats, ev);
+	}
 	if (ev->type == RP_RECORD_COMPRESSED)
 		return 0; /* perf dumps the records inside, not the container */
 	if (!queued && ev->type < RP_RECORD_HEADER_ATTR)

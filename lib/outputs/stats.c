@@ -12,6 +12,8 @@
 
 #include <readperf/error.h>
 
+#include "common/hashmap.h"
+
 /* perf 6.1 knows record types below this (PERF_RECORD_HEADER_MAX). */
 #define RP_STATS_PERF61_TYPES 83u
 
@@ -21,6 +23,16 @@ struct rp_stats {
 	uint64_t *samples;      /* per evsel index */
 	uint64_t *lost_samples; /* per evsel index */
 	int branch_mode;        /* the file has the BRANCH_STACK feature */
+	/* PERF_SAMPLE_READ samples: the last value read per sample id. */
+	struct rp_hashmap sids;      /* id -> struct rp_stats_sid */
+	struct rp_stats_sid *slots;
+	size_t nr_slots, sids_for;   /* sids_for: evsels they were built for */
+};
+
+/* One sample id of an event: perf's perf_sample_id (evsel, period). */
+struct rp_stats_sid {
+	size_t idx;    /* evsel index */
+	uint64_t prev; /* the value the last sample read */
 };
 
 /* perf 6.1 perf_event__names[]; NULL where it prints nothing. */
@@ -100,7 +112,69 @@ void rp_stats_free(struct rp_stats *st)
 		return;
 	free(st->samples);
 	free(st->lost_samples);
+	rp_hashmap_release(&st->sids);
+	free(st->slots);
 	free(st);
+}
+
+/* (Re)builds the id -> evsel map for the session's evsels.  0 or -1. */
+static int rp_stats_build_sids(struct rp_stats *st)
+{
+	size_t nr_ev = rp_session_nr_evsels(st->session), total = 0, k = 0;
+
+	rp_hashmap_release(&st->sids);
+	free(st->slots);
+	st->slots = NULL;
+	st->nr_slots = 0;
+	st->sids_for = nr_ev;
+	for (size_t i = 0; i < nr_ev; i++) {
+		size_t n;
+
+		rp_evsel_ids(rp_session_evsel(st->session, i), &n);
+		total += n;
+	}
+	st->slots = calloc(total + 1, sizeof(*st->slots));
+	if (!st->slots)
+		return -1;
+	for (size_t i = 0; i < nr_ev; i++) {
+		size_t n;
+		const uint64_t *ids = rp_evsel_ids(rp_session_evsel(st->session, i), &n);
+
+		for (size_t j = 0; j < n; j++) {
+			if (rp_hashmap_get(&st->sids, ids[j]))
+				continue;
+			st->slots[k].idx = i;
+			if (rp_hashmap_put(&st->sids, ids[j], &st->slots[k]) < 0)
+				return -1;
+			k++;
+		}
+	}
+	st->nr_slots = k;
+	return 0;
+}
+
+/*
+ * perf's deliver_sample_group()/deliver_sample_value(): a sample with
+ * PERF_SAMPLE_READ counts once for the event of each value read whose
+ * id is known and whose value moved since that id's last sample.
+ */
+static void rp_stats_count_read(struct rp_stats *st, const struct rp_sample *s)
+{
+	if (st->sids_for != rp_session_nr_evsels(st->session) && rp_stats_build_sids(st) < 0)
+		return;
+	for (uint64_t i = 0; i < s->read.nr; i++) {
+		struct rp_read_value v = rp_read_get(&s->read, i);
+		uint64_t id = (s->read.read_format & RP_FORMAT_ID) ? v.id : 0;
+		struct rp_stats_sid *sid = rp_hashmap_get(&st->sids, id);
+		uint64_t delta;
+
+		if (!sid)
+			continue; /* perf counts an unknown id */
+		delta = v.value - sid->prev;
+		sid->prev = v.value;
+		if (delta && sid->idx < st->nr_evsels)
+			st->samples[sid->idx]++;
+	}
 }
 
 void rp_stats_count(struct rp_stats *st, const struct rp_event *ev)
@@ -112,7 +186,9 @@ void rp_stats_count(struct rp_stats *st, const struct rp_event *ev)
 	idx = rp_evsel_idx(ev->evsel);
 	if (idx < 0 || (size_t)idx >= st->nr_evsels)
 		return;
-	if (ev->type == RP_RECORD_SAMPLE) {
+	if (ev->type == RP_RECORD_SAMPLE && (ev->u.sample.sample_type & RP_SAMPLE_READ)) {
+		rp_stats_count_read(st, &ev->u.sample);
+	} else if (ev->type == RP_RECORD_SAMPLE) {
 		/* With branch stacks perf report works in branch mode: one
 		 * histogram entry, and one counted sample, per branch. */
 		if (st->branch_mode)
