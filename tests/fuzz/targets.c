@@ -240,7 +240,7 @@ static void walk_session(const struct rp_session *s)
 		touch_str(rp_evsel_name(e));
 		touch_str(rp_evsel_unit(e));
 		touch(ids, (uint64_t)nr * 8);
-		rp_fuzz_sink += rp_evsel_attr(e)->sample_type + (uint64_t)rp_evsel_scale(e);
+		rp_fuzz_sink += rp_evsel_attr(e)->sample_type + (rp_evsel_scale(e) != 1.0);
 	}
 	for (unsigned f = 0; f < RP_FEAT_BITS; f++) {
 		size_t size = 0;
