@@ -11,6 +11,7 @@
 
 #include "cli.h"
 
+__attribute__((format(printf, 2, 0)))
 static void cli_vprint(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "readperf: %s: ", level);
