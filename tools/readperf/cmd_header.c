@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* readperf header: perf report --header-only [-I]. */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
-
-#define HEADER_PIPE_SIZE 16 /* perf_pipe_file_header: magic, size */
 
 static void header_usage(FILE *out)
 {
@@ -17,22 +13,6 @@ static void header_usage(FILE *out)
 	      "  the header as perf report --header-only prints it;\n"
 	      "  -I (--header-only -I) adds the topology, cache and memory features\n",
 	      out);
-}
-
-/* Whether the input is a pipe-mode stream (a 16-byte header). */
-static int header_is_pipe(const char *path)
-{
-	unsigned char buf[HEADER_PIPE_SIZE];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n != (ssize_t)sizeof(buf) || (memcmp(buf, "PERFILE2", 8) && memcmp(buf, "2ELIFREP", 8)))
-		return 0;
-	return (buf[8] == HEADER_PIPE_SIZE && !buf[15]) || (buf[15] == HEADER_PIPE_SIZE && !buf[8]);
 }
 
 int cmd_header(int argc, char **argv)
@@ -92,12 +72,18 @@ int cmd_header(int argc, char **argv)
 		rp_session_close(session);
 		return RP_EXIT_BAD_INPUT;
 	}
-	/* perf prints the file's modification time as "captured on". */
+	/* perf prints the modification time of the file (of DIR/data for a
+	 * directory) as "captured on". */
+	char data_path[4096];
+	const char *stat_path = strcmp(path, "-") ? path : "/dev/stdin";
+	if (rp_session_is_dir(session) &&
+	    (size_t)snprintf(data_path, sizeof(data_path), "%s/data", path) < sizeof(data_path))
+		stat_path = data_path;
 	struct rp_header_print_opts po = {
 		.sz = sizeof(po),
 		.full = full,
-		.mtime = stat(strcmp(path, "-") ? path : "/dev/stdin", &st) == 0 ? st.st_mtime : 0,
-		.is_pipe = strcmp(path, "-") ? header_is_pipe(path) : 1,
+		.mtime = stat(stat_path, &st) == 0 ? st.st_mtime : 0,
+		.is_pipe = rp_session_is_pipe(session),
 	};
 	for (unsigned feat = 1; feat <= RP_FEATURES_LAST; feat++)
 		if (features->state[feat] == RP_FEAT_DAMAGED)
