@@ -3,25 +3,148 @@
  * The pipeline: session -> machine -> symbols -> consumers.  Each record is
  * applied to the machine before consumers see it, so that a sample meets
  * the threads, comms and maps valid at its time.
+ *
+ * Two caches spare the lookups that repeat from sample to sample: the
+ * thread of a (pid, tid), and the resolution of an (ip, cpumode, thread,
+ * address space).  Both hold only while the machine stays as it was: any
+ * sideband record (it may add maps, threads, comms) and any lookup that
+ * made a map (the kernel map stretched over its symbols) start a new
+ * generation, which empties them.
+ *
+ * With two threads (rp_process_set_threads()), one reads the session
+ * (framing, decoding, time order) into a ring of batches of events while
+ * the caller's thread runs the machine, symbols and consumers on them, in
+ * the same order: the output is the same as with one.  The events of a
+ * mapped file point into the mapping, which outlives the session's
+ * iterator; an event that points elsewhere (a reader's copy) is handed
+ * over alone, and the reader waits until it was consumed.
  */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <readperf/process.h>
+
+#include "common/hashmap.h"
+#include "format/session_int.h"
+#include "machine/machine_int.h"
+
+/* Entries of the resolution cache (a power of two). */
+#define RP_RCACHE_SIZE 4096u
+/* Entries of the thread cache (a power of two). */
+#define RP_TCACHE_SIZE 64u
+/* Events per batch of the ring, and batches in the ring. */
+#define RP_RING_BATCH 256u
+#define RP_RING_BATCHES 8u
+/* A side that waits for the other sleeps until this many batches are
+ * ready (or free), so that the threads do not wake each other for every
+ * batch. */
+#define RP_RING_WAKE 4u
+/* Most threads rp_process() uses (a reader and the pipeline). */
+#define RP_PROCESS_MAX_THREADS 2u
+
+struct rp_rcache_ent {
+	uint64_t gen; /* 0: empty */
+	uint64_t ip;
+	const struct rp_thread *thread;
+	const struct rp_maps *maps;
+	uint8_t cpumode;
+	struct rp_addr_location al;
+};
+
+struct rp_tcache_ent {
+	uint64_t gen; /* 0: empty */
+	uint32_t pid, tid;
+	struct rp_thread *thread;
+};
 
 struct rp_pipeline {
 	struct rp_machine *machine;
 	struct rp_symbols *symbols;
+	const struct rp_consumer *consumers;
+	size_t nr_consumers;
+	unsigned flags; /* RP_CONSUMER_* of all consumers */
 	struct rp_frame *frames;
 	size_t frames_alloc;
+	uint64_t gen; /* current cache generation, from 1 */
+	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
+	struct rp_tcache_ent tcache[RP_TCACHE_SIZE];
 };
+
+static unsigned rp_default_threads; /* 0: the machine's CPUs */
+
+void rp_process_set_threads(unsigned nr_threads)
+{
+	rp_default_threads = nr_threads;
+}
+
+unsigned rp_process_threads(void)
+{
+	unsigned n = rp_default_threads;
+
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = c > 0 ? (unsigned)c : 1;
+	}
+	return n < RP_PROCESS_MAX_THREADS ? n : RP_PROCESS_MAX_THREADS;
+}
 
 static void rp_resolve_ip(struct rp_pipeline *p, struct rp_thread *thread, uint8_t cpumode,
 			  uint64_t ip, struct rp_addr_location *al)
 {
+	const struct rp_maps *maps = thread ? thread->maps : NULL;
+	struct rp_rcache_ent *e = NULL;
+
+	if (p->rcache) {
+		uint64_t h = (ip ^ ((uint64_t)(uintptr_t)thread << 7) ^ cpumode) *
+			     0x9e3779b97f4a7c15ull;
+
+		e = &p->rcache[(h >> 40) & (RP_RCACHE_SIZE - 1)];
+		if (e->gen == p->gen && e->ip == ip && e->thread == thread && e->maps == maps &&
+		    e->cpumode == cpumode) {
+			*al = e->al;
+			return;
+		}
+	}
+	uint64_t nr_maps = p->machine ? p->machine->nr_maps : 0;
+
 	if (p->symbols)
 		rp_symbols_resolve(p->symbols, p->machine, thread, cpumode, ip, al);
 	else
 		rp_machine_find_map(p->machine, thread, cpumode, ip, al);
+	if (!e)
+		return;
+	if (p->machine && p->machine->nr_maps != nr_maps) {
+		p->gen++; /* the lookup changed the maps */
+		return;
+	}
+	e->gen = p->gen;
+	e->ip = ip;
+	e->thread = thread;
+	e->maps = maps;
+	e->cpumode = cpumode;
+	e->al = *al;
+}
+
+static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid, uint32_t tid)
+{
+	struct rp_tcache_ent *e = &p->tcache[(tid ^ (tid >> 6)) & (RP_TCACHE_SIZE - 1)];
+
+	if (e->gen == p->gen && e->tid == tid && e->pid == pid)
+		return e->thread;
+	uint64_t nr_maps = p->machine ? p->machine->nr_maps : 0;
+	struct rp_thread *th = rp_machine_findnew_thread(p->machine, pid, tid);
+
+	if (!th)
+		return NULL;
+	if (p->machine && p->machine->nr_maps != nr_maps) {
+		p->gen++; /* a new thread may have taken over maps */
+		return th;
+	}
+	*e = (struct rp_tcache_ent){ p->gen, pid, tid, th };
+	return th;
 }
 
 /*
@@ -72,53 +195,290 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 	return 0;
 }
 
+/* Whether a record may change what the caches hold. */
+static int rp_changes_machine(uint32_t type)
+{
+	switch (type) {
+	case RP_RECORD_FINISHED_ROUND:
+	case RP_RECORD_LOST:
+	case RP_RECORD_LOST_SAMPLES:
+	case RP_RECORD_THROTTLE:
+	case RP_RECORD_UNTHROTTLE:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* One record through the machine and the consumers.  Returns 0 or the
+ * first negative value. */
+static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
+{
+	const struct rp_resolved *r = NULL;
+	struct rp_resolved res;
+	int ret;
+
+	if (ev->type == RP_RECORD_SAMPLE) {
+		if (!ev->evsel)
+			return 0; /* unknown sample id: counted, skipped */
+		const struct rp_sample *d = &ev->u.sample;
+		uint8_t cpumode = (uint8_t)(ev->misc & RP_MISC_CPUMODE_MASK);
+
+		res.thread = rp_pipeline_thread(p, d->pid, d->tid);
+		if (!res.thread)
+			return RP_ERR_NOMEM;
+		res.comm = rp_thread_comm(res.thread);
+		rp_resolve_ip(p, res.thread, cpumode, d->ip, &res.al);
+		res.nr_callchain = 0;
+		res.callchain = NULL;
+		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
+		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
+			return ret;
+		r = &res;
+	} else {
+		ret = rp_machine_process(p->machine, ev);
+		if (rp_changes_machine(ev->type))
+			p->gen++;
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < p->nr_consumers; i++) {
+		ret = p->consumers[i].event(p->consumers[i].ctx, ev, r);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- two threads ------------------------------------------------------- */
+
+struct rp_ring_batch {
+	struct rp_event ev[RP_RING_BATCH];
+	size_t nr;
+	int end;  /* the reader is done: code is its last return */
+	int code;
+};
+
+struct rp_ring {
+	struct rp_session *session;
+	struct rp_ring_batch *b; /* RP_RING_BATCHES */
+	pthread_mutex_t lock;
+	pthread_cond_t ready; /* a batch was published */
+	pthread_cond_t space; /* a batch was released, or stop */
+	/* Batch counts: [consumed, produced) are ready, [released,
+	 * consumed) being consumed. */
+	uint64_t produced, consumed, released;
+	int stop;   /* the consumer gave up: the reader ends */
+	int done;   /* the reader published its last batch */
+	int urgent; /* a published batch must be consumed now (sync) */
+	int cons_waiting, prod_waiting;
+};
+
+/*
+ * Whether ev's pointers stay valid after the next rp_session_next(): they
+ * do when they point into a mapped input in the file's own layout (no
+ * byte swap, an aligned record, so no copy in the reader's buffer).
+ */
+static int rp_event_stable(const struct rp_session *s, const struct rp_event *ev)
+{
+	const uint8_t *d = ev->data;
+
+	if (!d || s->swap || ((uintptr_t)d & 7u))
+		return 0;
+	for (size_t i = 0; i < s->nr_inputs; i++) {
+		const struct rp_input *in = &s->inputs[i];
+
+		if (in->map && d >= in->map && (uint64_t)(d - in->map) < in->map_size &&
+		    ev->size <= in->map_size - (uint64_t)(d - in->map))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether every record of the session is read from a mapping. */
+static int rp_session_threadable(const struct rp_session *s)
+{
+	if (s->pipe || s->swap || rp_session_has_feature(s, RP_FEAT_COMPRESSED))
+		return 0;
+	for (size_t i = 0; i < s->nr_inputs; i++)
+		if (s->inputs[i].stream || (!s->inputs[i].map && s->inputs[i].map_size))
+			return 0;
+	return 1;
+}
+
+static void *rp_reader_main(void *arg)
+{
+	struct rp_ring *r = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		if (r->produced - r->released >= RP_RING_BATCHES) {
+			r->prod_waiting = 1;
+			while (r->produced - r->released > RP_RING_BATCHES - RP_RING_WAKE &&
+			       !r->stop)
+				pthread_cond_wait(&r->space, &r->lock);
+			r->prod_waiting = 0;
+		}
+		int stop = r->stop;
+		uint64_t slot = r->produced;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			break;
+
+		struct rp_ring_batch *b = &r->b[slot % RP_RING_BATCHES];
+		int sync = 0;
+
+		b->nr = 0;
+		b->end = 0;
+		b->code = 0;
+		while (b->nr < RP_RING_BATCH) {
+			struct rp_event *ev = &b->ev[b->nr];
+			int ret = rp_session_next(r->session, ev);
+
+			if (ret <= 0) {
+				b->end = 1;
+				b->code = ret;
+				break;
+			}
+			b->nr++;
+			if (!rp_event_stable(r->session, ev)) {
+				sync = 1;
+				break;
+			}
+		}
+		pthread_mutex_lock(&r->lock);
+		r->produced++;
+		if (b->end)
+			r->done = 1;
+		if (sync)
+			r->urgent = 1;
+		if (r->cons_waiting &&
+		    (r->produced - r->consumed >= RP_RING_WAKE || r->done || r->urgent))
+			pthread_cond_signal(&r->ready);
+		/* An event in the reader's buffers is consumed before the
+		 * reader moves on. */
+		if (sync) {
+			r->prod_waiting = 1;
+			while (r->released != r->produced && !r->stop)
+				pthread_cond_wait(&r->space, &r->lock);
+			r->prod_waiting = 0;
+			r->urgent = 0;
+		}
+		pthread_mutex_unlock(&r->lock);
+		if (b->end)
+			break;
+	}
+	return NULL;
+}
+
+static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session, int *ran)
+{
+	struct rp_ring r;
+	pthread_t reader;
+	int ret = 0;
+
+	*ran = 0;
+	memset(&r, 0, sizeof(r));
+	r.session = session;
+	r.b = malloc(RP_RING_BATCHES * sizeof(*r.b));
+	if (!r.b)
+		return 0;
+	if (pthread_mutex_init(&r.lock, NULL)) {
+		free(r.b);
+		return 0;
+	}
+	if (pthread_cond_init(&r.ready, NULL)) {
+		pthread_mutex_destroy(&r.lock);
+		free(r.b);
+		return 0;
+	}
+	if (pthread_cond_init(&r.space, NULL)) {
+		pthread_cond_destroy(&r.ready);
+		pthread_mutex_destroy(&r.lock);
+		free(r.b);
+		return 0;
+	}
+	if (pthread_create(&reader, NULL, rp_reader_main, &r) == 0) {
+		*ran = 1;
+		for (;;) {
+			pthread_mutex_lock(&r.lock);
+			if (r.consumed == r.produced) {
+				r.cons_waiting = 1;
+				while (r.produced - r.consumed < RP_RING_WAKE && !r.done && !r.urgent)
+					pthread_cond_wait(&r.ready, &r.lock);
+				while (r.consumed == r.produced)
+					pthread_cond_wait(&r.ready, &r.lock);
+				r.cons_waiting = 0;
+			}
+			struct rp_ring_batch *b = &r.b[r.consumed++ % RP_RING_BATCHES];
+			pthread_mutex_unlock(&r.lock);
+
+			for (size_t i = 0; i < b->nr && ret >= 0; i++)
+				ret = rp_pipeline_event(p, &b->ev[i]);
+			int end = b->end;
+
+			if (ret >= 0)
+				ret = b->code;
+			pthread_mutex_lock(&r.lock);
+			r.released++;
+			if (ret < 0 || end)
+				r.stop = 1;
+			if (r.prod_waiting &&
+			    (r.stop || r.urgent ||
+			     r.produced - r.released <= RP_RING_BATCHES - RP_RING_WAKE))
+				pthread_cond_signal(&r.space);
+			pthread_mutex_unlock(&r.lock);
+			if (ret < 0 || end)
+				break;
+		}
+		pthread_join(reader, NULL);
+	}
+	pthread_cond_destroy(&r.space);
+	pthread_cond_destroy(&r.ready);
+	pthread_mutex_destroy(&r.lock);
+	free(r.b);
+	return ret;
+}
+
+int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
+		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
+		  size_t nr_consumers, unsigned nr_threads)
+{
+	struct rp_pipeline *p = calloc(1, sizeof(*p));
+	struct rp_event ev;
+	int ret = 0, ran = 0;
+
+	if (!p)
+		return RP_ERR_NOMEM;
+	p->machine = machine;
+	p->symbols = symbols;
+	p->consumers = consumers;
+	p->nr_consumers = nr_consumers;
+	p->gen = 1;
+	/* Without the cache the pipeline only runs slower. */
+	p->rcache = calloc(RP_RCACHE_SIZE, sizeof(*p->rcache));
+	for (size_t i = 0; i < nr_consumers; i++)
+		p->flags |= consumers[i].flags;
+
+	if (nr_threads >= 2 && rp_session_threadable(session))
+		ret = rp_process_threaded(p, session, &ran);
+	if (!ran) {
+		while ((ret = rp_session_next(session, &ev)) > 0) {
+			ret = rp_pipeline_event(p, &ev);
+			if (ret < 0)
+				break;
+		}
+	}
+	free(p->frames);
+	free(p->rcache);
+	free(p);
+	return ret;
+}
+
 int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
 	       size_t nr_consumers)
 {
-	struct rp_pipeline p = { machine, symbols, NULL, 0 };
-	struct rp_event ev;
-	struct rp_resolved res;
-	unsigned flags = 0;
-	int ret;
-
-	for (size_t i = 0; i < nr_consumers; i++)
-		flags |= consumers[i].flags;
-
-	while ((ret = rp_session_next(session, &ev)) > 0) {
-		const struct rp_resolved *r = NULL;
-
-		if (ev.type == RP_RECORD_SAMPLE) {
-			if (!ev.evsel)
-				continue; /* unknown sample id: counted, skipped */
-			const struct rp_sample *d = &ev.u.sample;
-			uint8_t cpumode = (uint8_t)(ev.misc & RP_MISC_CPUMODE_MASK);
-
-			res.thread = rp_machine_findnew_thread(machine, d->pid, d->tid);
-			if (!res.thread) {
-				ret = RP_ERR_NOMEM;
-				break;
-			}
-			res.comm = rp_thread_comm(res.thread);
-			rp_resolve_ip(&p, res.thread, cpumode, d->ip, &res.al);
-			res.nr_callchain = 0;
-			res.callchain = NULL;
-			if ((flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
-			    (ret = rp_resolve_callchain(&p, d, &res)) < 0)
-				break;
-			r = &res;
-		} else {
-			ret = rp_machine_process(machine, &ev);
-			if (ret < 0)
-				break;
-		}
-		for (size_t i = 0; i < nr_consumers; i++) {
-			ret = consumers[i].event(consumers[i].ctx, &ev, r);
-			if (ret < 0)
-				goto out;
-		}
-	}
-out:
-	free(p.frames);
-	return ret;
+	return rp_process_mt(session, machine, symbols, consumers, nr_consumers,
+			     rp_process_threads());
 }

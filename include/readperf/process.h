@@ -71,6 +71,26 @@ int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
 	       size_t nr_consumers);
 
+/*
+ * The threads rp_process() uses from now on, for the whole process: 1
+ * reads and processes in the caller's thread; 2 or more adds a thread that
+ * reads the session (framing, decoding, time order) while the caller's
+ * thread runs machine, symbols and consumers; 0 (the default) uses as
+ * many as the machine has CPUs.  At most two are used.  Consumers are
+ * always called from the caller's thread, in the same order and with the
+ * same events as with one thread.  Sessions whose records are copies
+ * (pipe streams, compressed or byte-swapped files) are read with one.
+ */
+void rp_process_set_threads(unsigned nr_threads);
+/* The threads rp_process() would use (the setting resolved, 1 or 2). */
+unsigned rp_process_threads(void);
+
+/* rp_process() with nr_threads threads (as rp_process_set_threads()
+ * counts them; 0 or 1: one). */
+int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
+		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
+		  size_t nr_consumers, unsigned nr_threads);
+
 #ifdef __cplusplus
 }
 #endif

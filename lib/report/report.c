@@ -48,6 +48,9 @@
 /* perf's default call-graph threshold (percent). */
 #define RP_CALL_THRESHOLD_DEFAULT 0.5
 
+/* Slots of the per-sample entry cache (a power of two). */
+#define RP_REPORT_ECACHE 1024u
+
 /* A group member's figures for one row of the leader. */
 struct rp_pair {
 	uint64_t period;
@@ -107,6 +110,15 @@ struct rp_report {
 	struct rp_strpool pool;
 	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
 	const char *last_comm_in, *last_comm;
+	struct rp_dso *last_dso;     /* the last DSO named, and its name */
+	const char *last_dso_name;
+	/* The entries samples fell in lately, by a cheap hash of their key:
+	 * a sample whose key matches one (rp_entry_same, same hists) needs
+	 * no hashing and no table lookup. */
+	struct {
+		struct rp_hist_entry *e;
+		size_t idx; /* hists index */
+	} ecache[RP_REPORT_ECACHE];
 	/* Call stacks (--children, call graphs). */
 	int children;                /* --children asked */
 	int graph;                   /* graphs built (and drawn when the file has callchains) */
@@ -351,8 +363,10 @@ int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
 
 static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 {
-	/* Consecutive samples mostly carry the same comm: skip the pool then. */
-	if (comm == r->last_comm_in && r->last_comm && !strcmp(comm, r->last_comm))
+	/* Consecutive samples mostly carry the same comm: skip the pool then.
+	 * The machine interns comms and never frees or changes them, so the
+	 * same pointer is the same string. */
+	if (comm == r->last_comm_in && r->last_comm)
 		return r->last_comm;
 	const char *s = rp_strpool_intern_str(&r->pool, comm);
 	if (s) {
@@ -364,10 +378,15 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
 {
+	if (dso == r->last_dso && r->last_dso_name)
+		return r->last_dso_name;
 	const char *s = rp_hashmap_get(&r->dso_names, (uint64_t)(uintptr_t)dso);
 
-	if (s)
+	if (s) {
+		r->last_dso = dso;
+		r->last_dso_name = s;
 		return s;
+	}
 	const char *name = rp_dso_short_name(dso);
 	s = rp_strpool_intern_str(&r->pool, name ? name : "");
 	if (!s || rp_hashmap_put(&r->dso_names, (uint64_t)(uintptr_t)dso, (void *)s) < 0)
@@ -620,14 +639,25 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 			key.sym_end = al->sym->end;
 		}
 	}
-	key.hash = rp_entry_hash(r, &key);
+	/* Any mix of the key's fields will do for the cache slot: a hit is
+	 * checked with rp_entry_same(), as the table lookup checks it. */
+	uint64_t ch = (uint64_t)(uintptr_t)key.comm ^ ((uint64_t)(uintptr_t)key.dso_name << 3) ^
+		      (key.sym_name ? key.sym_start : key.ip) ^ ((uint64_t)(uint32_t)key.tid << 20) ^
+		      ((uint64_t)(uint32_t)key.cpu << 40) ^ (uint64_t)idx;
+	size_t slot = (size_t)((ch * 0x9e3779b97f4a7c15ull) >> 54) & (RP_REPORT_ECACHE - 1);
+	struct rp_hist_entry *e = r->ecache[slot].e;
 
-	struct rp_hist_entry *e = rp_hists_find(r, h, &key);
-	if (!e) {
-		int rc = rp_hists_insert(r, h, &key, &e);
+	if (!e || r->ecache[slot].idx != (size_t)idx || !rp_entry_same(r, e, &key)) {
+		key.hash = rp_entry_hash(r, &key);
+		e = rp_hists_find(r, h, &key);
+		if (!e) {
+			int rc = rp_hists_insert(r, h, &key, &e);
 
-		if (rc)
-			return rc;
+			if (rc)
+				return rc;
+		}
+		r->ecache[slot].e = e;
+		r->ecache[slot].idx = (size_t)idx;
 	}
 	e->period += s->period;
 	e->nr_samples++;

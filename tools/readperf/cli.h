@@ -3,6 +3,8 @@
 #ifndef RP_CLI_H
 #define RP_CLI_H
 
+#include <stdlib.h>
+
 #include <readperf/readperf.h>
 
 /* Exit statuses. */
@@ -42,6 +44,24 @@ void cli_input_close(struct cli_input *in);
  * the input was bad (whatever was read before it has been consumed).
  */
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr);
+
+/*
+ * -j N, --threads N: the threads the pipeline uses (rp_process_set_threads;
+ * 0: one per CPU, the default).  Returns 0, or prints the error and
+ * returns RP_EXIT_USAGE.
+ */
+static inline int cli_parse_threads(const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || arg[0] == '-' || n > 4096) {
+		cli_errorf("bad -j '%s' (a number of threads; 0: one per CPU)", arg);
+		return RP_EXIT_USAGE;
+	}
+	rp_process_set_threads((unsigned)n);
+	return 0;
+}
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);

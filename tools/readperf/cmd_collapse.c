@@ -28,7 +28,8 @@ static void collapse_usage(FILE *out)
 	      "      --tidy-java      shorten Java signatures\n"
 	      "      --kernel         annotate kernel functions with _[k]\n"
 	      "      --jit            annotate JIT-compiled functions with _[j]\n"
-	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n",
+	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -83,6 +84,7 @@ int cmd_collapse(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		CLI_COLLAPSE_LONGOPTS,
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,12 +94,16 @@ int cmd_collapse(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:j:h", longopts, NULL)) != -1) {
 		if (cli_collapse_option(c, &opts, &sym))
 			continue;
 		switch (c) {
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			collapse_usage(stdout);

@@ -11,7 +11,8 @@ static void csv_usage(FILE *out)
 {
 	fputs("usage: readperf csv [-o DIR] [-i FILE] [FILE]\n"
 	      "  writes DIR/stat.csv, overview.csv, processes.csv and results.csv\n"
-	      "  (DIR defaults to the current directory)\n",
+	      "  (DIR defaults to the current directory)\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -20,6 +21,7 @@ int cmd_csv(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -27,13 +29,17 @@ int cmd_csv(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			dir = optarg;
 			break;
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			csv_usage(stdout);

@@ -8,7 +8,8 @@
 static void dump_usage(FILE *out)
 {
 	fputs("usage: readperf dump [-i FILE] [FILE]\n"
-	      "  every record as perf report -D prints it, then the record counts\n",
+	      "  every record as perf report -D prints it, then the record counts\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -16,6 +17,7 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -23,12 +25,16 @@ int cmd_dump(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:Dh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Dj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
 			break;
 		case 'D': /* perf's spelling, accepted */
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			dump_usage(stdout);

@@ -31,7 +31,8 @@ static void flamegraph_usage(FILE *out)
 	      "      --title TEXT     the title (default \"Flame Graph\")\n"
 	      "      --width PIXELS   image width (default 1200)\n"
 	      "      --include-tid, --include-pid, --no-comm, --tidy-java   as for collapse\n"
-	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n",
+	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -67,6 +68,7 @@ int cmd_flamegraph(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,7 +81,7 @@ int cmd_flamegraph(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			svg = optarg;
@@ -121,6 +123,10 @@ int cmd_flamegraph(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			sym.no_demangle = 1;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			flamegraph_usage(stdout);

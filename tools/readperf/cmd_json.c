@@ -17,7 +17,8 @@
 static void json_usage(FILE *out)
 {
 	fputs("usage: readperf json [-o OUT] [--no-trace-fields] [-i FILE] [FILE]\n"
-	      "  writes perf data convert --to-json's document to OUT (default: stdout)\n",
+	      "  writes perf data convert --to-json's document to OUT (default: stdout)\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -29,6 +30,7 @@ int cmd_json(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -37,7 +39,7 @@ int cmd_json(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -47,6 +49,10 @@ int cmd_json(int argc, char **argv)
 			break;
 		case OPT_NO_TRACE:
 			opts.no_trace_fields = 1;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			json_usage(stdout);

@@ -14,7 +14,8 @@ static void pprof_usage(FILE *out)
 {
 	fputs("usage: readperf pprof [-o OUT] [-i FILE] [FILE]\n"
 	      "  writes a gzip'd pprof profile to OUT (default: perf.pb.gz; - for stdout);\n"
-	      "  read it with `go tool pprof -top OUT`\n",
+	      "  read it with `go tool pprof -top OUT`\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -23,6 +24,7 @@ int cmd_pprof(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -30,13 +32,17 @@ int cmd_pprof(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
 			break;
 		case 'i':
 			path = optarg;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			pprof_usage(stdout);

@@ -38,7 +38,8 @@ static void report_usage(FILE *out)
 	      "                            percent|period|count (default: a graph when the file has\n"
 	      "                            callchains and no -t; caller order with --children)\n"
 	      "  -G, --inverted            caller order (as -g caller)\n"
-	      "      --stdio               accepted, as perf's default here\n",
+	      "      --stdio               accepted, as perf's default here\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -59,6 +60,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "group", no_argument, NULL, OPT_GROUP },
 		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,7 +70,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:Gh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:t:g:Gj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -127,6 +129,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_GROUP:
 			opts.group = -1;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			report_usage(stdout);

@@ -19,7 +19,8 @@ static void script_usage(FILE *out)
 	      "                       [--show-switch-events] [--kallsyms FILE] [--symfs DIR]\n"
 	      "                       [-i FILE] [FILE]\n"
 	      "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
-	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n",
+	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n"
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -36,6 +37,7 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -46,7 +48,7 @@ int cmd_script(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (rp_script_parse_fields(&opts, optarg, err, sizeof(err)) < 0) {
@@ -74,6 +76,10 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SYMFS:
 			sym.symfs = optarg;
+			break;
+		case 'j':
+			if (cli_parse_threads(optarg))
+				return RP_EXIT_USAGE;
 			break;
 		case 'h':
 			script_usage(stdout);
