@@ -7,6 +7,16 @@
  * a directory written by `perf record --threads` (the file `data`, then
  * the `data.N` files, which are bare records without a header).
  *
+ * A mapped input is read through a sliding window: the mapping covers the
+ * whole file, but each time the position crosses a multiple of
+ * RP_MAP_WINDOW bytes, the pages of the window before the previous one are
+ * dropped from the process (madvise MADV_DONTNEED).  The mapping is
+ * private, read-only and never written, so a dropped page that is read
+ * again (a record still queued for time order, a feature section) is
+ * faulted in again from the page cache with the same bytes: views stay
+ * valid, and the file's pages in the process stay about two windows, plus
+ * those of records read back from further behind.
+ *
  * Format: tools/perf/Documentation/perf.data-directory-format.txt; perf's
  * util/data.c (which files of a directory are data files, kcore_dir).
  */
@@ -22,6 +32,10 @@
 
 #include "common/error_int.h"
 #include "format/session_int.h"
+
+/* Bytes of a mapped input kept in the process behind the read position:
+ * between one and two windows (a power of two, a multiple of the page). */
+#define RP_MAP_WINDOW (8u << 20)
 
 static int rp_io_error(struct rp_session *s, const char *what, const char *path)
 {
@@ -302,11 +316,34 @@ const uint8_t *rp_input_peek(struct rp_session *s, struct rp_input *in, size_t n
 	return in->blk->data + in->blk->head;
 }
 
+/* Drops the window before the previous one once pos moved from old into
+ * a new window. */
+static void rp_input_slide(struct rp_input *in, uint64_t old)
+{
+	uint64_t w = in->pos / RP_MAP_WINDOW;
+
+	if (w == old / RP_MAP_WINDOW || w < 2 || !in->map)
+		return;
+	uint64_t from = (old / RP_MAP_WINDOW < 2 ? 0 : old / RP_MAP_WINDOW - 1) * RP_MAP_WINDOW;
+	uint64_t to = (w - 1) * RP_MAP_WINDOW;
+
+	if (to > in->map_size)
+		to = in->map_size & ~(uint64_t)(RP_MAP_WINDOW - 1);
+	if (to > from)
+		madvise((void *)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+}
+
 void rp_input_advance(struct rp_input *in, size_t n)
 {
+	uint64_t old = in->pos;
+
 	in->pos += n;
-	if (in->stream && in->blk)
-		in->blk->head += n;
+	if (in->stream) {
+		if (in->blk)
+			in->blk->head += n;
+	} else if (((old ^ in->pos) & ~(uint64_t)(RP_MAP_WINDOW - 1)) != 0) {
+		rp_input_slide(in, old);
+	}
 }
 
 int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t *dst)
@@ -318,7 +355,7 @@ int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t
 			return RP_ERR_TRUNCATED;
 		if (dst)
 			memcpy(dst, in->map + in->pos, (size_t)n);
-		in->pos += n;
+		rp_input_advance(in, (size_t)n);
 		return 0;
 	}
 	/* What the block holds first; the rest is read past the blocks (the
