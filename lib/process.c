@@ -35,7 +35,7 @@
 /* Entries of the thread cache (a power of two). */
 #define RP_TCACHE_SIZE 64u
 /* Events per batch of the ring, and batches in the ring. */
-#define RP_RING_BATCH 256u
+#define RP_RING_BATCH 512u
 #define RP_RING_BATCHES 8u
 /* A side that waits for the other sleeps until this many batches are
  * ready (or free), so that the threads do not wake each other for every
