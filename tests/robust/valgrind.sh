@@ -2,7 +2,7 @@
 # valgrind memcheck over the golden tests: every command on every golden
 # file (and a cut copy of each, for the error paths) under memcheck; any
 # invalid read or write, use of uninitialised memory, or definite leak
-# fails.  Not part of `make check` (about N minutes: see
+# fails.  Not part of `make check` (about 9 minutes: see
 # docs/robustness.md); run it on a build without sanitizers:
 #
 #   tests/robust/valgrind.sh [build/readperf]
