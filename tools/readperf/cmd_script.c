@@ -2,6 +2,7 @@
 /* readperf script: one line per sample, as perf script prints it. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,9 @@ int cmd_script(int argc, char **argv)
 	char err[512];
 	int c;
 
+	/* Only this thread writes standard output (the pipeline's reader
+	 * thread never prints): with -j, stdio need not lock it per call. */
+	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
