@@ -70,6 +70,18 @@ struct rp_pipeline {
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_tcache_ent tcache[RP_TCACHE_SIZE];
+	/* PERF_SAMPLE_READ delivery: sample id -> struct rp_read_sid. */
+	const struct rp_session *session;
+	struct rp_hashmap read_sids;
+	size_t read_sids_evsels; /* evsels indexed in read_sids */
+	struct rp_read_sid *read_sid_store;
+};
+
+/* The last value read for one sample id (perf's perf_sample_id.period). */
+struct rp_read_sid {
+	const struct rp_evsel *evsel;
+	uint64_t value;
+	struct rp_read_sid *next; /* every entry, for freeing */
 };
 
 static unsigned rp_default_threads; /* 0: the machine's CPUs */
@@ -210,6 +222,92 @@ static int rp_changes_machine(uint32_t type)
 	}
 }
 
+static int rp_consumers_event(struct rp_pipeline *p, const struct rp_event *ev,
+			      const struct rp_resolved *r)
+{
+	for (size_t i = 0; i < p->nr_consumers; i++) {
+		int ret = p->consumers[i].event(p->consumers[i].ctx, ev, r);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The id's entry, indexing evsels the session gained since last time (a
+ * pipe stream adds them while it is read). */
+static struct rp_read_sid *rp_read_sid(struct rp_pipeline *p, uint64_t id)
+{
+	struct rp_read_sid *sid = rp_hashmap_get(&p->read_sids, id);
+	size_t nr = rp_session_nr_evsels(p->session);
+
+	if (sid || p->read_sids_evsels == nr)
+		return sid;
+	for (size_t i = p->read_sids_evsels; i < nr; i++) {
+		const struct rp_evsel *evsel = rp_session_evsel(p->session, i);
+		size_t nr_ids;
+		const uint64_t *ids = rp_evsel_ids(evsel, &nr_ids);
+
+		for (size_t j = 0; j < nr_ids; j++) {
+			struct rp_read_sid *e = calloc(1, sizeof(*e));
+
+			if (!e)
+				return NULL;
+			e->evsel = evsel;
+			e->next = p->read_sid_store;
+			p->read_sid_store = e;
+			if (rp_hashmap_put(&p->read_sids, ids[j], e) < 0)
+				return NULL;
+		}
+	}
+	p->read_sids_evsels = nr;
+	return rp_hashmap_get(&p->read_sids, id);
+}
+
+static void rp_read_sids_release(struct rp_pipeline *p)
+{
+	struct rp_read_sid *e = p->read_sid_store;
+
+	while (e) {
+		struct rp_read_sid *next = e->next;
+
+		free(e);
+		e = next;
+	}
+	rp_hashmap_release(&p->read_sids);
+}
+
+/*
+ * A sample with PERF_SAMPLE_READ reaches consumers once per value read, as
+ * perf's evlist__deliver_sample() hands it on: as the event of the value's
+ * id, with the value's increase since that id's previous sample as period;
+ * values that did not move are not delivered.
+ */
+static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *ev,
+				  const struct rp_resolved *r)
+{
+	const struct rp_read *read = &ev->u.sample.read;
+	struct rp_event one = *ev;
+
+	for (uint64_t i = 0; i < read->nr; i++) {
+		struct rp_read_value v = rp_read_get(read, i);
+		struct rp_read_sid *sid = rp_read_sid(p, v.id);
+
+		if (!sid)
+			continue;
+		one.u.sample.id = v.id;
+		one.u.sample.period = v.value - sid->value;
+		sid->value = v.value;
+		if (!one.u.sample.period)
+			continue;
+		one.evsel = sid->evsel;
+		int ret = rp_consumers_event(p, &one, r);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* One record through the machine and the consumers.  Returns 0 or the
  * first negative value. */
 static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
@@ -234,6 +332,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
 			return ret;
+		if (d->sample_type & RP_SAMPLE_READ)
+			return rp_deliver_read_sample(p, ev, &res);
 		r = &res;
 	} else {
 		ret = rp_machine_process(p->machine, ev);
@@ -242,12 +342,7 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		if (ret < 0)
 			return ret;
 	}
-	for (size_t i = 0; i < p->nr_consumers; i++) {
-		ret = p->consumers[i].event(p->consumers[i].ctx, ev, r);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return rp_consumers_event(p, ev, r);
 }
 
 /* ---- two threads ------------------------------------------------------- */
@@ -452,6 +547,7 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		return RP_ERR_NOMEM;
 	p->machine = machine;
 	p->symbols = symbols;
+	p->session = session;
 	p->consumers = consumers;
 	p->nr_consumers = nr_consumers;
 	p->gen = 1;
@@ -471,6 +567,7 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	}
 	free(p->frames);
 	free(p->rcache);
+	rp_read_sids_release(p);
 	free(p);
 	return ret;
 }
