@@ -83,6 +83,32 @@ static char *rp_tp_chunk(struct rp_tp_cur *c, uint64_t n)
 	return s;
 }
 
+/*
+ * Keeps only the printk_formats lines libtraceevent can take: "ADDR : FMT"
+ * with a ':' after at least one byte and at least one byte after it.  Its
+ * parser steps one byte past the ':' and copies from there, so a line that
+ * ends at (or lacks) the ':' would make it read past the buffer.  In place.
+ */
+static void rp_tp_printk_clean(char *buf)
+{
+	char *in = buf, *out = buf;
+
+	while (*in) {
+		char *nl = strchr(in, '\n');
+		size_t len = nl ? (size_t)(nl - in) : strlen(in);
+		char *colon = memchr(in, ':', len);
+
+		if (colon && colon > in && (size_t)(colon - in) + 1 < len) {
+			memmove(out, in, len);
+			out += len;
+			if (nl)
+				*out++ = '\n';
+		}
+		in += len + (nl ? 1 : 0);
+	}
+	*out = 0;
+}
+
 static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int file_swap)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -167,6 +193,7 @@ static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int f
 	if (nr) {
 		if (!(buf = rp_tp_chunk(&c, nr)))
 			return RP_ERR_CORRUPT;
+		rp_tp_printk_clean(buf);
 		tep_parse_printk_formats(tp->tep, buf);
 		free(buf);
 	}
