@@ -71,17 +71,34 @@ static FILE *devnull(void)
 	return fp;
 }
 
-/* A private directory for the CSV files, made once. */
+static char csv_dir_path[PATH_MAX];
+
+/* Removes the CSV directory and its files at exit. */
+static void csv_dir_remove(void)
+{
+	static const char *const names[] = { "stat.csv", "overview.csv", "processes.csv",
+					     "results.csv" };
+	char path[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", csv_dir_path, names[i]);
+		unlink(path);
+	}
+	rmdir(csv_dir_path);
+}
+
+/* A private directory for the CSV files, made once, removed at exit. */
 static const char *csv_dir(void)
 {
-	static char dir[PATH_MAX];
+	char *dir = csv_dir_path;
 
 	if (!dir[0]) {
 		const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 
-		snprintf(dir, sizeof(dir), "%s/rp-fuzz-csv.XXXXXX", base);
+		snprintf(dir, sizeof(csv_dir_path), "%s/rp-fuzz-csv.XXXXXX", base);
 		if (!mkdtemp(dir))
 			abort();
+		atexit(csv_dir_remove);
 	}
 	return dir;
 }
