@@ -222,12 +222,17 @@ static int rp_changes_machine(uint32_t type)
 	}
 }
 
+/* Hands ev to the consumers whose RP_CONSUMER_RECORDS flag equals
+ * `records` (all of them when `records` is negative). */
 static int rp_consumers_event(struct rp_pipeline *p, const struct rp_event *ev,
-			      const struct rp_resolved *r)
+			      const struct rp_resolved *r, int records)
 {
 	for (size_t i = 0; i < p->nr_consumers; i++) {
-		int ret = p->consumers[i].event(p->consumers[i].ctx, ev, r);
+		const struct rp_consumer *c = &p->consumers[i];
 
+		if (records >= 0 && !!(c->flags & RP_CONSUMER_RECORDS) != records)
+			continue;
+		int ret = c->event(c->ctx, ev, r);
 		if (ret < 0)
 			return ret;
 	}
@@ -288,7 +293,10 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 {
 	const struct rp_read *read = &ev->u.sample.read;
 	struct rp_event one = *ev;
+	int ret = rp_consumers_event(p, ev, r, 1);
 
+	if (ret < 0)
+		return ret;
 	for (uint64_t i = 0; i < read->nr; i++) {
 		struct rp_read_value v = rp_read_get(read, i);
 		struct rp_read_sid *sid = rp_read_sid(p, v.id);
@@ -301,7 +309,7 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 		if (!one.u.sample.period)
 			continue;
 		one.evsel = sid->evsel;
-		int ret = rp_consumers_event(p, &one, r);
+		ret = rp_consumers_event(p, &one, r, 0);
 		if (ret < 0)
 			return ret;
 	}
@@ -342,7 +350,7 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		if (ret < 0)
 			return ret;
 	}
-	return rp_consumers_event(p, ev, r);
+	return rp_consumers_event(p, ev, r, -1);
 }
 
 /* ---- two threads ------------------------------------------------------- */

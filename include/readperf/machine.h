@@ -62,6 +62,13 @@ int32_t rp_thread_pid(const struct rp_thread *thread);
 int32_t rp_thread_tid(const struct rp_thread *thread);
 /* The thread's current comm (the one valid at the last processed record). */
 const char *rp_thread_comm(const struct rp_thread *thread);
+/*
+ * The thread's first comm.  A thread created before any COMM named it
+ * starts as ":<tid>"; perf overrides that default in place with the first
+ * real comm, so whatever was counted under the default shows that comm in
+ * the end.  Returns the first real comm then, else the first comm.
+ */
+const char *rp_thread_first_comm(const struct rp_thread *thread);
 
 /* Where an address was found. */
 struct rp_addr_location {

@@ -45,6 +45,12 @@ struct rp_resolved {
 
 /* rp_consumer.flags */
 #define RP_CONSUMER_CALLCHAIN 1u /* resolve each sample's callchain */
+/*
+ * A sample with PERF_SAMPLE_READ is handed to consumers once per value read
+ * (as the value's event, with its increase as period), as perf delivers it;
+ * a consumer with this flag gets each record once, as it is in the file.
+ */
+#define RP_CONSUMER_RECORDS 2u
 
 /* Most callchain entries resolved per sample (perf's PERF_MAX_STACK_DEPTH
  * is 127 by default; the kernel caps records far below this). */

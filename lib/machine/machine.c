@@ -231,6 +231,12 @@ const char *rp_thread_comm(const struct rp_thread *thread)
 	return thread ? thread->comm : NULL;
 }
 
+const char *rp_thread_first_comm(const struct rp_thread *thread)
+{
+	/* The override replaced comms[0] (rp_thread_set_comm). */
+	return thread && thread->nr_comms ? thread->comms[0].str : NULL;
+}
+
 /* ---------------------------------------------------------------- records */
 
 static uint64_t rp_event_time(const struct rp_event *ev)

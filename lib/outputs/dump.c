@@ -1076,7 +1076,8 @@ static int rp_dump_event(void *ctx, const struct rp_event *ev, const struct rp_r
 
 struct rp_consumer rp_dump_consumer(struct rp_dump *d)
 {
-	struct rp_consumer c = { .ctx = d, .event = rp_dump_event, .flags = 0 };
+	/* perf -D prints each record once, as read. */
+	struct rp_consumer c = { .ctx = d, .event = rp_dump_event, .flags = RP_CONSUMER_RECORDS };
 
 	return c;
 }

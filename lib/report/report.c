@@ -110,6 +110,7 @@ struct rp_report {
 	struct rp_strpool pool;
 	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
 	const char *last_comm_in, *last_comm;
+	int comms_overridden;        /* rp_report_override_default_comms() ran */
 	struct rp_dso *last_dso;     /* the last DSO named, and its name */
 	const char *last_dso_name;
 	/* The entries samples fell in lately, by a cheap hash of their key:
@@ -504,6 +505,82 @@ static int rp_hists_insert(struct rp_report *r, struct rp_hists *h,
 		return RP_ERR_NOMEM;
 	h->entries[h->nr_entries++] = e;
 	*out = e;
+	return 0;
+}
+
+/* Moves e from the hash chain of its old hash to that of e->hash. */
+static int rp_hists_rehash(struct rp_hists *h, struct rp_hist_entry *e, uint64_t old_hash)
+{
+	struct rp_hist_entry *first = rp_hashmap_get(&h->map, old_hash);
+
+	if (first == e) {
+		if (e->next)
+			rp_hashmap_put(&h->map, old_hash, e->next);
+		else
+			rp_hashmap_del(&h->map, old_hash);
+	} else {
+		for (struct rp_hist_entry *p = first; p; p = p->next)
+			if (p->next == e) {
+				p->next = e->next;
+				break;
+			}
+	}
+	e->next = rp_hashmap_get(&h->map, e->hash);
+	return rp_hashmap_put(&h->map, e->hash, e) < 0 ? RP_ERR_NOMEM : 0;
+}
+
+/*
+ * perf overrides a thread's ":<tid>" default comm in place when its first
+ * COMM arrives, so rows of samples taken before then show that comm, and
+ * merge with the rows of the same comm (perf's collapse compares comm
+ * strings).  Done once, before the first write.  Rows that carry call
+ * graphs keep the default: their graphs cannot be merged.
+ */
+static int rp_report_override_default_comms(struct rp_report *r)
+{
+	char def[16];
+
+	if (r->comms_overridden)
+		return 0;
+	r->comms_overridden = 1;
+	for (size_t i = 0; i < r->nr_hists; i++) {
+		struct rp_hists *h = &r->hists[i];
+		size_t kept = 0;
+
+		for (size_t j = 0; j < h->nr_entries; j++) {
+			struct rp_hist_entry *e = h->entries[j];
+			const char *first = e->thread ? rp_thread_first_comm(e->thread) : NULL;
+
+			h->entries[kept++] = e;
+			snprintf(def, sizeof(def), ":%d", (int)rp_thread_tid(e->thread));
+			if (!first || e->chain || strcmp(e->comm, def) || !strcmp(first, def))
+				continue;
+			struct rp_hist_entry k = *e;
+			k.comm = rp_strpool_intern_str(&r->pool, first);
+			if (!k.comm)
+				return RP_ERR_NOMEM;
+			k.hash = rp_entry_hash(r, &k);
+			struct rp_hist_entry *f = rp_hists_find(r, h, &k);
+			if (f && !f->chain) {
+				f->period += e->period;
+				f->nr_samples += e->nr_samples;
+				f->acc_period += e->acc_period;
+				f->acc_samples += e->acc_samples;
+				kept--; /* e is gone into f */
+				continue;
+			}
+			if (f)
+				continue;
+			uint64_t old_hash = e->hash;
+			e->comm = k.comm;
+			e->hash = k.hash;
+			if (rp_hists_rehash(h, e, old_hash) < 0)
+				return RP_ERR_NOMEM;
+		}
+		h->nr_entries = kept;
+	}
+	/* Cached entries may be gone. */
+	memset(r->ecache, 0, sizeof(r->ecache));
 	return 0;
 }
 
@@ -1519,6 +1596,9 @@ int rp_report_write(struct rp_report *report, FILE *out)
 
 	if (!report || !out)
 		return RP_ERR_INVAL;
+	rc = rp_report_override_default_comms(report);
+	if (rc < 0)
+		return rc;
 	if (report->nr_hists) {
 		g = calloc(report->nr_hists, sizeof(*g));
 		if (!g)
