@@ -37,6 +37,10 @@ int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 	s->session = session;
 	s->no_demangle = o.no_demangle;
 	s->symfs = dup_or_empty(o.symfs);
+	/* A perf record --kcore directory carries the kallsyms of its
+	 * recording, which perf report then uses as with --kallsyms. */
+	if (!o.kallsyms && session)
+		o.kallsyms = rp_session_kcore_kallsyms(session);
 	if (o.kallsyms)
 		s->kallsyms = strdup(o.kallsyms);
 	if (o.buildid_dir) {
