@@ -652,8 +652,11 @@ int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, 
 	if (ev->type == RP_RECORD_SAMPLE) {
 		struct rp_sample *d = &ev->u.sample;
 
-		if (!evsel)
+		if (!evsel) {
+			/* Unknown id: nothing is decoded; no stale fields either. */
+			memset(d, 0, sizeof(*d));
 			return 0;
+		}
 		rp_cur_init(&c, rec + 8, size - 8u, offset + 8, s->swap);
 		if (rp_decode_sample(s, evsel, &c, d) < 0)
 			return rp_error_set_record(&s->err, RP_ERR_CORRUPT, offset, ev->type,

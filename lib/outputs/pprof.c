@@ -258,6 +258,16 @@ static int64_t rp_pprof_location(struct rp_pprof *p, const struct rp_addr_locati
 	return (int64_t)loc->id;
 }
 
+
+/* pprof values are int64: a sum of periods (u64 in the file) saturates at
+ * INT64_MAX instead of overflowing. */
+static int64_t rp_pprof_add_period(int64_t sum, uint64_t period)
+{
+	if (period > (uint64_t)INT64_MAX - (uint64_t)sum)
+		return INT64_MAX;
+	return sum + (int64_t)period;
+}
+
 static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 			const struct rp_resolved *res)
 {
@@ -304,7 +314,7 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 		    s->cpu == cpu && s->comm == comm && s->nr_locs == n &&
 		    !memcmp(s->locs, p->scratch, n * sizeof(uint64_t))) {
 			s->count++;
-			s->period += (int64_t)ev->u.sample.period;
+			s->period = rp_pprof_add_period(s->period, ev->u.sample.period);
 			return 0;
 		}
 	}
@@ -321,7 +331,7 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 	s->comm = comm;
 	s->nr_locs = (uint32_t)n;
 	s->count = 1;
-	s->period = (int64_t)ev->u.sample.period;
+	s->period = rp_pprof_add_period(0, ev->u.sample.period);
 	int ret = rp_pprof_push(&p->sample_v, s, RP_PPROF_MAX_SAMPLES);
 	if (ret < 0)
 		return ret;

@@ -29,6 +29,9 @@ if [ -d "$corpus" ]; then
 	done
 fi
 
+# libtraceevent's own leaks on damaged event formats are not ours.
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$here/lsan.supp
+
 run_one() {
 	local t=$1 bin=$B/fuzz_$1
 	mkdir -p "$work/$t" "$work/$t-crashes"

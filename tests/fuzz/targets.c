@@ -145,22 +145,35 @@ static void walk_regs(const struct rp_regs *r)
 		touch(r->regs, (uint64_t)r->nr * 8);
 }
 
+/* Every field the sample's sample_type makes valid (the others are not
+ * written by the decoder: event.h). */
 static void walk_sample(const struct rp_sample *s)
 {
-	touch(s->callchain, walk_cap(s->callchain_nr) * 8);
-	walk_read(&s->read);
-	touch(s->raw, s->raw_size);
-	for (uint64_t i = 0; i < walk_cap(s->branch_nr); i++) {
-		struct rp_branch_entry b = rp_sample_branch(s, i);
+	uint64_t t = s->sample_type;
 
-		rp_fuzz_sink += b.from ^ b.to ^ b.flags;
+	if (t & RP_SAMPLE_CALLCHAIN)
+		touch(s->callchain, walk_cap(s->callchain_nr) * 8);
+	if (t & RP_SAMPLE_READ)
+		walk_read(&s->read);
+	if (t & RP_SAMPLE_RAW)
+		touch(s->raw, s->raw_size);
+	if (t & RP_SAMPLE_BRANCH_STACK) {
+		for (uint64_t i = 0; i < walk_cap(s->branch_nr); i++) {
+			struct rp_branch_entry b = rp_sample_branch(s, i);
+
+			rp_fuzz_sink += b.from ^ b.to ^ b.flags;
+		}
+		if (s->branch_counters)
+			touch(s->branch_counters, walk_cap(s->branch_nr) * 8);
 	}
-	if (s->branch_counters)
-		touch(s->branch_counters, walk_cap(s->branch_nr) * 8);
-	walk_regs(&s->regs_user);
-	walk_regs(&s->regs_intr);
-	touch(s->stack_user, s->stack_user_size);
-	touch(s->aux, s->aux_size);
+	if (t & RP_SAMPLE_REGS_USER)
+		walk_regs(&s->regs_user);
+	if (t & RP_SAMPLE_REGS_INTR)
+		walk_regs(&s->regs_intr);
+	if (t & RP_SAMPLE_STACK_USER)
+		touch(s->stack_user, s->stack_user_size);
+	if (t & RP_SAMPLE_AUX)
+		touch(s->aux, s->aux_size);
 }
 
 /* Reads every field the event's type gives, every array entry, every string. */
@@ -171,7 +184,9 @@ static void walk_event(const struct rp_event *ev)
 		touch_str(rp_evsel_name(ev->evsel));
 	switch (ev->type) {
 	case RP_RECORD_SAMPLE:
-		walk_sample(&ev->u.sample);
+		/* A sample whose id matches no attr is not decoded (event.h). */
+		if (ev->evsel)
+			walk_sample(&ev->u.sample);
 		break;
 	case RP_RECORD_MMAP:
 	case RP_RECORD_MMAP2:
