@@ -85,10 +85,13 @@ static char *rp_tp_chunk(struct rp_tp_cur *c, uint64_t n)
 
 /*
  * Keeps only the printk_formats lines libtraceevent can take: "ADDR : FMT"
- * with a ':' after at least one byte and at least one byte after it.  Its
- * parser steps one byte past the ':' and copies from there, so a line that
- * ends at (or lacks) the ':' would make it read past the buffer.  In place.
+ * with a ':' after at least one byte and RP_TP_PRINTK_MIN_FMT bytes after
+ * it.  Its parser steps one byte past the ':' and copies from there (a
+ * line that ends at, or lacks, the ':' made it read past the buffer), then
+ * looks two bytes before the end of the copy for a "\n" (a format of
+ * fewer than three bytes made it read before it).  In place.
  */
+#define RP_TP_PRINTK_MIN_FMT 4u
 static void rp_tp_printk_clean(char *buf)
 {
 	char *in = buf, *out = buf;
@@ -98,7 +101,7 @@ static void rp_tp_printk_clean(char *buf)
 		size_t len = nl ? (size_t)(nl - in) : strlen(in);
 		char *colon = memchr(in, ':', len);
 
-		if (colon && colon > in && (size_t)(colon - in) + 1 < len) {
+		if (colon && colon > in && len - (size_t)(colon - in) - 1 >= RP_TP_PRINTK_MIN_FMT) {
 			memmove(out, in, len);
 			out += len;
 			if (nl)
