@@ -29,6 +29,8 @@ RP=${1:?usage: run_corpus.sh /path/to/readperf}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
+# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
+[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 
 case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
 [ -x "$RP" ] || { echo "run_corpus: $RP is not an executable" >&2; exit 1; }

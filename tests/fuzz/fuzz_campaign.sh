@@ -18,6 +18,8 @@ shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
+# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
+[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 work=${RP_FUZZ_WORK:-/tmp/rp-fuzz-work}
 targets=${*:-open records pipe compressed swapped report csv dump stats header script collapse json pprof}
 mkdir -p "$work/shared"

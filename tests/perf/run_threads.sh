@@ -12,6 +12,8 @@ RP=${1:?usage: run_threads.sh /path/to/readperf}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
+# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
+[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

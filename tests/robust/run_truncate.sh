@@ -25,6 +25,8 @@ RP=${1:?usage: run_truncate.sh /path/to/readperf}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
+# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
+[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 
 case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
 [ -x "$RP" ] || { echo "run_truncate: $RP is not an executable" >&2; exit 1; }

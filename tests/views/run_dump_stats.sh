@@ -24,6 +24,8 @@ case $RP in /*) ;; *) RP=$PWD/$RP ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${RP_CORPUS:-$root/../shared/corpus}
+# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
+[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 work=$(mktemp -d "${TMPDIR:-/tmp}/rp-dump.XXXXXX")
 failures=0
 
