@@ -85,8 +85,8 @@ static char *rp_tp_chunk(struct rp_tp_cur *c, uint64_t n)
 
 /*
  * Keeps only the printk_formats lines libtraceevent can take: "ADDR : FMT"
- * with a ':' after at least one byte and RP_TP_PRINTK_MIN_FMT bytes after
- * it.  Its parser steps one byte past the ':' and copies from there (a
+ * with a ':' after at least one byte and a format of RP_TP_PRINTK_MIN_FMT
+ * bytes or more (not counting blanks and an opening quote).  Its parser steps one byte past the ':' and copies from there (a
  * line that ends at, or lacks, the ':' made it read past the buffer), then
  * looks two bytes before the end of the copy for a "\n" (a format of
  * fewer than three bytes made it read before it).  In place.
@@ -101,7 +101,15 @@ static void rp_tp_printk_clean(char *buf)
 		size_t len = nl ? (size_t)(nl - in) : strlen(in);
 		char *colon = memchr(in, ':', len);
 
-		if (colon && colon > in && len - (size_t)(colon - in) - 1 >= RP_TP_PRINTK_MIN_FMT) {
+		/* The format's bytes past any blanks and an opening quote (which
+		 * libtraceevent also skips, at most). */
+		const char *q = colon ? colon + 1 : NULL;
+
+		while (q && q < in + len && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q && q < in + len && *q == '"')
+			q++;
+		if (colon && colon > in && (size_t)(in + len - q) >= RP_TP_PRINTK_MIN_FMT) {
 			memmove(out, in, len);
 			out += len;
 			if (nl)
