@@ -35,54 +35,13 @@ struct rp_stats_sid {
 	uint64_t prev; /* the value the last sample read */
 };
 
-/* perf 6.1 perf_event__names[]; NULL where it prints nothing. */
-static const char *const rp_perf_names[RP_STATS_PERF61_TYPES] = {
-	[0] = "TOTAL",
-	[RP_RECORD_MMAP] = "MMAP",
-	[RP_RECORD_LOST] = "LOST",
-	[RP_RECORD_COMM] = "COMM",
-	[RP_RECORD_EXIT] = "EXIT",
-	[RP_RECORD_THROTTLE] = "THROTTLE",
-	[RP_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[RP_RECORD_FORK] = "FORK",
-	[RP_RECORD_READ] = "READ",
-	[RP_RECORD_SAMPLE] = "SAMPLE",
-	[RP_RECORD_MMAP2] = "MMAP2",
-	[RP_RECORD_AUX] = "AUX",
-	[RP_RECORD_ITRACE_START] = "ITRACE_START",
-	[RP_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
-	[RP_RECORD_SWITCH] = "SWITCH",
-	[RP_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[RP_RECORD_NAMESPACES] = "NAMESPACES",
-	[RP_RECORD_KSYMBOL] = "KSYMBOL",
-	[RP_RECORD_BPF_EVENT] = "BPF_EVENT",
-	[RP_RECORD_CGROUP] = "CGROUP",
-	[RP_RECORD_TEXT_POKE] = "TEXT_POKE",
-	[RP_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-	[RP_RECORD_HEADER_ATTR] = "ATTR",
-	[RP_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
-	[RP_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
-	[RP_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
-	[RP_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
-	[RP_RECORD_ID_INDEX] = "ID_INDEX",
-	[RP_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[RP_RECORD_AUXTRACE] = "AUXTRACE",
-	[RP_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[RP_RECORD_THREAD_MAP] = "THREAD_MAP",
-	[RP_RECORD_CPU_MAP] = "CPU_MAP",
-	[RP_RECORD_STAT_CONFIG] = "STAT_CONFIG",
-	[RP_RECORD_STAT] = "STAT",
-	[RP_RECORD_STAT_ROUND] = "STAT_ROUND",
-	[RP_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
-	[RP_RECORD_TIME_CONV] = "TIME_CONV",
-	[RP_RECORD_HEADER_FEATURE] = "FEATURE",
-	[RP_RECORD_COMPRESSED] = "COMPRESSED",
-	[RP_RECORD_FINISHED_INIT] = "FINISHED_INIT",
-};
-
+/* The names perf 6.1's perf_event__names[] knows: every type below
+ * COMPRESSED2 but CALLCHAIN_DEFERRED, which came later. */
 const char *rp_stats_type_name(uint32_t type)
 {
-	return type && type < RP_STATS_PERF61_TYPES ? rp_perf_names[type] : NULL;
+	if (type >= RP_STATS_PERF61_TYPES || type == RP_RECORD_CALLCHAIN_DEFERRED)
+		return NULL;
+	return rp_record_type_name(type);
 }
 
 int rp_stats_new(struct rp_stats **out, const struct rp_session *session)
@@ -231,7 +190,7 @@ int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_a
 	uint64_t total = 0;
 
 	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++)
-		if (rp_perf_names[t])
+		if (rp_stats_type_name(t))
 			total += nr[t];
 	fprintf(fp, "\nAggregated stats:%s\n",
 		with_aux_note ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
@@ -239,13 +198,15 @@ int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_a
 	/* perf keeps these counters in u32 and prints them with %d. */
 	fprintf(fp, "%16s events: %10d\n", "TOTAL", (int)(uint32_t)total);
 	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++) {
-		if (!rp_perf_names[t] || !nr[t])
+		const char *name = rp_stats_type_name(t);
+
+		if (!name || !nr[t])
 			continue;
 		if ((uint32_t)total)
-			fprintf(fp, "%16s events: %10d  (%4.1f%%)\n", rp_perf_names[t],
+			fprintf(fp, "%16s events: %10d  (%4.1f%%)\n", name,
 				(int)(uint32_t)nr[t], 100.0 * (uint32_t)nr[t] / (uint32_t)total);
 		else
-			fprintf(fp, "%16s events: %10d\n", rp_perf_names[t], (int)(uint32_t)nr[t]);
+			fprintf(fp, "%16s events: %10d\n", name, (int)(uint32_t)nr[t]);
 	}
 	return ferror(fp) ? RP_ERR_IO : 0;
 }
