@@ -120,6 +120,64 @@ static void rp_tp_printk_clean(char *buf)
 	*out = 0;
 }
 
+/* Fields an event format may declare for rp_tp_format_ok() (real events
+ * have a few dozen). */
+#define RP_TP_MAX_FIELDS 512u
+
+static int rp_tp_ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/*
+ * Whether every "REC->name" of an event format's print fmt names a field
+ * the format declares ("field:TYPE name;" or "name[N];").  libtraceevent
+ * follows the field it looks up without checking that it found one (a
+ * NULL dereference on a damaged format), so an event failing this is not
+ * handed to it and prints raw, as an event it cannot parse does.
+ */
+static int rp_tp_format_ok(const char *fmt)
+{
+	const char *names[RP_TP_MAX_FIELDS];
+	size_t lens[RP_TP_MAX_FIELDS], nr = 0;
+	const char *p = fmt, *print;
+
+	while ((p = strstr(p, "field:")) != NULL) {
+		const char *semi = strchr(p, ';'), *end;
+
+		if (!semi)
+			break;
+		end = semi;
+		if (end > p && end[-1] == ']')
+			while (end > p && *end != '[')
+				end--;
+		const char *start = end;
+		while (start > p && rp_tp_ident_char(start[-1]))
+			start--;
+		if (nr == RP_TP_MAX_FIELDS)
+			return 0;
+		names[nr] = start;
+		lens[nr++] = (size_t)(end - start);
+		p = semi + 1;
+	}
+	print = strstr(fmt, "print fmt:");
+	for (p = print; p && (p = strstr(p, "REC->")) != NULL;) {
+		const char *start = p + 5, *end = start;
+		size_t i;
+
+		while (rp_tp_ident_char(*end))
+			end++;
+		for (i = 0; i < nr; i++)
+			if (lens[i] == (size_t)(end - start) && !memcmp(names[i], start, lens[i]))
+				break;
+		if (i == nr)
+			return 0;
+		p = end;
+	}
+	return 1;
+}
+
 static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int file_swap)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -175,7 +233,8 @@ static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int f
 	for (uint32_t i = 0; i < nr; i++) {
 		if (rp_tp_u64(&c, &n) < 0 || !(buf = rp_tp_chunk(&c, n)))
 			return RP_ERR_CORRUPT;
-		tep_parse_event(tp->tep, buf, (unsigned long)n, "ftrace");
+		if (rp_tp_format_ok(buf))
+			tep_parse_event(tp->tep, buf, (unsigned long)n, "ftrace");
 		free(buf);
 	}
 	/* the recorded events, per system */
@@ -190,7 +249,8 @@ static int rp_tp_parse(struct rp_tp *tp, const uint8_t *data, size_t size, int f
 			if (rp_tp_u64(&c, &n) < 0 || !(buf = rp_tp_chunk(&c, n)))
 				return RP_ERR_CORRUPT;
 			/* an event libtraceevent cannot parse prints raw, as in perf */
-			tep_parse_event(tp->tep, buf, (unsigned long)n, sys);
+			if (rp_tp_format_ok(buf))
+				tep_parse_event(tp->tep, buf, (unsigned long)n, sys);
 			free(buf);
 		}
 	}
