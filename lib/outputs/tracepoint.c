@@ -131,6 +131,76 @@ static int rp_tp_ident_char(char ch)
 }
 
 /*
+ * Whether a print fmt (the rest of the format: its strings may hold
+ * newlines) is whole: a quoted format string, then at least
+ * as many arguments as its conversions take, quotes closed, brackets
+ * nested and closed, no operator at the end.  libtraceevent's expression
+ * parser follows NULL on a cut expression or a missing argument.
+ */
+static int rp_tp_print_balanced(const char *p)
+{
+	char stack[64];
+	size_t depth = 0, need = 0, args = 0;
+	char last = 0;
+
+	/* The format string first: each conversion (and each '*' in one)
+	 * takes an argument, which libtraceevent expects to find. */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '"')
+		return 0;
+	for (p++; *p && *p != '"'; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		need++;
+		for (p++; *p && strchr("0123456789.-+ #*lhzjtqL", *p); p++)
+			need += *p == '*';
+		if (!*p || *p == '"')
+			return 0;
+	}
+	if (*p != '"')
+		return 0;
+	last = *p++;
+
+	for (; *p; p++) {
+		char ch = *p;
+
+		if (ch == '"' || ch == '\'') {
+			const char q = ch;
+
+			for (p++; *p && *p != q; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (*p != q)
+				return 0;
+			last = q;
+			continue;
+		}
+		if (ch == ',' && depth == 0)
+			args++;
+		if (ch == '(' || ch == '[' || ch == '{') {
+			if (depth == sizeof(stack))
+				return 0;
+			stack[depth++] = ch == '(' ? ')' : ch == '[' ? ']' : '}';
+		} else if (ch == ')' || ch == ']' || ch == '}') {
+			if (!depth || stack[--depth] != ch)
+				return 0;
+		}
+		if (ch != ' ' && ch != '\t' && ch != '\n')
+			last = ch;
+	}
+	return depth == 0 && last && !strchr("?:,|&+-*/<>=!~^%(", last) && args >= need;
+}
+
+/*
  * Whether every "REC->name" of an event format's print fmt names a field
  * the format declares ("field:TYPE name;" or "name[N];").  libtraceevent
  * follows the field it looks up without checking that it found one (a
@@ -162,6 +232,8 @@ static int rp_tp_format_ok(const char *fmt)
 		p = semi + 1;
 	}
 	print = strstr(fmt, "print fmt:");
+	if (print && (!rp_tp_print_balanced(print + 10) || strstr(print + 10, "print fmt:")))
+		return 0;
 	for (p = print; p && (p = strstr(p, "REC->")) != NULL;) {
 		const char *start = p + 5, *end = start;
 		size_t i;
