@@ -201,8 +201,9 @@ static int rp_tp_print_balanced(const char *p)
 }
 
 /*
- * Whether every "REC->name" of an event format's print fmt names a field
- * the format declares ("field:TYPE name;" or "name[N];").  libtraceevent
+ * Whether an event format is whole (every "field:" line ends in "TYPE
+ * name;" or "name[N];", a print fmt follows) and every "REC->name" of its
+ * print fmt names a field it declares.  libtraceevent
  * follows the field it looks up without checking that it found one (a
  * NULL dereference on a damaged format), so an event failing this is not
  * handed to it and prints raw, as an event it cannot parse does.
@@ -217,7 +218,7 @@ static int rp_tp_format_ok(const char *fmt)
 		const char *semi = strchr(p, ';'), *end;
 
 		if (!semi)
-			break;
+			return 0; /* a field cut short */
 		end = semi;
 		if (end > p && end[-1] == ']')
 			while (end > p && *end != '[')
@@ -225,14 +226,14 @@ static int rp_tp_format_ok(const char *fmt)
 		const char *start = end;
 		while (start > p && rp_tp_ident_char(start[-1]))
 			start--;
-		if (nr == RP_TP_MAX_FIELDS)
+		if (nr == RP_TP_MAX_FIELDS || start == end)
 			return 0;
 		names[nr] = start;
 		lens[nr++] = (size_t)(end - start);
 		p = semi + 1;
 	}
 	print = strstr(fmt, "print fmt:");
-	if (print && (!rp_tp_print_balanced(print + 10) || strstr(print + 10, "print fmt:")))
+	if (!print || !rp_tp_print_balanced(print + 10) || strstr(print + 10, "print fmt:"))
 		return 0;
 	for (p = print; p && (p = strstr(p, "REC->")) != NULL;) {
 		const char *start = p + 5, *end = start;
