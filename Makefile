@@ -20,7 +20,7 @@ CC ?= cc
 DEMO_OUT := demo-out
 WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline
 
-.PHONY: all deps build demo check check-werror check-asan bench clean
+.PHONY: all deps build demo check check-werror check-asan bench fuzz valgrind clean
 
 all: build
 
@@ -87,6 +87,19 @@ check-asan: deps
 	cd build-asan && RP_REQUIRE_PERF=1 ctest --output-on-failure -j$(JOBS)
 
 # Not part of check: records ~100 MB and compares speed and memory with perf.
+# Fuzzing (clang's libFuzzer) and valgrind: not part of make check.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@command -v clang >/dev/null && dpkg-query -W libclang-rt-14-dev >/dev/null 2>&1 || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y clang libclang-rt-14-dev; }
+	CC=clang cmake -S . -B build-fuzz -DRP_FUZZ=ON -DRP_SANITIZE=ON
+	cmake --build build-fuzz -j$(JOBS)
+	tests/fuzz/fuzz_campaign.sh build-fuzz $(FUZZ_SECONDS)
+
+valgrind: build
+	@command -v valgrind >/dev/null || { apt-get update && apt-get install -y valgrind; }
+	tests/robust/valgrind.sh build/readperf
+
 bench: build
 	bench/bench_report.sh build/readperf
 
