@@ -9,6 +9,10 @@
  * A struct rp_event is a view: its pointers point into the mapped file or
  * into a buffer of the reader, and stay valid until the next call to
  * rp_session_next() on the same session (or until the session is closed).
+ * This holds for a sample whose callchain the session stitched together
+ * with its PERF_RECORD_CALLCHAIN_DEFERRED record too: the merged callchain
+ * and the copy of the sample record (`data`) live in session buffers that
+ * the next call reuses.
  * Integers are already in host byte order.  Arrays behind pointers
  * (callchain ips, branch entries, registers, read values) are host-order,
  * 8-byte aligned copies when the file needed swapping or was unaligned, and
@@ -136,6 +140,9 @@ enum rp_record_type {
 #define RP_CONTEXT_HV ((uint64_t)-32)
 #define RP_CONTEXT_KERNEL ((uint64_t)-128)
 #define RP_CONTEXT_USER ((uint64_t)-512)
+/* The user part of this callchain comes later in a CALLCHAIN_DEFERRED
+ * record; the next (last) entry is the cookie that names it. */
+#define RP_CONTEXT_USER_DEFERRED ((uint64_t)-640)
 #define RP_CONTEXT_GUEST ((uint64_t)-2048)
 #define RP_CONTEXT_GUEST_KERNEL ((uint64_t)-2176)
 #define RP_CONTEXT_GUEST_USER ((uint64_t)-2560)
@@ -330,6 +337,12 @@ struct rp_aux_output_hw_id_event {
 	uint64_t hw_id;
 };
 
+/*
+ * PERF_RECORD_CALLCHAIN_DEFERRED: the user callchain of the samples of a
+ * thread (the record's sample_id tid) whose callchain ended with
+ * RP_CONTEXT_USER_DEFERRED and this cookie.  ips start with
+ * RP_CONTEXT_USER.
+ */
 struct rp_callchain_deferred_event {
 	uint64_t cookie;
 	uint64_t nr;
@@ -419,7 +432,25 @@ struct rp_event {
 		struct rp_build_id_event build_id;
 		struct rp_payload_event payload; /* every other type */
 	} u;
+	/*
+	 * The data file the record was read from: 0 for the file (or a
+	 * directory's `data`), i > 0 for the directory's i-th data.N file in
+	 * the order the session reads them; rp_session_data_file() names it.
+	 */
+	uint32_t input;
+	/*
+	 * For a SAMPLE: RP_DEFERRED_MERGED when the session appended the user
+	 * callchain of a later CALLCHAIN_DEFERRED record (the callchain keeps
+	 * RP_CONTEXT_USER_DEFERRED, drops the cookie and goes on with the
+	 * deferred ips, as perf merges them); RP_DEFERRED_UNMERGED when the
+	 * callchain ends with a cookie that no deferred record matched (held,
+	 * then delivered as it is); 0 otherwise.
+	 */
+	uint8_t deferred;
 };
+
+#define RP_DEFERRED_MERGED 1u
+#define RP_DEFERRED_UNMERGED 2u
 
 /* The perf name of a record type ("MMAP2", "FINISHED_ROUND"), or NULL. */
 const char *rp_record_type_name(uint32_t type);

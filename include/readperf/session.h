@@ -62,6 +62,8 @@ extern "C" {
 #define RP_ATTR_INHERIT_THREAD (1ull << 35)
 #define RP_ATTR_REMOVE_ON_EXEC (1ull << 36)
 #define RP_ATTR_SIGTRAP (1ull << 37)
+#define RP_ATTR_DEFER_CALLCHAIN (1ull << 38) /* user callchains come deferred */
+#define RP_ATTR_DEFER_OUTPUT (1ull << 39)    /* CALLCHAIN_DEFERRED records */
 
 /* perf_event_attr.type values. */
 #define RP_TYPE_HARDWARE 0u
@@ -216,10 +218,31 @@ struct rp_session_opts {
 	 * FINISHED_ROUND); 0 selects RP_QUEUE_MAX_DEFAULT.
 	 */
 	uint64_t max_queued;
+	/*
+	 * Deferred callchains (perf_event_attr.defer_callchain, Linux 6.19):
+	 * a sample whose callchain ends with RP_CONTEXT_USER_DEFERRED and a
+	 * cookie is held until the CALLCHAIN_DEFERRED record of its thread
+	 * arrives, then delivered with the user callchain appended, after that
+	 * record (perf report and perf script do so by default).  Non-zero
+	 * turns this off: every record is delivered as read (perf report -D,
+	 * perf script --no-merge-callchains, perf inject).
+	 */
+	uint32_t no_merge_deferred;
+	/*
+	 * Most samples held waiting for their deferred callchain; a sample
+	 * past it is delivered at once without merging (and counted in
+	 * stats.nr_deferred_over_cap).  0 selects RP_DEFERRED_MAX_DEFAULT.
+	 * The bytes held are capped by RP_DEFERRED_MAX_BYTES as well.
+	 */
+	uint64_t max_deferred;
 };
 
 /* Default cap on queued records: 2 Mi records, 80 MiB of queue entries. */
 #define RP_QUEUE_MAX_DEFAULT (2ull << 20)
+/* Default cap on samples held for their deferred callchain. */
+#define RP_DEFERRED_MAX_DEFAULT (64ull << 10)
+/* Cap on the bytes of the samples held for their deferred callchain. */
+#define RP_DEFERRED_MAX_BYTES (64ull << 20)
 
 /*
  * What the reader met, for stats and diagnostics.  Counts are by record
@@ -233,6 +256,13 @@ struct rp_session_stats {
 	uint64_t bytes_skipped;      /* data bytes not read after an error */
 	uint64_t nr_lost;            /* sum of LOST.lost */
 	uint64_t nr_lost_samples;    /* sum of LOST_SAMPLES.lost */
+	/* Samples waiting for a deferred callchain (CALLCHAIN_DEFERRED):
+	 * delivered merged; delivered as they are (another cookie came for
+	 * their thread, or the data ended); delivered at once because the held
+	 * samples reached the cap (opts.max_deferred, RP_DEFERRED_MAX_BYTES). */
+	uint64_t nr_deferred_merged;
+	uint64_t nr_deferred_unmatched;
+	uint64_t nr_deferred_over_cap;
 };
 
 struct rp_session;
@@ -278,6 +308,14 @@ void rp_session_close(struct rp_session *session);
  */
 int rp_session_next(struct rp_session *session, struct rp_event *ev);
 
+/*
+ * Turns merging of deferred callchains on (merge != 0) or off, as
+ * opts.no_merge_deferred does at open, for a caller that gets the session
+ * opened by someone else (a dump shows raw records).  Only before the
+ * first rp_session_next().  Returns 0, or RP_ERR_INVAL after it.
+ */
+int rp_session_set_merge_deferred(struct rp_session *session, int merge);
+
 /* The error of the last failed call; code 0 when none. */
 const struct rp_error *rp_session_error(const struct rp_session *session);
 
@@ -294,6 +332,14 @@ int rp_session_is_pipe(const struct rp_session *session);
 int rp_session_is_dir(const struct rp_session *session);
 /* Files read: 1, or for a directory 1 + the number of data.N files. */
 size_t rp_session_nr_data_files(const struct rp_session *session);
+/*
+ * The path of data file i (0 <= i < rp_session_nr_data_files(), the
+ * rp_event.input of its records) as perf names it in `perf report -D`:
+ * the path given to rp_session_open() for a file or a stream, and
+ * "PATH/data", "PATH/data.N" for a directory.  NULL when i is out of
+ * range.  Valid for the session's lifetime.
+ */
+const char *rp_session_data_file(const struct rp_session *session, size_t i);
 /*
  * The path of DIR/kcore_dir/kallsyms when the input is a directory that
  * holds it (perf record --kcore): the kernel symbols of the recording

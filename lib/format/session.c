@@ -48,6 +48,9 @@ int rp_session_open(struct rp_session **out, const char *path,
 	if (!s->opts.max_queued)
 		s->opts.max_queued = RP_QUEUE_MAX_DEFAULT;
 	s->queue.max = s->opts.max_queued;
+	if (!s->opts.max_deferred)
+		s->opts.max_deferred = RP_DEFERRED_MAX_DEFAULT;
+	rp_deferred_init(&s->deferred, !s->opts.no_merge_deferred, s->opts.max_deferred);
 
 	ret = rp_inputs_open(s);
 	if (ret == 0)
@@ -70,6 +73,7 @@ void rp_session_close(struct rp_session *s)
 		return;
 	rp_inputs_close(s);
 	rp_order_release(&s->queue);
+	rp_deferred_release(&s->deferred);
 	free(s->primed);
 	free(s->evsels);
 	free(s->kcore_kallsyms);
@@ -362,9 +366,10 @@ static int rp_pipe_prime(struct rp_session *s)
 }
 
 /* Decodes a record for the caller.  A record whose contents contradict
- * its type stops the reader, as it stops perf.  Returns 1 or 0 (stopped). */
+ * its type stops the reader, as it stops perf.  Returns 1, or 0 (stopped,
+ * or a sample held for its deferred callchain). */
 static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, uint64_t nr,
-		      const struct rp_evsel *evsel, struct rp_event *ev)
+		      const struct rp_evsel *evsel, uint32_t input, struct rp_event *ev)
 {
 	int ret = rp_record_decode(s, rec, off, nr, evsel, ev);
 
@@ -372,12 +377,21 @@ static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, ui
 		rp_session_stop(s, ret);
 		return 0;
 	}
+	ev->input = input;
+	ev->deferred = 0;
 	if (ev->type == RP_RECORD_SAMPLE && !evsel)
 		s->stats.nr_unknown_id++;
 	if (ev->type == RP_RECORD_LOST)
 		s->stats.nr_lost += ev->u.lost.lost;
 	else if (ev->type == RP_RECORD_LOST_SAMPLES)
 		s->stats.nr_lost_samples += ev->u.lost.lost;
+	if (s->deferred.on) {
+		ret = rp_deferred_filter(s, ev);
+		if (ret < 0)
+			rp_session_stop(s, ret);
+		if (ret <= 0)
+			return 0;
+	}
 	return 1;
 }
 
@@ -388,14 +402,24 @@ static int rp_known_type(uint32_t type)
 
 int rp_session_next(struct rp_session *s, struct rp_event *ev)
 {
+	s->started = 1;
 	rp_inputs_collect(s);
 	for (;;) {
+		/* Samples a deferred callchain released come right after it. */
+		if (rp_deferred_pending(&s->deferred)) {
+			int ret = rp_deferred_next(s, ev);
+
+			if (ret > 0)
+				return 1;
+			if (ret < 0)
+				rp_session_stop(s, ret);
+		}
 		const struct rp_qent *q = rp_order_pop(s);
 
 		if (q) {
 			if (q->chunk)
 				q->chunk->pending--;
-			if (rp_deliver(s, q->rec, q->offset, q->nr, q->evsel, ev))
+			if (rp_deliver(s, q->rec, q->offset, q->nr, q->evsel, q->input, ev))
 				return 1;
 			continue;
 		}
@@ -405,7 +429,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			s->held_rec = NULL;
 			if (s->held_chunk)
 				s->held_chunk->pending--;
-			if (rp_deliver(s, rec, s->held_off, s->held_nr, NULL, ev))
+			if (rp_deliver(s, rec, s->held_off, s->held_nr, NULL, s->held_input, ev))
 				return 1;
 			continue;
 		}
@@ -414,6 +438,11 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 				rp_order_flush(s, 0, 1);
 				continue;
 			}
+			/* Then the samples still waiting for a deferred
+			 * callchain, as they are (also after an error: they
+			 * were read before it). */
+			if (rp_deferred_end(s))
+				continue;
 			if (s->stop_code)
 				s->err = s->stop_err;
 			return s->stop_code;
@@ -423,6 +452,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 		uint32_t size;
 		uint64_t off, nr;
 		struct rp_zchunk *chunk;
+		uint32_t input = 0;
 		int applied = 0;
 
 		if (s->primed_head < s->nr_primed) {
@@ -446,6 +476,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 				continue;
 			}
 			nr = s->nr_next++;
+			input = (uint32_t)s->cur_input;
 		}
 		uint32_t type = rp_load32(rec, s->swap);
 
@@ -477,6 +508,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			s->held_off = off;
 			s->held_nr = nr;
 			s->held_chunk = chunk;
+			s->held_input = input;
 			if (chunk)
 				chunk->pending++;
 			continue;
@@ -489,7 +521,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			/* perf delivers records without a time, or with time 0
 			 * (synthesized ones), at once. */
 			if (t != (uint64_t)-1 && t != 0) {
-				struct rp_qent e = { t, nr, off, rec, evsel, chunk };
+				struct rp_qent e = { t, nr, off, rec, evsel, chunk, input };
 
 				if (rp_order_push(s, &e) < 0) {
 					rp_session_stop(s, RP_ERR_NOMEM);
@@ -500,9 +532,19 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 				continue;
 			}
 		}
-		if (rp_deliver(s, rec, off, nr, evsel, ev))
+		if (rp_deliver(s, rec, off, nr, evsel, input, ev))
 			return 1;
 	}
+}
+
+int rp_session_set_merge_deferred(struct rp_session *s, int merge)
+{
+	if (s->started)
+		return rp_error_set(&s->err, RP_ERR_INVAL,
+				   "merging of deferred callchains set after the first record");
+	s->opts.no_merge_deferred = !merge;
+	s->deferred.on = !!merge;
+	return 0;
 }
 
 const struct rp_error *rp_session_error(const struct rp_session *s)
@@ -563,6 +605,11 @@ int rp_session_is_dir(const struct rp_session *s)
 size_t rp_session_nr_data_files(const struct rp_session *s)
 {
 	return s->nr_inputs;
+}
+
+const char *rp_session_data_file(const struct rp_session *s, size_t i)
+{
+	return i < s->nr_inputs ? s->inputs[i].path : NULL;
 }
 
 const char *rp_session_kcore_kallsyms(const struct rp_session *s)

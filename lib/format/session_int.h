@@ -14,6 +14,7 @@
 
 #include "common/arena.h"
 #include "common/hashmap.h"
+#include "format/deferred.h"
 #include "format/zchunk.h"
 
 /* Caps on what the container can claim (bytes or counts). */
@@ -81,6 +82,7 @@ struct rp_qent {
 	const uint8_t *rec;
 	const struct rp_evsel *evsel;
 	struct rp_zchunk *chunk; /* holding rec, or NULL for the file */
+	uint32_t input;          /* index of the input it was read from */
 };
 
 struct rp_order_queue {
@@ -150,6 +152,11 @@ struct rp_session {
 	const uint8_t *held_rec;
 	uint64_t held_off, held_nr;
 	struct rp_zchunk *held_chunk;
+	uint32_t held_input;
+
+	/* Samples waiting for their deferred callchain (deferred.c). */
+	struct rp_deferred deferred;
+	uint8_t started; /* rp_session_next() was called */
 
 	/* Host-order copies of arrays in swapped or unaligned records. */
 	uint64_t *scratch;

@@ -10,6 +10,12 @@
  * queue are held back until the user record that flushed them (perf
  * prints FINISHED_ROUND before the records its flush delivers; the session
  * delivers it after them).
+ *
+ * A directory's records are labelled with their data file, DIR/data or
+ * DIR/data.N, as perf labels them.  CALLCHAIN_DEFERRED records (Linux
+ * 6.19) are printed as the perf that knows them prints them (perf 6.1
+ * cannot read them); the session must not merge them into their samples
+ * (rp_session_set_merge_deferred()), as perf report -D does not.
  */
 #include <readperf/dump.h>
 
@@ -47,6 +53,8 @@ struct rp_dump {
 	FILE *fp;
 	const struct rp_session *session;
 	const char *label;
+	char **labels;          /* per data file of a directory, or NULL */
+	size_t nr_labels;
 	struct rp_stats *stats;
 	uint64_t combined_type; /* OR of the events' sample_type */
 	int sample_id_all;      /* of the first event, as perf takes it */
@@ -287,6 +295,32 @@ size_t rp_dump_page_size(char *buf, size_t size, uint64_t bytes)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+/* perf labels the records of a directory with their data file: the
+ * label, then the file's part of its path ("/data", "/data.3"). */
+static int rp_dump_dir_labels(struct rp_dump *d)
+{
+	const char *path = rp_session_path(d->session);
+	size_t plen = strlen(path), llen = strlen(d->label);
+	size_t n = rp_session_nr_data_files(d->session);
+
+	d->labels = calloc(n ? n : 1, sizeof(*d->labels));
+	if (!d->labels)
+		return RP_ERR_NOMEM;
+	d->nr_labels = n;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = rp_session_data_file(d->session, i);
+		const char *tail = f && !strncmp(f, path, plen) ? f + plen : "";
+		size_t tlen = strlen(tail);
+
+		d->labels[i] = malloc(llen + tlen + 1);
+		if (!d->labels[i])
+			return RP_ERR_NOMEM;
+		memcpy(d->labels[i], d->label, llen);
+		memcpy(d->labels[i] + llen, tail, tlen + 1);
+	}
+	return 0;
+}
+
 int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session,
 		const struct rp_dump_opts *opts)
 {
@@ -308,6 +342,10 @@ int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session
 	d->is_pipe = rp_session_is_pipe(session);
 	if (d->is_pipe)
 		d->label = "pipe";
+	if (rp_session_is_dir(session) && rp_dump_dir_labels(d) < 0) {
+		rp_dump_free(d);
+		return RP_ERR_NOMEM;
+	}
 	if (rp_stats_new(&d->stats, session) < 0 || rp_buf_reserve(&d->out, RP_DUMP_BUFSIZE) < 0) {
 		rp_dump_free(d);
 		return RP_ERR_NOMEM;
@@ -337,6 +375,9 @@ void rp_dump_free(struct rp_dump *d)
 	if (!d)
 		return;
 	rp_stats_free(d->stats);
+	for (size_t i = 0; i < d->nr_labels; i++)
+		free(d->labels[i]);
+	free(d->labels);
 	free(d->out.p);
 	free(d->pending.p);
 	free(d);
@@ -385,10 +426,20 @@ static char *rp_tstamp(const struct rp_dump *d, const struct rp_event *ev, char 
 	return p;
 }
 
+/* The record type's name as perf prints it: perf 6.1's names, and
+ * CALLCHAIN_DEFERRED, which the perf that writes it names. */
+static const char *rp_dump_type_name(uint32_t type)
+{
+	if (type == RP_RECORD_CALLCHAIN_DEFERRED)
+		return rp_record_type_name(type);
+	return rp_stats_type_name(type);
+}
+
 static void rp_dump_head(struct rp_dump *d, struct rp_buf *b, const struct rp_event *ev)
 {
-	size_t label_len = strlen(d->label);
-	const char *name = rp_stats_type_name(ev->type);
+	const char *label = ev->input < d->nr_labels ? d->labels[ev->input] : d->label;
+	size_t label_len = strlen(label);
+	const char *name = rp_dump_type_name(ev->type);
 	size_t name_len = name ? strlen(name) : 7;
 	char *p = rp_room(d, b, 200 + label_len + name_len + rp_dump_hex_size(ev->size));
 
@@ -402,7 +453,7 @@ static void rp_dump_head(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 	*p++ = '\n';
 	p = rp_fmt_hex(p, offset, 1);
 	*p++ = '@';
-	memcpy(p, d->label, label_len);
+	memcpy(p, label, label_len);
 	p += label_len;
 	memcpy(p, " [", 2);
 	p += 2;
@@ -445,6 +496,37 @@ static const char *rp_reg_name(const struct rp_dump *d, unsigned id)
 	if (id >= 32 && id < 64 && !(id & 1))
 		return xmm[(id - 32) / 2];
 	return "unknown";
+}
+
+/* perf's callchain__printf(): "... FP chain: nr:N", then one line per ip. */
+static void rp_dump_chain(struct rp_dump *d, struct rp_buf *b, uint64_t nr, const uint64_t *ips)
+{
+	char *p = rp_room(d, b, 40 + nr * 32);
+
+	if (!p)
+		return;
+	char *start = p;
+
+	memcpy(p, "... FP chain: nr:", 17);
+	p += 17;
+	p = rp_fmt_u64(p, nr);
+	*p++ = '\n';
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = ips[i];
+
+		memcpy(p, ".....", 5);
+		p += 5;
+		if (i < 10)
+			*p++ = ' ';
+		*p++ = ' ';
+		p = rp_fmt_u64(p, (uint32_t)i);
+		memcpy(p, ": ", 2);
+		p += 2;
+		for (int sh = 60; sh >= 0; sh -= 4)
+			*p++ = rp_hexdig[(ip >> sh) & 15];
+		*p++ = '\n';
+	}
+	b->len += (size_t)(p - start);
 }
 
 static void rp_dump_regs(struct rp_dump *d, struct rp_buf *b, const char *type,
@@ -553,32 +635,8 @@ static void rp_dump_sample(struct rp_dump *d, struct rp_buf *b, const struct rp_
 					  rp_sample_branch(s, i).from);
 		}
 	}
-	if (st & RP_SAMPLE_CALLCHAIN) {
-		p = rp_room(d, b, 40 + s->callchain_nr * 32);
-		if (!p)
-			return;
-		start = p;
-		memcpy(p, "... FP chain: nr:", 17);
-		p += 17;
-		p = rp_fmt_u64(p, s->callchain_nr);
-		*p++ = '\n';
-		for (uint64_t i = 0; i < s->callchain_nr; i++) {
-			uint64_t ip = s->callchain[i];
-
-			memcpy(p, ".....", 5);
-			p += 5;
-			if (i < 10)
-				*p++ = ' ';
-			*p++ = ' ';
-			p = rp_fmt_u64(p, (uint32_t)i);
-			memcpy(p, ": ", 2);
-			p += 2;
-			for (int sh = 60; sh >= 0; sh -= 4)
-				*p++ = rp_hexdig[(ip >> sh) & 15];
-			*p++ = '\n';
-		}
-		b->len += (size_t)(p - start);
-	}
+	if (st & RP_SAMPLE_CALLCHAIN)
+		rp_dump_chain(d, b, s->callchain_nr, s->callchain);
 	if (st & RP_SAMPLE_BRANCH_STACK) {
 		if (callstack)
 			rp_printf(d, b, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
@@ -981,6 +1039,20 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 				  tc->time_cycles, tc->time_mask, (uint32_t)tc->cap_user_time_zero,
 				  (uint32_t)tc->cap_user_time_short);
 		rp_puts(d, b, ": unhandled!\n");
+		break;
+	}
+	case RP_RECORD_CALLCHAIN_DEFERRED: {
+		/* perf's dump_deferred_callchain(): the sample_id's pid/tid
+		 * (-1 without), the cookie, and the ips when the event samples
+		 * callchains; the report tool's stub adds nothing. */
+		const struct rp_callchain_deferred_event *cd = &ev->u.callchain_deferred;
+		int has_tid = !!(ev->sid.present & RP_SAMPLE_TID);
+
+		rp_printf(d, b, "(IP, 0x%x): %d/%d: %#" PRIx64 "\n", (unsigned)ev->misc,
+			  has_tid ? (int)ev->sid.pid : -1, has_tid ? (int)ev->sid.tid : -1,
+			  cd->cookie);
+		if (ev->evsel && (rp_evsel_attr(ev->evsel)->sample_type & RP_SAMPLE_CALLCHAIN))
+			rp_dump_chain(d, b, cd->nr, cd->ips);
 		break;
 	}
 	case RP_RECORD_FINISHED_ROUND:
