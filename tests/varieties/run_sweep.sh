@@ -153,11 +153,6 @@ compare() { # variety file [stat]
 			fi
 		elif cmp -s "$v.$view.perf" "$v.$view.rp"; then
 			note "$v" $view ok
-		elif [ "$view" = dump ] && [ -d "$f" ] &&
-			cmp -s <(sed 's#^\([0-9a-fx]*@[^ ]*\)/data\(\.[0-9]*\)\{0,1\} #\1 #' "$v.$view.perf") "$v.$view.rp"; then
-			# Known: perf labels each record of a directory with its
-			# data file (@DIR/data.N), readperf with the directory.
-			note "$v" $view KNOWN "identical but for perf's @DIR/data.N labels (docs/varieties.md)"
 		else
 			fails=$((fails + 1))
 			note "$v" $view DIFF "$(diff "$v.$view.perf" "$v.$view.rp" | grep '^[<>]' | head -4 | cut -c1-160 | tr '\n' '|')"
