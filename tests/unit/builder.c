@@ -431,6 +431,20 @@ void tb_sample_id(struct tb_buf *b, const struct rp_attr *attr, const struct tb_
 		tb_u64(b, s->has_identifier ? s->identifier : s->id);
 }
 
+size_t tb_callchain_deferred(struct tb_buf *b, const struct rp_attr *attr, uint64_t cookie,
+			     uint64_t nr, const uint64_t *ips, const struct tb_sample *sid)
+{
+	size_t start = tb_rec_begin(b, RP_RECORD_CALLCHAIN_DEFERRED, RP_MISC_USER);
+
+	tb_u64(b, cookie);
+	tb_u64(b, nr);
+	for (uint64_t i = 0; i < nr; i++)
+		tb_u64(b, ips[i]);
+	tb_sample_id(b, attr, sid);
+	tb_rec_end(b, start);
+	return start;
+}
+
 /* ---- whole files ---- */
 
 void tb_file_init(struct tb_file *f, int swap)

@@ -133,6 +133,15 @@ uint64_t tb_branch_flags_file(uint64_t host_flags, int swap);
  */
 void tb_sample_id(struct tb_buf *b, const struct rp_attr *attr, const struct tb_sample *s);
 
+/*
+ * Writes a PERF_RECORD_CALLCHAIN_DEFERRED (misc PERF_RECORD_MISC_USER, as
+ * the kernel writes it): cookie, nr, the nr ips, then the sample_id_all
+ * trailer of attr from sid.  Returns its offset in b.
+ * Format: perf_event.h (Linux 6.19), PERF_RECORD_CALLCHAIN_DEFERRED.
+ */
+size_t tb_callchain_deferred(struct tb_buf *b, const struct rp_attr *attr, uint64_t cookie,
+			     uint64_t nr, const uint64_t *ips, const struct tb_sample *sid);
+
 /* ---- whole files ---- */
 
 #define TB_MAX_ATTRS 16
