@@ -15,7 +15,8 @@
  * DIR/data.N, as perf labels them.  CALLCHAIN_DEFERRED records (Linux
  * 6.19) are printed as the perf that knows them prints them (perf 6.1
  * cannot read them); the session must not merge them into their samples
- * (rp_session_set_merge_deferred()), as perf report -D does not.
+ * (rp_session_set_merge_deferred(), which rp_dump_new() calls), as perf
+ * report -D does not.
  */
 #include <readperf/dump.h>
 
@@ -342,6 +343,12 @@ int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session
 	d->is_pipe = rp_session_is_pipe(session);
 	if (d->is_pipe)
 		d->label = "pipe";
+	/* perf report -D does not merge deferred callchains into their
+	 * samples: it prints records as read.  The session is the caller's
+	 * (const here), but a dump is made before its first record and
+	 * needs this of it; the cast is the one write the dump does to it
+	 * (dump.h's callers are asked to turn merging off themselves). */
+	rp_session_set_merge_deferred((struct rp_session *)session, 0);
 	if (rp_session_is_dir(session) && rp_dump_dir_labels(d) < 0) {
 		rp_dump_free(d);
 		return RP_ERR_NOMEM;

@@ -498,8 +498,8 @@ static void test_time_order(void **state)
 	}
 }
 
-/* The dump shows the raw records as perf report -D (6.19) does, with the
- * session's merging off. */
+/* The dump shows the raw records as perf report -D (6.19) does: it turns
+ * the session's merging off itself. */
 static void test_dump(void **state)
 {
 	struct dfile df;
@@ -517,7 +517,6 @@ static void test_dump(void **state)
 	struct rp_dump_opts o = { .sz = sizeof(o), .label = "x.data" };
 
 	assert_non_null(fp);
-	assert_int_equal(rp_session_set_merge_deferred(s, 0), 0);
 	assert_int_equal(rp_machine_new(&m, s), 0);
 	assert_int_equal(rp_dump_new(&d, fp, s, &o), 0);
 	struct rp_consumer c = rp_dump_consumer(d);
