@@ -270,6 +270,5 @@ int rp_deferred_end(struct rp_session *s)
 		if (d->nr_release++ == 0)
 			d->scan = i;
 	}
-	d->ending = 1;
 	return d->nr_release != 0;
 }

@@ -42,7 +42,6 @@ struct rp_dfr_ent {
 
 struct rp_deferred {
 	uint8_t on;            /* merging (opts.no_merge_deferred unset) */
-	uint8_t ending;        /* the data ended: everything held leaves */
 	uint64_t max;          /* cap on held samples */
 	struct rp_dfr_ent *ents; /* arrival order; [0, nr) */
 	size_t nr, alloc;
