@@ -6,7 +6,7 @@
 # READPERF should be built with symbols and frame pointers, e.g.
 #   cmake -S . -B build-bench-prof -DCMAKE_BUILD_TYPE=Release \
 #         -DCMAKE_C_FLAGS="-g -fno-omit-frame-pointer"
-#   cmake --build build-bench-prof -j2 --target readperf
+#   cmake --build build-bench-prof -j2 --target readperf-cli
 #
 # It records `READPERF COMMAND ARGS FILE > /dev/null` with
 # `perf record -e cpu-clock -F 4999 --call-graph dwarf` (DWARF unwinding, so

@@ -4,12 +4,13 @@
  * applied to the machine before consumers see it, so that a sample meets
  * the threads, comms and maps valid at its time.
  *
- * Two caches spare the lookups that repeat from sample to sample: the
- * thread of a (pid, tid), and the resolution of an (ip, cpumode, thread,
- * address space).  Both hold only while the machine stays as it was: any
- * sideband record (it may add maps, threads, comms) and any lookup that
- * made a map (the kernel map stretched over its symbols) start a new
- * generation, which empties them.
+ * Three caches spare the lookups that repeat from sample to sample: the
+ * thread of a (pid, tid), the resolution of an (ip, cpumode, thread,
+ * address space), and the resolved frames of a whole call stack (its
+ * entries as recorded, thread, address space).  They hold only while the
+ * machine stays as it was: any sideband record (it may add maps, threads,
+ * comms) and any lookup that made a map (the kernel map stretched over
+ * its symbols) start a new generation, which empties them.
  *
  * With two threads (rp_process_set_threads()), one reads the session
  * (framing, decoding, time order) into a ring of batches of events while
@@ -32,6 +33,10 @@
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u
+/* Entries of the call-stack cache (a power of two), and the longest
+ * stack it keeps (entries as recorded). */
+#define RP_SCACHE_SIZE 8192u
+#define RP_SCACHE_MAX_IPS 256u
 /* Entries of the thread cache (a power of two). */
 #define RP_TCACHE_SIZE 64u
 /* Events per batch of the ring, and batches in the ring. */
@@ -53,6 +58,18 @@ struct rp_rcache_ent {
 	struct rp_addr_location al;
 };
 
+/* One call stack: its entries as recorded and its frames. */
+struct rp_scache_ent {
+	uint64_t gen; /* 0: empty */
+	uint64_t hash;
+	uint64_t id;  /* rp_resolved.stack_id */
+	const struct rp_thread *thread;
+	const struct rp_maps *maps;
+	uint32_t nr_ips, nr_frames, alloc; /* alloc: ips and frames room */
+	uint64_t *ips;
+	struct rp_frame *frames;
+};
+
 struct rp_tcache_ent {
 	uint64_t gen; /* 0: empty */
 	uint32_t pid, tid;
@@ -69,6 +86,8 @@ struct rp_pipeline {
 	size_t frames_alloc;
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
+	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
+	uint64_t next_stack_id;
 	struct rp_tcache_ent tcache[RP_TCACHE_SIZE];
 	/* PERF_SAMPLE_READ delivery: sample id -> struct rp_read_sid. */
 	const struct rp_session *session;
@@ -163,15 +182,109 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
  * perf's thread__resolve_callchain_sample() for frame-pointer chains, in
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
  * switch the mode of the entries after them; any other marker means a
- * corrupt chain, which perf discards whole.
+ * corrupt chain, which perf discards whole.  Fills frames[0..*nr) (room
+ * for nr_ips); returns 1, or 0 for a discarded chain (*nr is 0 then).
  */
+static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
+			    uint64_t nr_ips, struct rp_frame *frames, size_t *nr)
+{
+	uint8_t cpumode = RP_MISC_USER;
+	size_t n = 0;
+
+	*nr = 0;
+	for (uint64_t i = 0; i < nr_ips; i++) {
+		uint64_t ip = ips[i];
+
+		if (ip >= RP_CONTEXT_MAX) {
+			if (ip == RP_CONTEXT_HV)
+				cpumode = RP_MISC_HYPERVISOR;
+			else if (ip == RP_CONTEXT_KERNEL)
+				cpumode = RP_MISC_KERNEL;
+			else if (ip == RP_CONTEXT_USER)
+				cpumode = RP_MISC_USER;
+			else
+				return 0;
+			continue;
+		}
+		rp_resolve_ip(p, thread, cpumode, ip, &frames[n].al);
+		n++;
+	}
+	*nr = n;
+	return 1;
+}
+
+static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_thread *thread)
+{
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)thread ^ nr);
+
+	for (uint64_t i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0x9e3779b97f4a7c15ull + (h >> 31);
+	return rp_hash64(h);
+}
+
+/*
+ * The sample's call stack through the stack cache: a stack met in this
+ * generation for the same thread and address space gets its frames from
+ * there; a new one is resolved and kept.
+ */
+static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sample *d,
+				       uint64_t nr, struct rp_resolved *res)
+{
+	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
+	uint64_t h = rp_ips_hash(d->callchain, nr, res->thread);
+	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
+
+	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
+	    e->nr_ips == nr && !memcmp(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t))) {
+		res->nr_callchain = e->nr_frames;
+		res->callchain = e->frames;
+		res->stack_id = e->id;
+		return 0;
+	}
+	if (nr > e->alloc) {
+		size_t want = nr < 32 ? 32 : (size_t)nr;
+		void *ips = realloc(e->ips, want * sizeof(*e->ips));
+
+		if (!ips)
+			return RP_ERR_NOMEM;
+		e->ips = ips;
+		void *frames = realloc(e->frames, want * sizeof(*e->frames));
+		if (!frames)
+			return RP_ERR_NOMEM;
+		e->frames = frames;
+		e->alloc = (uint32_t)want;
+	}
+	uint64_t gen = p->gen;
+	size_t n;
+
+	e->gen = 0;
+	rp_resolve_chain(p, res->thread, d->callchain, nr, e->frames, &n);
+	res->nr_callchain = n;
+	res->callchain = e->frames;
+	res->stack_id = 0;
+	if (p->gen != gen)
+		return 0; /* a lookup changed the maps: not kept */
+	memcpy(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	e->gen = gen;
+	e->hash = h;
+	e->id = ++p->next_stack_id;
+	e->thread = res->thread;
+	e->maps = maps;
+	e->nr_ips = (uint32_t)nr;
+	e->nr_frames = (uint32_t)n;
+	res->stack_id = e->id;
+	return 0;
+}
+
+/* The sample's callchain into res (see struct rp_resolved). */
 static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d,
 				struct rp_resolved *res)
 {
 	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
-	uint8_t cpumode = RP_MISC_USER;
-	size_t n = 0;
+	size_t n;
 
+	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
+		return rp_resolve_callchain_cached(p, d, nr, res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
 	if (nr > p->frames_alloc) {
@@ -182,26 +295,7 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 		p->frames = f;
 		p->frames_alloc = (size_t)nr;
 	}
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = d->callchain[i];
-
-		if (ip >= RP_CONTEXT_MAX) {
-			if (ip == RP_CONTEXT_HV)
-				cpumode = RP_MISC_HYPERVISOR;
-			else if (ip == RP_CONTEXT_KERNEL)
-				cpumode = RP_MISC_KERNEL;
-			else if (ip == RP_CONTEXT_USER)
-				cpumode = RP_MISC_USER;
-			else {
-				/* A present but empty chain, as perf leaves it. */
-				res->callchain = p->frames;
-				return 0;
-			}
-			continue;
-		}
-		rp_resolve_ip(p, res->thread, cpumode, ip, &p->frames[n].al);
-		n++;
-	}
+	rp_resolve_chain(p, res->thread, d->callchain, nr, p->frames, &n);
 	res->nr_callchain = n;
 	res->callchain = p->frames;
 	return 0;
@@ -337,6 +431,7 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		rp_resolve_ip(p, res.thread, cpumode, d->ip, &res.al);
 		res.nr_callchain = 0;
 		res.callchain = NULL;
+		res.stack_id = 0;
 		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
 			return ret;
@@ -563,6 +658,8 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	p->rcache = calloc(RP_RCACHE_SIZE, sizeof(*p->rcache));
 	for (size_t i = 0; i < nr_consumers; i++)
 		p->flags |= consumers[i].flags;
+	if (p->flags & RP_CONSUMER_CALLCHAIN)
+		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
 
 	if (nr_threads >= 2 && rp_session_threadable(session))
 		ret = rp_process_threaded(p, session, &ran);
@@ -575,6 +672,11 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	}
 	free(p->frames);
 	free(p->rcache);
+	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++) {
+		free(p->scache[i].ips);
+		free(p->scache[i].frames);
+	}
+	free(p->scache);
 	rp_read_sids_release(p);
 	free(p);
 	return ret;

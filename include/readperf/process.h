@@ -41,6 +41,13 @@ struct rp_resolved {
 	 */
 	size_t nr_callchain;
 	const struct rp_frame *callchain;
+	/*
+	 * Nonzero when the callchain came from the pipeline's cache of
+	 * recent call stacks: samples of one rp_process() run with the same
+	 * stack_id have the same callchain frames (a consumer may key what
+	 * it derives from the frames on it).  0: no such promise.
+	 */
+	uint64_t stack_id;
 };
 
 /* rp_consumer.flags */

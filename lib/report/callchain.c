@@ -38,12 +38,10 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
 
 /* What makes two frames one node: perf's match_chain() with the
  * function key (the symbol's start in its DSO, or the ip without one). */
-static void rp_frame_key(const struct rp_frame *f, const char **name, uint64_t *key)
+static void rp_frame_key(const struct rp_cframe *f, const char **name, uint64_t *key)
 {
-	const struct rp_addr_location *al = &f->al;
-
-	*name = al->sym ? (al->sym->name ? al->sym->name : "") : NULL;
-	*key = al->sym ? al->sym->start : al->ip;
+	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
+	*key = f->sym ? f->sym->start : f->ip;
 }
 
 static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso *dso,
@@ -56,11 +54,11 @@ static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso
 }
 
 static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *parent,
-				       const struct rp_frame *f, int *err)
+				       const struct rp_cframe *f, int *err)
 {
 	const char *name;
 	uint64_t key;
-	struct rp_dso *dso = f->al.dso;
+	struct rp_dso *dso = f->dso;
 
 	rp_frame_key(f, &name, &key);
 	uint64_t h = rp_cnode_hash(parent, dso, name != NULL, key);
@@ -89,7 +87,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	n->parent = parent;
 	n->dso = dso;
 	n->key = key;
-	n->ip = f->al.ip;
+	n->ip = f->ip;
 	n->hnext = first;
 	if (rp_hashmap_put(&t->index, h, n) < 0) {
 		*err = RP_ERR_NOMEM;
@@ -102,8 +100,8 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	return n;
 }
 
-int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_frame *const *frames,
-		 size_t nr, uint64_t period)
+int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
+		 size_t nr, uint64_t period, uint64_t count)
 {
 	struct rp_cnode *n = root;
 	int err = 0;
@@ -113,16 +111,16 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_fram
 	if (nr > root->max_depth)
 		root->max_depth = (uint32_t)nr;
 	for (size_t i = 0; i < nr; i++) {
-		struct rp_cnode *c = rp_ctree_child(t, n, frames[i], &err);
+		struct rp_cnode *c = rp_ctree_child(t, n, &frames[i], &err);
 
 		if (!c)
 			return err;
 		n->children_hit += period;
-		n->children_count++;
+		n->children_count += count;
 		n = c;
 	}
 	n->hit += period;
-	n->count++;
+	n->count += count;
 	return 0;
 }
 

@@ -31,6 +31,15 @@
 /* perf formats a frame's name into a buffer of this size. */
 #define RP_CTREE_NAME_MAX 1024
 
+/* What a call graph takes from one resolved frame. */
+struct rp_cframe {
+	struct rp_dso *dso;          /* NULL: no map */
+	const struct rp_symbol *sym; /* NULL: unresolved */
+	uint64_t ip;                 /* as sampled */
+	uint8_t has_map;
+	char level;                  /* the map's level, 0 when unknown */
+};
+
 struct rp_cnode {
 	struct rp_cnode *parent;
 	struct rp_cnode *child;   /* first child */
@@ -64,11 +73,12 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t);
 
 /*
  * Adds the path frames[0..nr) (in drawing order, the root's first child
- * first) with period under root, as perf's callchain_append().  An empty
- * path adds nothing.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
+ * first) of `count` samples of total `period` under root, as perf's
+ * callchain_append() does for each of them.  An empty path adds nothing.
+ * Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
  */
-int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_frame *const *frames,
-		 size_t nr, uint64_t period);
+int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
+		 size_t nr, uint64_t period, uint64_t count);
 
 enum rp_cgraph_mode { RP_CGRAPH_ABS, RP_CGRAPH_REL };
 enum rp_cgraph_value { RP_CGVAL_PERCENT, RP_CGVAL_PERIOD, RP_CGVAL_COUNT };

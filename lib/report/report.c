@@ -28,6 +28,7 @@
 #include "common/strpool.h"
 #include "report/callchain_int.h"
 #include "report/rbsort.h"
+#include "report/stacks_int.h"
 
 /* Entries one evsel may hold: a file cannot make the report grow beyond. */
 #define RP_REPORT_MAX_ENTRIES (64u << 20)
@@ -130,9 +131,9 @@ struct rp_report {
 	uint32_t call_print_limit;
 	int sort_sym_first;          /* the keys were given and start with sym */
 	struct rp_ctree ctree;
-	const struct rp_frame **path;  /* one sample's frames in drawing order */
-	struct rp_hist_entry **seen;   /* entries one sample has added to */
-	size_t path_alloc;
+	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
+	struct rp_cframe *path;        /* one sample's frames in drawing order */
+	struct rp_hist_entry **seen;   /* entries one stack adds to */
 };
 
 static const struct {
@@ -309,6 +310,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->call_print_limit = o.call_print_limit;
 	r->sort_sym_first = o.nr_keys && o.keys[0] == RP_SORT_SYM;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool);
+	rp_stacks_init(&r->stacks);
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
 	if (o.field_sep) {
@@ -344,6 +346,7 @@ void rp_report_free(struct rp_report *report)
 	}
 	free(report->hists);
 	rp_ctree_release(&report->ctree);
+	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
 	rp_hashmap_release(&report->dso_names);
@@ -359,6 +362,14 @@ int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
 			mode != RP_REPORT_GROUP_OFF))
 		return RP_ERR_INVAL;
 	report->group_mode = mode;
+	return 0;
+}
+
+int rp_report_set_stacks_cap(struct rp_report *report, size_t bytes)
+{
+	if (!report)
+		return RP_ERR_INVAL;
+	report->stacks.max_bytes = bytes;
 	return 0;
 }
 
@@ -585,75 +596,51 @@ static int rp_report_override_default_comms(struct rp_report *r)
 }
 
 /*
- * The call stack of one sample: its path goes into the graph of the
- * sample's entry, and with --children each entry on the stack gets the
- * period once (perf's hist_entry_iter cumulative callbacks: the first
- * frame of an entry in drawing order counts, later ones are skipped) and,
- * for its graph, the path from that frame on.  key is the sample's own
- * entry key (comm, thread, cpu are shared by the stack's entries).
+ * The entries on a new stack, for --children: each entry on the stack
+ * gets the period once per sample (perf's hist_entry_iter cumulative
+ * callbacks: the first frame of an entry in drawing order counts, later
+ * ones are skipped) and, for its graph, the path from that frame on.
+ * key is the sample's own entry key (comm, thread, cpu are shared by the
+ * stack's entries).
  */
-static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct rp_hist_entry *self,
-			       const struct rp_hist_entry *key, const struct rp_resolved *res,
-			       uint64_t period)
+static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct rp_stack *st,
+				const struct rp_hist_entry *key)
 {
-	size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain : RP_REPORT_MAX_STACK;
-	size_t nr_seen = 0;
+	char level = key->level;
 	int rc;
 
-	if (r->path_alloc < RP_REPORT_MAX_STACK + 1) {
-		r->path = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->path));
-		r->seen = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->seen));
-		if (!r->path || !r->seen)
-			return RP_ERR_NOMEM;
-		r->path_alloc = RP_REPORT_MAX_STACK + 1;
-	}
-	/* perf walks the stack from the drawing's root and stops after
-	 * --max-stack frames: caller order keeps the outermost ones. */
-	for (size_t i = 0; i < n; i++)
-		r->path[i] = r->caller ? &res->callchain[res->nr_callchain - 1 - i]
-				       : &res->callchain[i];
-	if (r->graph) {
-		if (!self->chain && !(self->chain = rp_ctree_root(&r->ctree)))
-			return RP_ERR_NOMEM;
-		rc = rp_ctree_add(&r->ctree, self->chain, r->path, n, period);
-		if (rc)
-			return rc;
-	}
-	if (!r->children)
-		return 0;
-	r->seen[nr_seen++] = self;
-	char level = key->level;
-	for (size_t i = 0; i < n; i++) {
-		const struct rp_addr_location *al = &r->path[i]->al;
+	r->seen[0] = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
+	for (uint32_t i = 0; i < st->nr_frames; i++) {
+		const struct rp_cframe *f = &st->frames[i];
 		struct rp_hist_entry k = *key;
 		struct rp_hist_entry *e;
-		size_t j;
+		uint32_t j;
 
 		k.dso_name = NULL;
 		k.sym_name = NULL;
 		k.sym_start = k.sym_end = 0;
 		/* perf's fill_callchain_info(): the frame's ip as sampled; the
 		 * level is the map's, or stays the previous one without a map. */
-		k.ip = al->ip;
-		if (al->map || al->sym)
-			level = al->level ? al->level : '.';
+		k.ip = f->ip;
+		if (f->has_map || f->sym)
+			level = f->level ? f->level : '.';
 		k.level = level;
-		if (al->dso) {
-			k.dso_name = rp_report_dso_name(r, al->dso);
+		if (f->dso) {
+			k.dso_name = rp_report_dso_name(r, f->dso);
 			if (!k.dso_name)
 				return RP_ERR_NOMEM;
 		}
-		if (al->sym) {
-			k.sym_name = al->sym->name ? al->sym->name : "";
-			k.sym_start = al->sym->start;
-			k.sym_end = al->sym->end;
+		if (f->sym) {
+			k.sym_name = f->sym->name ? f->sym->name : "";
+			k.sym_start = f->sym->start;
+			k.sym_end = f->sym->end;
 		}
 		k.hash = rp_entry_hash(r, &k);
 		e = rp_hists_find(r, h, &k);
 		if (e) {
-			for (j = 0; j < nr_seen && r->seen[j] != e; j++)
+			for (j = 0; j <= st->nr_links && r->seen[j] != e; j++)
 				;
-			if (j < nr_seen)
+			if (j <= st->nr_links)
 				continue; /* recursion: counted once per sample */
 		} else {
 			k.period = k.nr_samples = k.acc_period = k.acc_samples = 0;
@@ -663,17 +650,112 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			if (rc)
 				return rc;
 		}
-		e->acc_period += period;
-		e->acc_samples++;
-		r->seen[nr_seen++] = e;
+		st->links[st->nr_links++] = (struct rp_stack_link){ e, i };
+		r->seen[st->nr_links] = e;
+	}
+	return 0;
+}
+
+/* Adds a path to an entry's graph. */
+static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
+			       const struct rp_cframe *frames, size_t nr, uint64_t period,
+			       uint64_t count)
+{
+	if (!e->chain && !(e->chain = rp_ctree_root(&r->ctree)))
+		return RP_ERR_NOMEM;
+	return rp_ctree_add(&r->ctree, e->chain, frames, nr, period, count);
+}
+
+/* A distinct stack's samples into the graphs and the --children sums. */
+static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
+{
+	struct rp_report *r = ctx;
+	int rc;
+
+	if (r->graph) {
+		rc = rp_report_graph_add(r, (struct rp_hist_entry *)(uintptr_t)st->owner[0],
+					 st->frames, st->nr_frames, st->period, st->count);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t i = 0; i < st->nr_links; i++) {
+		struct rp_hist_entry *e = st->links[i].entry;
+		uint32_t from = st->links[i].from;
+
+		e->acc_period += st->period;
+		e->acc_samples += st->count;
 		if (r->graph) {
-			if (!e->chain && !(e->chain = rp_ctree_root(&r->ctree)))
-				return RP_ERR_NOMEM;
-			rc = rp_ctree_add(&r->ctree, e->chain, r->path + i, n - i, period);
+			rc = rp_report_graph_add(r, e, st->frames + from, st->nr_frames - from,
+						 st->period, st->count);
 			if (rc)
 				return rc;
 		}
 	}
+	return 0;
+}
+
+/* Builds the graphs and --children sums of the stacks held so far. */
+static int rp_report_drain_stacks(struct rp_report *r)
+{
+	return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
+}
+
+/*
+ * The call stack of one sample, held in r->stacks (see stacks_int.h)
+ * until the report needs it: its path goes into the graph of the sample's
+ * entry, and with --children into the entries on it.  key is the sample's
+ * own entry key.
+ */
+static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct rp_hist_entry *self,
+			       const struct rp_hist_entry *key, const struct rp_resolved *res,
+			       uint64_t period)
+{
+	size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain : RP_REPORT_MAX_STACK;
+	uint64_t owner[RP_STACK_OWNER_WORDS] = {
+		(uint64_t)(uintptr_t)self, (uint64_t)(uintptr_t)key->comm,
+		(uint64_t)(uintptr_t)key->thread,
+		((uint64_t)(uint32_t)key->tid << 32) | (uint32_t)key->cpu, (uint64_t)key->level
+	};
+	int rc;
+
+	if (!r->path) {
+		r->path = malloc(RP_REPORT_MAX_STACK * sizeof(*r->path));
+		r->seen = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->seen));
+		if (!r->path || !r->seen)
+			return RP_ERR_NOMEM;
+	}
+	uint64_t id = res->stack_id;
+	struct rp_stack *st = id ? rp_stacks_find_id(&r->stacks, id, owner) : NULL;
+
+	if (!st) {
+		/* perf walks the stack from the drawing's root and stops after
+		 * --max-stack frames: caller order keeps the outermost ones. */
+		for (size_t i = 0; i < n; i++) {
+			const struct rp_addr_location *al =
+				r->caller ? &res->callchain[res->nr_callchain - 1 - i].al
+					  : &res->callchain[i].al;
+
+			r->path[i] = (struct rp_cframe){ al->dso, al->sym, al->ip, al->map != NULL,
+							 al->level };
+		}
+		uint64_t hash = rp_stacks_hash(owner, r->path, n);
+
+		st = rp_stacks_find(&r->stacks, hash, owner, r->path, n);
+		if (!st) {
+			if (rp_stacks_full(&r->stacks) && (rc = rp_report_drain_stacks(r)) < 0)
+				return rc;
+			st = rp_stacks_add(&r->stacks, hash, owner, r->path, n,
+					   r->children ? n : 0);
+			if (!st)
+				return RP_ERR_NOMEM;
+			if (r->children && (rc = rp_report_link_stack(r, h, st, key)) < 0)
+				return rc;
+		}
+		if (id)
+			rp_stacks_note_id(&r->stacks, id, st);
+	}
+	st->period += period;
+	st->count++;
 	return 0;
 }
 
@@ -1596,6 +1678,9 @@ int rp_report_write(struct rp_report *report, FILE *out)
 
 	if (!report || !out)
 		return RP_ERR_INVAL;
+	rc = rp_report_drain_stacks(report);
+	if (rc < 0)
+		return rc;
 	rc = rp_report_override_default_comms(report);
 	if (rc < 0)
 		return rc;

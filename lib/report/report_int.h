@@ -31,4 +31,12 @@ enum rp_report_group {
  */
 int rp_report_set_group(struct rp_report *report, enum rp_report_group mode);
 
+/*
+ * Lowers the bytes of distinct call stacks the report holds before it
+ * builds their graphs (RP_STACKS_MAX_BYTES, lib/report/stacks_int.h), so
+ * that tests can make it build them in several steps.  Call before the
+ * first sample.  Returns 0, or RP_ERR_INVAL for a NULL report.
+ */
+int rp_report_set_stacks_cap(struct rp_report *report, size_t bytes);
+
 #endif

@@ -20,6 +20,7 @@
 
 #include "builder.h"
 #include "machine/dso.h"
+#include "report/report_int.h"
 
 #define HEAD "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
 #define TOP HEAD "#\n# Total Lost Samples: 0\n#\n" \
@@ -31,6 +32,7 @@ struct fixture {
 	struct rp_dso dso_w, dso_kernel;
 	struct rp_symbol main_, fa, fb, clear_page;
 	uint64_t nr;
+	int stack_ids; /* feed() gives each frames array a stack_id */
 };
 
 static struct fixture fx;
@@ -117,6 +119,9 @@ static void feed(struct rp_consumer c, const struct rp_frame *frames, size_t nr,
 		res.al.thread = res.thread;
 		res.nr_callchain = nr;
 		res.callchain = frames;
+		/* The pipeline's promise: one id, one set of frames. */
+		if (fx.stack_ids)
+			res.stack_id = (uint64_t)(uintptr_t)frames;
 		assert_int_equal(c.event(c.ctx, &ev, &res), 0);
 	}
 }
@@ -148,11 +153,19 @@ static char *render(struct rp_report *r)
 	return buf;
 }
 
-static void check(const struct rp_report_opts *o, const char *want)
+/* Variants of one report that must print the same: stacks found by their
+ * frames or by the pipeline's stack_id, and stacks built into the graphs
+ * at the end or after every new stack (the smallest cap). */
+enum variant { PLAIN, STACK_IDS, SMALL_CAP, NR_VARIANTS };
+
+static void check_variant(const struct rp_report_opts *o, const char *want, enum variant v)
 {
 	struct rp_report *r;
 
 	assert_int_equal(rp_report_new(&r, fx.session, o), 0);
+	fx.stack_ids = v == STACK_IDS;
+	if (v == SMALL_CAP)
+		assert_int_equal(rp_report_set_stacks_cap(r, 1), 0);
 	/* Callchains are resolved only for what shows them. */
 	assert_int_equal(!!(rp_report_consumer(r).flags & RP_CONSUMER_CALLCHAIN),
 			 o->call_graph != RP_CALL_GRAPH_NONE || o->children);
@@ -163,6 +176,13 @@ static void check(const struct rp_report_opts *o, const char *want)
 	assert_string_equal(got, want);
 	free(got);
 	rp_report_free(r);
+	fx.stack_ids = 0;
+}
+
+static void check(const struct rp_report_opts *o, const char *want)
+{
+	for (int v = PLAIN; v < NR_VARIANTS; v++)
+		check_variant(o, want, (enum variant)v);
 }
 
 /* The default: no Children column, a callee-order graph under each row. */

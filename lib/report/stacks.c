@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/* The distinct call stacks of a report's samples: see stacks_int.h. */
+#include "report/stacks_int.h"
+
+#include <string.h>
+
+#include "common/array.h"
+
+void rp_stacks_init(struct rp_stacks *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->max_bytes = RP_STACKS_MAX_BYTES;
+}
+
+void rp_stacks_release(struct rp_stacks *t)
+{
+	rp_hashmap_release(&t->index);
+	rp_arena_release(&t->arena);
+	free(t->order);
+	rp_stacks_init(t);
+}
+
+uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, size_t nr)
+{
+	uint64_t h = nr;
+
+	for (size_t i = 0; i < RP_STACK_OWNER_WORDS; i++)
+		h = (h ^ owner[i]) * 0x9e3779b97f4a7c15ull + (h >> 29);
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct rp_cframe *f = &frames[i];
+
+		h = (h ^ f->ip) * 0x9e3779b97f4a7c15ull;
+		h = (h ^ (uint64_t)(uintptr_t)f->sym ^ ((uint64_t)(uintptr_t)f->dso << 17)) *
+		    0xc2b2ae3d27d4eb4full;
+		h ^= h >> 29;
+	}
+	return rp_hash64(h ^ ((uint64_t)frames[nr ? nr - 1 : 0].level << 8));
+}
+
+static int rp_cframes_equal(const struct rp_cframe *a, const struct rp_cframe *b, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (a[i].ip != b[i].ip || a[i].sym != b[i].sym || a[i].dso != b[i].dso ||
+		    a[i].has_map != b[i].has_map || a[i].level != b[i].level)
+			return 0;
+	return 1;
+}
+
+struct rp_stack *rp_stacks_find(const struct rp_stacks *t, uint64_t hash, const uint64_t *owner,
+				const struct rp_cframe *frames, size_t nr)
+{
+	struct rp_stack *s = rp_hashmap_get(&t->index, hash);
+
+	for (; s; s = s->hnext)
+		if (s->hash == hash && s->nr_frames == nr &&
+		    !memcmp(s->owner, owner, sizeof(s->owner)) &&
+		    rp_cframes_equal(s->frames, frames, nr))
+			return s;
+	return NULL;
+}
+
+static size_t rp_idcache_slot(uint64_t id, const uint64_t *owner)
+{
+	return (size_t)(rp_hash64(id ^ (owner[0] << 1)) & (RP_STACKS_IDCACHE - 1));
+}
+
+struct rp_stack *rp_stacks_find_id(const struct rp_stacks *t, uint64_t id, const uint64_t *owner)
+{
+	size_t i = rp_idcache_slot(id, owner);
+	struct rp_stack *s = t->idcache[i].stack;
+
+	if (s && t->idcache[i].id == id && !memcmp(s->owner, owner, sizeof(s->owner)))
+		return s;
+	return NULL;
+}
+
+void rp_stacks_note_id(struct rp_stacks *t, uint64_t id, struct rp_stack *s)
+{
+	size_t i = rp_idcache_slot(id, s->owner);
+
+	t->idcache[i].id = id;
+	t->idcache[i].stack = s;
+}
+
+int rp_stacks_full(const struct rp_stacks *t)
+{
+	return t->arena.total >= t->max_bytes;
+}
+
+struct rp_stack *rp_stacks_add(struct rp_stacks *t, uint64_t hash, const uint64_t *owner,
+			       const struct rp_cframe *frames, size_t nr, size_t nr_links)
+{
+	struct rp_stack *s;
+
+	if (RP_ARRAY_RESERVE(t->order, t->alloc, t->nr + 1) < 0)
+		return NULL;
+	s = rp_arena_alloc(&t->arena, sizeof(*s) + nr * sizeof(s->frames[0]));
+	if (!s)
+		return NULL;
+	s->links = NULL;
+	if (nr_links && !(s->links = rp_arena_alloc(&t->arena, nr_links * sizeof(*s->links))))
+		return NULL;
+	s->hash = hash;
+	memcpy(s->owner, owner, sizeof(s->owner));
+	s->period = s->count = 0;
+	s->nr_frames = (uint32_t)nr;
+	s->nr_links = 0;
+	memcpy(s->frames, frames, nr * sizeof(*frames));
+	s->hnext = rp_hashmap_get(&t->index, hash);
+	if (rp_hashmap_put(&t->index, hash, s) < 0)
+		return NULL;
+	t->order[t->nr++] = s;
+	return s;
+}
+
+int rp_stacks_drain(struct rp_stacks *t, int (*fn)(void *ctx, const struct rp_stack *s),
+		    void *ctx)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < t->nr && rc >= 0; i++)
+		rc = fn(ctx, t->order[i]);
+	rp_hashmap_release(&t->index);
+	rp_arena_release(&t->arena);
+	memset(t->idcache, 0, sizeof(t->idcache));
+	t->nr = 0;
+	return rc < 0 ? rc : 0;
+}
