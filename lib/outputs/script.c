@@ -5,7 +5,8 @@
  * below is perf's: comm %16s (or %s when the call stack follows), tid %5d,
  * cpu [%03d], time %12s of seconds.microseconds (truncated), period %10lu,
  * event name right-aligned to the longest name of the file, ip %16lx.
- * Output goes through the caller's FILE: no allocation per line.
+ * A sample's lines are formatted into a buffer (outputs/linebuf.h, no
+ * printf) and written to the caller's FILE at once.
  */
 #include <readperf/script.h>
 
@@ -16,6 +17,7 @@
 
 #include <readperf/error.h>
 
+#include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
@@ -36,6 +38,7 @@ struct rp_script {
 	int use_callchain; /* some event records call stacks */
 	struct rp_tp *tp;
 	int tp_status;
+	struct rp_linebuf lb; /* the record being printed */
 };
 
 static const struct {
@@ -289,6 +292,7 @@ void rp_script_free(struct rp_script *script)
 	if (!script)
 		return;
 	rp_tp_free(script->tp);
+	rp_lb_release(&script->lb);
 	free(script);
 }
 
@@ -299,43 +303,76 @@ int rp_script_trace_status(const struct rp_script *script)
 
 /* ---- one line ----------------------------------------------------------- */
 
-static void rp_script_time(FILE *f, uint64_t t, int nanosecs)
+/* Writes out what the record's lines hold so far.  Returns 0, or
+ * RP_ERR_NOMEM when text was dropped for want of memory. */
+static int rp_script_flush(struct rp_script *s)
 {
-	char buf[48];
-	uint64_t usecs = t / 1000;
+	int oom = s->lb.oom;
+
+	if (rp_lb_flush(&s->lb, s->f) < 0 && oom)
+		return RP_ERR_NOMEM;
+	return 0; /* a failing FILE shows in ferror(), which the caller checks */
+}
+
+/* perf's "%5lu.%09lu: " (nanoseconds) or "%12s: " of the time in seconds
+ * and microseconds, truncated. */
+static void rp_script_time(struct rp_linebuf *b, uint64_t t, int nanosecs)
+{
+	char buf[32];
+	char *end = buf + sizeof(buf), *p = end;
+	uint64_t usecs = t / 1000, v;
 
 	if (nanosecs) {
-		fprintf(f, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000u, t % 1000000000u);
+		rp_lb_u64(b, t / 1000000000u, 5, 0);
+		rp_lb_putc(b, '.');
+		rp_lb_u64(b, t % 1000000000u, 9, 1);
+		rp_lb_putn(b, ": ", 2);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usecs / 1000000, usecs % 1000000);
-	fprintf(f, "%12s: ", buf);
+	v = usecs % 1000000;
+	for (int i = 0; i < 6; i++, v /= 10)
+		*--p = (char)('0' + v % 10);
+	*--p = '.';
+	v = usecs / 1000000;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	rp_lb_pad_strn(b, p, (size_t)(end - p), 12);
+	rp_lb_putn(b, ": ", 2);
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
 static void rp_script_start(struct rp_script *s, uint32_t fields, const char *comm,
 			    const struct rp_sample_id *sid, int has_cg)
 {
-	FILE *f = s->f;
+	struct rp_linebuf *b = &s->lb;
 
 	if (fields & RP_SCRIPT_COMM) {
 		if (!comm)
 			comm = ":-1";
 		if ((fields & RP_SCRIPT_IP) && has_cg && s->use_callchain)
-			fprintf(f, "%s ", comm);
+			rp_lb_puts(b, comm);
 		else
-			fprintf(f, "%16s ", comm);
+			rp_lb_pad_str(b, comm, 16);
+		rp_lb_putc(b, ' ');
 	}
-	if ((fields & RP_SCRIPT_PID) && (fields & RP_SCRIPT_TID))
-		fprintf(f, "%5d/%-5d ", (int32_t)sid->pid, (int32_t)sid->tid);
-	else if (fields & RP_SCRIPT_PID)
-		fprintf(f, "%5d ", (int32_t)sid->pid);
-	else if (fields & RP_SCRIPT_TID)
-		fprintf(f, "%5d ", (int32_t)sid->tid);
-	if (fields & RP_SCRIPT_CPU)
-		fprintf(f, "[%03d] ", (int32_t)sid->cpu);
+	if ((fields & RP_SCRIPT_PID) && (fields & RP_SCRIPT_TID)) {
+		rp_lb_i32(b, (int32_t)sid->pid, 5, 0);
+		rp_lb_putc(b, '/');
+		rp_lb_i32(b, (int32_t)sid->tid, -5, 0);
+		rp_lb_putc(b, ' ');
+	} else if (fields & (RP_SCRIPT_PID | RP_SCRIPT_TID)) {
+		rp_lb_i32(b, (int32_t)((fields & RP_SCRIPT_PID) ? sid->pid : sid->tid), 5, 0);
+		rp_lb_putc(b, ' ');
+	}
+	if (fields & RP_SCRIPT_CPU) {
+		rp_lb_putc(b, '[');
+		rp_lb_i32(b, (int32_t)sid->cpu, 3, 1);
+		rp_lb_putn(b, "] ", 2);
+	}
 	if (fields & RP_SCRIPT_TIME)
-		rp_script_time(f, sid->time, s->nanosecs);
+		rp_script_time(b, sid->time, s->nanosecs);
 }
 
 static const char *rp_script_dso_name(const struct rp_addr_location *al)
@@ -344,55 +381,65 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 }
 
 /* One location: "sym+0xoff (dso)" as the chosen fields ask. */
-static void rp_script_sym(FILE *f, uint32_t fields, const struct rp_addr_location *al)
+static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp_addr_location *al)
 {
 	if (fields & RP_SCRIPT_SYM) {
-		putc(' ', f);
+		rp_lb_putc(b, ' ');
 		if (al->sym) {
-			fputs(al->sym->name, f);
+			rp_lb_puts(b, al->sym->name);
 			if (fields & RP_SCRIPT_SYMOFF) {
 				uint64_t off = al->addr < al->sym->end ?
 						       al->addr - al->sym->start :
 						       al->addr - (al->map ? rp_map_start(al->map) : 0) -
 							       al->sym->start;
-				fprintf(f, "+0x%" PRIx64, off);
+				rp_lb_putn(b, "+0x", 3);
+				rp_lb_hex(b, off, 0);
 			}
 		} else {
-			fputs("[unknown]", f);
+			rp_lb_putn(b, "[unknown]", 9);
 		}
 	}
 	if (fields & RP_SCRIPT_DSO) {
-		fputs(" (", f);
-		fputs(rp_script_dso_name(al), f);
-		putc(')', f);
+		rp_lb_putn(b, " (", 2);
+		rp_lb_puts(b, rp_script_dso_name(al));
+		rp_lb_putc(b, ')');
 	}
 }
 
-static void rp_script_sample(struct rp_script *s, const struct rp_event *ev,
-			     const struct rp_resolved *res)
+static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
+			    const struct rp_resolved *res)
 {
 	const struct rp_sample *d = &ev->u.sample;
 	const struct rp_attr *attr = rp_evsel_attr(ev->evsel);
 	unsigned t = rp_script_type_index(attr->type);
 	uint32_t fields = s->fields[t];
 	int has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
-	FILE *f = s->f;
+	struct rp_linebuf *b = &s->lb;
 
 	if (!fields)
-		return; /* every field of this type was dropped, as in perf */
+		return 0; /* every field of this type was dropped, as in perf */
 	rp_script_start(s, fields, res->comm, &ev->sid, has_cg);
-	if (fields & RP_SCRIPT_PERIOD)
-		fprintf(f, "%10" PRIu64 " ", d->period);
-	if (fields & RP_SCRIPT_EVENT)
-		fprintf(f, "%*s: ", s->name_width, rp_evsel_name(ev->evsel));
-	if ((fields & RP_SCRIPT_TRACE) && d->raw)
-		rp_tp_print(s->tp, ev->evsel, d, f);
+	if (fields & RP_SCRIPT_PERIOD) {
+		rp_lb_u64(b, d->period, 10, 0);
+		rp_lb_putc(b, ' ');
+	}
+	if (fields & RP_SCRIPT_EVENT) {
+		rp_lb_pad_str(b, rp_evsel_name(ev->evsel), s->name_width);
+		rp_lb_putn(b, ": ", 2);
+	}
+	if ((fields & RP_SCRIPT_TRACE) && d->raw) {
+		int rc = rp_script_flush(s);
+
+		if (rc < 0)
+			return rc;
+		rp_tp_print(s->tp, ev->evsel, d, s->f);
+	}
 	if (fields & RP_SCRIPT_ADDR)
-		fprintf(f, "%16" PRIx64, d->addr);
+		rp_lb_hex(b, d->addr, 16);
 	if (fields & RP_SCRIPT_IP) {
 		int cursor = s->use_callchain && has_cg && res->callchain;
 
-		putc(cursor ? '\n' : ' ', f);
+		rp_lb_putc(b, cursor ? '\n' : ' ');
 		if (cursor) {
 			size_t n = res->nr_callchain < RP_SCRIPT_MAX_STACK ? res->nr_callchain :
 									     RP_SCRIPT_MAX_STACK;
@@ -404,16 +451,18 @@ static void rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 							 al->addr :
 							 al->ip;
 
-				fprintf(f, "\t%16" PRIx64, shown);
-				rp_script_sym(f, fields, al);
-				putc('\n', f);
+				rp_lb_putc(b, '\t');
+				rp_lb_hex(b, shown, 16);
+				rp_script_sym(b, fields, al);
+				rp_lb_putc(b, '\n');
 			}
 		} else {
-			fprintf(f, "%16" PRIx64, d->ip);
-			rp_script_sym(f, fields, &res->al);
+			rp_lb_hex(b, d->ip, 16);
+			rp_script_sym(b, fields, &res->al);
 		}
 	}
-	putc('\n', f);
+	rp_lb_putc(b, '\n');
+	return rp_script_flush(s);
 }
 
 /* ---- sideband (perf_event__fprintf) ------------------------------------- */
@@ -541,6 +590,9 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 	}
 	uint32_t fields = s->fields[rp_script_type_index(attr->type)];
 	rp_script_start(s, fields, comm, &sid, (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0);
+	int rc = rp_script_flush(s);
+	if (rc < 0)
+		return rc;
 	rp_script_side_body(s->f, ev);
 	return 0;
 }
@@ -551,7 +603,7 @@ static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp
 
 	if (ev->type == RP_RECORD_SAMPLE) {
 		if (res && ev->evsel)
-			rp_script_sample(s, ev, res);
+			return rp_script_sample(s, ev, res);
 		return 0;
 	}
 	return rp_script_sideband(s, ev);
