@@ -181,7 +181,7 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
 /*
  * perf's thread__resolve_callchain_sample() for frame-pointer chains, in
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
- * switch the mode of the entries after them; any other marker means a
+ * (and USER_DEFERRED, which starts a merged deferred user part) switch the mode of the entries after them; any other marker means a
  * corrupt chain, which perf discards whole.  Fills frames[0..*nr) (room
  * for nr_ips); returns 1, or 0 for a discarded chain (*nr is 0 then).
  */
@@ -200,8 +200,8 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 				cpumode = RP_MISC_HYPERVISOR;
 			else if (ip == RP_CONTEXT_KERNEL)
 				cpumode = RP_MISC_KERNEL;
-			else if (ip == RP_CONTEXT_USER)
-				cpumode = RP_MISC_USER;
+			else if (ip == RP_CONTEXT_USER || ip == RP_CONTEXT_USER_DEFERRED)
+				cpumode = RP_MISC_USER; /* a merged deferred chain goes on in user space */
 			else
 				return 0;
 			continue;

@@ -36,13 +36,16 @@ struct rp_dump_opts {
 
 /*
  * Creates a dump of session's records to fp.  The session must be open
- * in RP_ORDER_TIME (perf's order) and outlive the dump; feed the records
+ * in RP_ORDER_TIME (perf's order), not yet read, and outlive the dump; the
+ * dump turns its merging of deferred callchains off
+ * (rp_session_set_merge_deferred()), as perf report -D prints records as
+ * read.  Feed the records
  * through rp_dump_consumer() with rp_process() (the machine gives the
  * " ... thread:" and " ...... dso:" lines of samples).  Output is buffered
  * by the dump; nothing is written to fp before the first flush.
  * Returns 0, RP_ERR_NOMEM or RP_ERR_INVAL.
  */
-int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session,
+int rp_dump_new(struct rp_dump **out, FILE *fp, struct rp_session *session,
 		const struct rp_dump_opts *opts);
 struct rp_consumer rp_dump_consumer(struct rp_dump *dump);
 /*

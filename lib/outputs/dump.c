@@ -322,7 +322,7 @@ static int rp_dump_dir_labels(struct rp_dump *d)
 	return 0;
 }
 
-int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session,
+int rp_dump_new(struct rp_dump **out, FILE *fp, struct rp_session *session,
 		const struct rp_dump_opts *opts)
 {
 	struct rp_dump *d;
@@ -344,11 +344,11 @@ int rp_dump_new(struct rp_dump **out, FILE *fp, const struct rp_session *session
 	if (d->is_pipe)
 		d->label = "pipe";
 	/* perf report -D does not merge deferred callchains into their
-	 * samples: it prints records as read.  The session is the caller's
-	 * (const here), but a dump is made before its first record and
-	 * needs this of it; the cast is the one write the dump does to it
-	 * (dump.h's callers are asked to turn merging off themselves). */
-	rp_session_set_merge_deferred((struct rp_session *)session, 0);
+	 * samples: it prints records as read. */
+	if (rp_session_set_merge_deferred(session, 0) < 0) {
+		rp_dump_free(d);
+		return RP_ERR_INVAL;
+	}
 	if (rp_session_is_dir(session) && rp_dump_dir_labels(d) < 0) {
 		rp_dump_free(d);
 		return RP_ERR_NOMEM;
@@ -433,20 +433,12 @@ static char *rp_tstamp(const struct rp_dump *d, const struct rp_event *ev, char 
 	return p;
 }
 
-/* The record type's name as perf prints it: perf 6.1's names, and
- * CALLCHAIN_DEFERRED, which the perf that writes it names. */
-static const char *rp_dump_type_name(uint32_t type)
-{
-	if (type == RP_RECORD_CALLCHAIN_DEFERRED)
-		return rp_record_type_name(type);
-	return rp_stats_type_name(type);
-}
 
 static void rp_dump_head(struct rp_dump *d, struct rp_buf *b, const struct rp_event *ev)
 {
 	const char *label = ev->input < d->nr_labels ? d->labels[ev->input] : d->label;
 	size_t label_len = strlen(label);
-	const char *name = rp_dump_type_name(ev->type);
+	const char *name = rp_stats_type_name(ev->type);
 	size_t name_len = name ? strlen(name) : 7;
 	char *p = rp_room(d, b, 200 + label_len + name_len + rp_dump_hex_size(ev->size));
 

@@ -35,11 +35,12 @@ struct rp_stats_sid {
 	uint64_t prev; /* the value the last sample read */
 };
 
-/* The names perf 6.1's perf_event__names[] knows: every type below
- * COMPRESSED2 but CALLCHAIN_DEFERRED, which came later. */
+/* The names perf's perf_event__names[] knows: perf 6.1's, every type
+ * below COMPRESSED2, and CALLCHAIN_DEFERRED, which came later (files of
+ * perf 6.1 have none: a type that counts zero is not printed). */
 const char *rp_stats_type_name(uint32_t type)
 {
-	if (type >= RP_STATS_PERF61_TYPES || type == RP_RECORD_CALLCHAIN_DEFERRED)
+	if (type >= RP_STATS_PERF61_TYPES)
 		return NULL;
 	return rp_record_type_name(type);
 }

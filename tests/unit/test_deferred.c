@@ -532,8 +532,56 @@ static void test_dump(void **state)
 	assert_non_null(strstr(text, "... FP chain: nr:5\n"));
 	assert_non_null(strstr(text, ".....  3: fffffffffffffd80\n"
 				     ".....  4: 0000000000000007\n"));
+	/* The stats block counts the type by the name newer perf gives it. */
+	assert_non_null(strstr(text, "CALLCHAIN_DEFERRED events:          1"));
 	free(text);
 	rp_dump_free(d);
+	rp_machine_free(m);
+	rp_session_close(s);
+}
+
+/* What the pipeline resolved for the last sample. */
+struct frames_seen {
+	size_t nr_samples, nr_frames;
+	uint8_t cpumode[8];
+};
+
+static int frames_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct frames_seen *fs = ctx;
+
+	if (ev->type != RP_RECORD_SAMPLE || !res)
+		return 0;
+	fs->nr_samples++;
+	fs->nr_frames = res->nr_callchain;
+	for (size_t i = 0; i < res->nr_callchain && i < 8; i++)
+		fs->cpumode[i] = res->callchain[i].al.cpumode;
+	return 0;
+}
+
+/* A merged chain resolves whole: the marker starts its user part, as in
+ * perf's machine.c, instead of ending the chain as a bad context would. */
+static void test_pipeline_frames(void **state)
+{
+	struct dfile df;
+	struct frames_seen fs = { 0 };
+
+	(void)state;
+	df_init(&df, 0, 1);
+	df_sample(&df, 11, 100, 7);
+	df_deferred(&df, 11, 200, 7, 2);
+	struct rp_session *s = df_open(&df, NULL);
+	struct rp_machine *m = NULL;
+	struct rp_consumer c = { &fs, frames_event, RP_CONSUMER_CALLCHAIN };
+
+	assert_int_equal(rp_machine_new(&m, s), 0);
+	assert_int_equal(rp_process(s, m, NULL, &c, 1), 0);
+	assert_int_equal(fs.nr_samples, 1);
+	assert_int_equal(fs.nr_frames, 4); /* K1 K2 U1 U2 */
+	assert_int_equal(fs.cpumode[0], RP_MISC_KERNEL);
+	assert_int_equal(fs.cpumode[1], RP_MISC_KERNEL);
+	assert_int_equal(fs.cpumode[2], RP_MISC_USER);
+	assert_int_equal(fs.cpumode[3], RP_MISC_USER);
 	rp_machine_free(m);
 	rp_session_close(s);
 }
@@ -552,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_pipeline_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
