@@ -10,23 +10,29 @@
 # the ratios readperf/perf (below 1: readperf is faster or smaller).
 #
 #   command  readperf                          perf
-#   report   readperf report --sort comm,dso,sym F
+#   report   readperf report -g none --sort comm,dso,sym F
 #                                              perf report -i F --stdio --no-children
 #                                                --sort comm,dso,sym -g none
+#   graph    readperf report F                 perf report -i F --stdio --no-children
+#            (the rows with their call graphs, perf's --no-children default)
+#   children readperf report --children F      perf report -i F --stdio
+#            (perf's default for a file with call stacks: Children column,
+#            caller graphs under every row)
 #   script   readperf script F                 perf script -i F
 #   stats    readperf stats F                  perf report -i F --stats
 #   dump     readperf dump F                   perf report -i F -D
 #
 # Before the timed runs each row is checked, untimed: both tools must print
 # the same thing (report: the -t ';' rows, normalised by
-# tests/diff/perf_rows.awk; script/stats/dump: the whole output, trailing
-# blanks removed).  A row whose outputs differ says DIFFERENT OUTPUT and the
+# tests/diff/perf_rows.awk; graph/children: the whole output but perf's
+# closing "# (Tip: ...)" comment; script/stats/dump: the whole output,
+# trailing blanks removed).  A row whose outputs differ says DIFFERENT OUTPUT and the
 # number of differing lines; its times are still shown, but they do not
 # count.  A command readperf does not have yet says "not available".
 #
 # Environment:
 #   RP_BENCH_RUNS    timed runs of each tool per row (default 3)
-#   RP_BENCH_CMDS    commands (default "report script stats dump")
+#   RP_BENCH_CMDS    commands (default "report graph children script stats dump")
 #   RP_BENCH_FILES   recordings of gen.sh (default "fp nocg sys dwarf")
 #   RP_BENCH_DATA    space-separated perf.data paths to use instead of gen.sh
 #   RP_BENCH_SCALE   passed to gen.sh (default 1)
@@ -52,7 +58,7 @@ root=$(cd "$here/.." && pwd)
 RP=${1:-$root/build/readperf}
 case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
 RUNS=${RP_BENCH_RUNS:-3}
-CMDS=${RP_BENCH_CMDS:-report script stats dump}
+CMDS=${RP_BENCH_CMDS:-report graph children script stats dump}
 BUDGET=${RP_BENCH_BUDGET:-60}
 CHECK=${RP_BENCH_CHECK:-1}
 export RP_BENCH_DIR=${RP_BENCH_DIR:-/tmp/rp-bench}
@@ -78,12 +84,14 @@ trap 'rm -rf "$work"' EXIT
 # The two command lines of a row, as arrays rp_cmd and pf_cmd.
 cmdlines() { # command file
 	case "$1" in
-	report) rp_cmd=("$RP" report --sort comm,dso,sym "$2")
+	report) rp_cmd=("$RP" report -g none --sort comm,dso,sym "$2")
 		pf_cmd=(perf report -i "$2" --stdio --no-children --sort comm,dso,sym -g none) ;;
+	graph)  rp_cmd=("$RP" report "$2"); pf_cmd=(perf report -i "$2" --stdio --no-children) ;;
+	children) rp_cmd=("$RP" report --children "$2"); pf_cmd=(perf report -i "$2" --stdio) ;;
 	script) rp_cmd=("$RP" script "$2"); pf_cmd=(perf script -i "$2") ;;
 	stats)  rp_cmd=("$RP" stats "$2");  pf_cmd=(perf report -i "$2" --stats) ;;
 	dump)   rp_cmd=("$RP" dump "$2");   pf_cmd=(perf report -i "$2" -D) ;;
-	*) echo "bench: unknown command '$1' (report script stats dump)" >&2; exit 1 ;;
+	*) echo "bench: unknown command '$1' (report graph children script stats dump)" >&2; exit 1 ;;
 	esac
 }
 
@@ -114,6 +122,11 @@ check_row() { # command file
 		perf report -i "$f" --stdio --no-children --sort comm,dso,sym \
 			-F overhead,sample,period,comm,dso,sym -t ';' -g none 2>/dev/null \
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
+	graph | children)
+		cmdlines "$c" "$f"
+		"${rp_cmd[@]}" 2>"$work/rp.err" | grep -v '^# (Tip:' >"$work/rp.out"
+		rc=${PIPESTATUS[0]}
+		"${pf_cmd[@]}" 2>/dev/null | grep -v '^# (Tip:' >"$work/pf.out" ;;
 	*)
 		cmdlines "$c" "$f"
 		# straight into files (timed: a slow perf row uses this run); the
