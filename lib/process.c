@@ -13,12 +13,14 @@
  * its symbols) start a new generation, which empties them.
  *
  * With two threads (rp_process_set_threads()), one reads the session
- * (framing, decoding, time order) into a ring of batches of events while
- * the caller's thread runs the machine, symbols and consumers on them, in
- * the same order: the output is the same as with one.  The events of a
- * mapped file point into the mapping, which outlives the session's
- * iterator; an event that points elsewhere (a reader's copy) is handed
- * over alone, and the reader waits until it was consumed.
+ * (framing, decoding, time order) into a ring of batches of records while
+ * the caller's thread decodes them again (with its own decoder) and runs
+ * the machine, symbols and consumers on them, in the same order: the
+ * output is the same as with one.  The ring carries where each record is
+ * in the mapping, which outlives the session's iterator, rather than the
+ * decoded events (464 bytes each, written by one core and read by the
+ * other); an event that points elsewhere (a reader's copy) is handed over
+ * whole and alone, and the reader waits until it was consumed.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -450,8 +452,19 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 
 /* ---- two threads ------------------------------------------------------- */
 
+/* A record the reader hands to the pipeline: what decoding it again
+ * takes (the record stays in the mapping). */
+struct rp_ring_rec {
+	const uint8_t *rec; /* NULL: the batch's `full` event */
+	uint64_t offset, nr;
+	const struct rp_evsel *evsel;
+	uint32_t input;
+	uint8_t deferred;
+};
+
 struct rp_ring_batch {
-	struct rp_event ev[RP_RING_BATCH];
+	struct rp_ring_rec rec[RP_RING_BATCH];
+	struct rp_event full; /* an event outside the mapping: the batch's last */
 	size_t nr;
 	int end;  /* the reader is done: code is its last return */
 	int code;
@@ -530,19 +543,24 @@ static void *rp_reader_main(void *arg)
 		b->end = 0;
 		b->code = 0;
 		while (b->nr < RP_RING_BATCH) {
-			struct rp_event *ev = &b->ev[b->nr];
-			int ret = rp_session_next(r->session, ev);
+			struct rp_event ev;
+			int ret = rp_session_next(r->session, &ev);
 
 			if (ret <= 0) {
 				b->end = 1;
 				b->code = ret;
 				break;
 			}
-			b->nr++;
-			if (!rp_event_stable(r->session, ev)) {
+			struct rp_ring_rec *rr = &b->rec[b->nr++];
+
+			if (!rp_event_stable(r->session, &ev)) {
+				rr->rec = NULL;
+				b->full = ev;
 				sync = 1;
 				break;
 			}
+			*rr = (struct rp_ring_rec){ ev.data, ev.offset, ev.nr, ev.evsel, ev.input,
+						    ev.deferred };
 		}
 		pthread_mutex_lock(&r->lock);
 		r->produced++;
@@ -573,7 +591,10 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 {
 	struct rp_ring r;
 	pthread_t reader;
-	int ret = 0;
+	struct rp_decoder dec = { 0 };
+	struct rp_error dec_err = { 0 };
+	struct rp_event one;
+	int ret = 0, dec_failed = 0;
 
 	*ran = 0;
 	memset(&r, 0, sizeof(r));
@@ -611,8 +632,23 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 			struct rp_ring_batch *b = &r.b[r.consumed++ % RP_RING_BATCHES];
 			pthread_mutex_unlock(&r.lock);
 
-			for (size_t i = 0; i < b->nr && ret >= 0; i++)
-				ret = rp_pipeline_event(p, &b->ev[i]);
+			for (size_t i = 0; i < b->nr && ret >= 0; i++) {
+				const struct rp_ring_rec *rr = &b->rec[i];
+				const struct rp_event *ev = &b->full;
+
+				if (rr->rec) {
+					ret = rp_record_decode_with(&dec, &dec_err, rr->rec, rr->offset,
+								    rr->nr, rr->evsel, &one);
+					if (ret < 0) {
+						dec_failed = 1;
+						break;
+					}
+					one.input = rr->input;
+					one.deferred = rr->deferred;
+					ev = &one;
+				}
+				ret = rp_pipeline_event(p, ev);
+			}
 			int end = b->end;
 
 			if (ret >= 0)
@@ -630,7 +666,12 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 				break;
 		}
 		pthread_join(reader, NULL);
+		/* The reader decoded this record already: only a file changed
+		 * under the mapping gets here. */
+		if (dec_failed)
+			session->err = dec_err;
 	}
+	rp_decoder_release(&dec);
 	pthread_cond_destroy(&r.space);
 	pthread_cond_destroy(&r.ready);
 	pthread_mutex_destroy(&r.lock);

@@ -76,7 +76,7 @@ uint64_t rp_record_time(const struct rp_session *s, const struct rp_evsel *evsel
 
 /* Host-order, aligned u64 array of nr entries at p: the file's bytes when
  * they can be used as they are, else a copy in the session's scratch. */
-static const uint64_t *rp_u64_array(struct rp_session *s, const uint8_t *p, uint64_t nr)
+static const uint64_t *rp_u64_array(struct rp_decoder *s, const uint8_t *p, uint64_t nr)
 {
 	if (!s->swap && ((uintptr_t)p & 7u) == 0)
 		return (const uint64_t *)(const void *)p;
@@ -88,7 +88,7 @@ static const uint64_t *rp_u64_array(struct rp_session *s, const uint8_t *p, uint
 	return out;
 }
 
-static int rp_scratch_reserve(struct rp_session *s, size_t size)
+static int rp_scratch_reserve(struct rp_decoder *s, size_t size)
 {
 	size_t want = size / 8 + 1;
 
@@ -168,7 +168,7 @@ struct rp_read_value rp_read_get(const struct rp_read *r, uint64_t i)
 	return v;
 }
 
-static int rp_decode_regs(struct rp_session *s, struct rp_cursor *c, uint64_t mask,
+static int rp_decode_regs(struct rp_decoder *s, struct rp_cursor *c, uint64_t mask,
 			  struct rp_regs *regs)
 {
 	regs->mask = mask;
@@ -184,7 +184,7 @@ static int rp_decode_regs(struct rp_session *s, struct rp_cursor *c, uint64_t ma
 	return 0;
 }
 
-static int rp_decode_sample(struct rp_session *s, const struct rp_evsel *evsel,
+static int rp_decode_sample(struct rp_decoder *s, const struct rp_evsel *evsel,
 			    struct rp_cursor *c, struct rp_sample *d)
 {
 	const struct rp_attr *attr = &evsel->attr;
@@ -356,7 +356,7 @@ struct rp_id_index_entry rp_id_index_get(const struct rp_id_index_event *ev, uin
 }
 
 /* The sample_id_all trailer at the end of a non-sample record. */
-static void rp_decode_trailer(const struct rp_session *s, const struct rp_evsel *evsel,
+static void rp_decode_trailer(const struct rp_decoder *s, const struct rp_evsel *evsel,
 			      const uint8_t *rec, uint32_t size, struct rp_sample_id *sid)
 {
 	uint64_t t = evsel->attr.sample_type;
@@ -403,7 +403,7 @@ static const char *rp_tail_str(struct rp_cursor *c)
 	return str;
 }
 
-static int rp_decode_payload(struct rp_session *s, struct rp_cursor *c, struct rp_event *ev)
+static int rp_decode_payload(struct rp_decoder *s, struct rp_cursor *c, struct rp_event *ev)
 {
 	switch (ev->type) {
 	case RP_RECORD_MMAP:
@@ -628,8 +628,9 @@ static int rp_decode_payload(struct rp_session *s, struct rp_cursor *c, struct r
 	}
 }
 
-int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, uint64_t nr,
-		     const struct rp_evsel *evsel, struct rp_event *ev)
+int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint8_t *rec,
+			  uint64_t offset, uint64_t nr, const struct rp_evsel *evsel,
+			  struct rp_event *ev)
 {
 	struct rp_cursor c;
 	uint32_t size = rp_load16(rec + 6, s->swap);
@@ -646,7 +647,7 @@ int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, 
 	ev->sid.cpu = (uint32_t)-1;
 	ev->sid.time = (uint64_t)-1;
 	if (rp_scratch_reserve(s, size) < 0)
-		return rp_error_set_record(&s->err, RP_ERR_NOMEM, offset, ev->type,
+		return rp_error_set_record(err, RP_ERR_NOMEM, offset, ev->type,
 					   "out of memory decoding a record");
 
 	if (ev->type == RP_RECORD_SAMPLE) {
@@ -659,7 +660,7 @@ int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, 
 		}
 		rp_cur_init(&c, rec + 8, size - 8u, offset + 8, s->swap);
 		if (rp_decode_sample(s, evsel, &c, d) < 0)
-			return rp_error_set_record(&s->err, RP_ERR_CORRUPT, offset, ev->type,
+			return rp_error_set_record(err, RP_ERR_CORRUPT, offset, ev->type,
 						   "sample shorter than its sample_type needs");
 		ev->sid.present = d->sample_type & (RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_ID |
 						    RP_SAMPLE_STREAM_ID | RP_SAMPLE_CPU |
@@ -680,14 +681,28 @@ int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, 
 	if (ev->type < RP_RECORD_HEADER_ATTR && evsel &&
 	    (evsel->attr.flags & RP_ATTR_SAMPLE_ID_ALL)) {
 		if (evsel->trailer_size > size - 8u)
-			return rp_error_set_record(&s->err, RP_ERR_CORRUPT, offset, ev->type,
+			return rp_error_set_record(err, RP_ERR_CORRUPT, offset, ev->type,
 						   "record too short for its sample_id_all trailer");
 		rp_decode_trailer(s, evsel, rec, size, &ev->sid);
 		end = size - evsel->trailer_size;
 	}
 	rp_cur_init(&c, rec + 8, end - 8u, offset + 8, s->swap);
 	if (rp_decode_payload(s, &c, ev) < 0)
-		return rp_error_set_record(&s->err, RP_ERR_CORRUPT, offset, ev->type,
+		return rp_error_set_record(err, RP_ERR_CORRUPT, offset, ev->type,
 					   "record payload does not match its type");
 	return 0;
+}
+
+int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, uint64_t nr,
+		     const struct rp_evsel *evsel, struct rp_event *ev)
+{
+	s->dec.swap = s->swap;
+	return rp_record_decode_with(&s->dec, &s->err, rec, offset, nr, evsel, ev);
+}
+
+void rp_decoder_release(struct rp_decoder *d)
+{
+	free(d->scratch);
+	d->scratch = NULL;
+	d->scratch_alloc = d->scratch_used = 0;
 }

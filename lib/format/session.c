@@ -79,7 +79,7 @@ void rp_session_close(struct rp_session *s)
 	free(s->kcore_kallsyms);
 	rp_hashmap_release(&s->id_map);
 	rp_arena_release(&s->arena);
-	free(s->scratch);
+	rp_decoder_release(&s->dec);
 	free(s->path);
 	free(s);
 }

@@ -96,6 +96,14 @@ struct rp_order_queue {
 	uint8_t sorted;
 };
 
+/* What decoding needs: the byte order, and room for host-order copies
+ * of the arrays of swapped or unaligned records. */
+struct rp_decoder {
+	int swap;
+	uint64_t *scratch;
+	size_t scratch_alloc, scratch_used; /* u64 entries */
+};
+
 struct rp_session {
 	char *path;
 	int fd;
@@ -158,9 +166,8 @@ struct rp_session {
 	struct rp_deferred deferred;
 	uint8_t started; /* rp_session_next() was called */
 
-	/* Host-order copies of arrays in swapped or unaligned records. */
-	uint64_t *scratch;
-	size_t scratch_alloc, scratch_used;
+	/* The reader's decoder (its scratch). */
+	struct rp_decoder dec;
 
 	struct rp_session_stats stats;
 	struct rp_error err;
@@ -226,6 +233,17 @@ uint64_t rp_record_time(const struct rp_session *s, const struct rp_evsel *evsel
  */
 int rp_record_decode(struct rp_session *s, const uint8_t *rec, uint64_t offset, uint64_t nr,
 		     const struct rp_evsel *evsel, struct rp_event *ev);
+/*
+ * The same with a decoder of the caller's and the error into *err: reads
+ * nothing of the session but its byte order, so that a second thread can
+ * decode records the session has read while the session reads on.  The
+ * event's arrays point into the record, or into d's scratch until d's
+ * next decode.  Release d with rp_decoder_release().
+ */
+int rp_record_decode_with(struct rp_decoder *d, struct rp_error *err, const uint8_t *rec,
+			  uint64_t offset, uint64_t nr, const struct rp_evsel *evsel,
+			  struct rp_event *ev);
+void rp_decoder_release(struct rp_decoder *d);
 
 /* order.c */
 int rp_order_push(struct rp_session *s, const struct rp_qent *e);
