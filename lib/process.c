@@ -35,10 +35,12 @@
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u
-/* Entries of the call-stack cache (a power of two), and the longest
- * stack it keeps (entries as recorded). */
+/* Entries of the call-stack cache (a power of two), the longest stack it
+ * keeps (entries as recorded, held in the entry so that one look at it
+ * tells a hit), and the consumers that get a slot in it. */
 #define RP_SCACHE_SIZE 8192u
-#define RP_SCACHE_MAX_IPS 256u
+#define RP_SCACHE_MAX_IPS 64u
+#define RP_SCACHE_SLOTS 2u
 /* Entries of the thread cache (a power of two). */
 #define RP_TCACHE_SIZE 64u
 /* Events per batch of the ring, and batches in the ring. */
@@ -67,9 +69,10 @@ struct rp_scache_ent {
 	uint64_t id;  /* rp_resolved.stack_id */
 	const struct rp_thread *thread;
 	const struct rp_maps *maps;
-	uint32_t nr_ips, nr_frames, alloc; /* alloc: ips and frames room */
-	uint64_t *ips;
+	uint32_t nr_ips, nr_frames, frames_alloc;
 	struct rp_frame *frames;
+	struct rp_stack_slot slot[RP_SCACHE_SLOTS]; /* rp_resolved.stack_slot */
+	uint64_t ips[RP_SCACHE_MAX_IPS];
 };
 
 struct rp_tcache_ent {
@@ -89,6 +92,7 @@ struct rp_pipeline {
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
+	struct rp_scache_ent *stack;  /* the current sample's, or NULL */
 	uint64_t next_stack_id;
 	struct rp_tcache_ent tcache[RP_TCACHE_SIZE];
 	/* PERF_SAMPLE_READ delivery: sample id -> struct rp_read_sid. */
@@ -241,20 +245,17 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 		res->nr_callchain = e->nr_frames;
 		res->callchain = e->frames;
 		res->stack_id = e->id;
+		p->stack = e;
 		return 0;
 	}
-	if (nr > e->alloc) {
+	if (nr > e->frames_alloc) {
 		size_t want = nr < 32 ? 32 : (size_t)nr;
-		void *ips = realloc(e->ips, want * sizeof(*e->ips));
+		struct rp_frame *frames = realloc(e->frames, want * sizeof(*frames));
 
-		if (!ips)
-			return RP_ERR_NOMEM;
-		e->ips = ips;
-		void *frames = realloc(e->frames, want * sizeof(*e->frames));
 		if (!frames)
 			return RP_ERR_NOMEM;
 		e->frames = frames;
-		e->alloc = (uint32_t)want;
+		e->frames_alloc = (uint32_t)want;
 	}
 	uint64_t gen = p->gen;
 	size_t n;
@@ -263,10 +264,10 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 	rp_resolve_chain(p, res->thread, d->callchain, nr, e->frames, &n);
 	res->nr_callchain = n;
 	res->callchain = e->frames;
-	res->stack_id = 0;
 	if (p->gen != gen)
 		return 0; /* a lookup changed the maps: not kept */
 	memcpy(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	memset(e->slot, 0, sizeof(e->slot));
 	e->gen = gen;
 	e->hash = h;
 	e->id = ++p->next_stack_id;
@@ -275,6 +276,7 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 	e->nr_ips = (uint32_t)nr;
 	e->nr_frames = (uint32_t)n;
 	res->stack_id = e->id;
+	p->stack = e;
 	return 0;
 }
 
@@ -319,15 +321,18 @@ static int rp_changes_machine(uint32_t type)
 }
 
 /* Hands ev to the consumers whose RP_CONSUMER_RECORDS flag equals
- * `records` (all of them when `records` is negative). */
+ * `records` (all of them when `records` is negative), each with its slot
+ * of the sample's cached call stack. */
 static int rp_consumers_event(struct rp_pipeline *p, const struct rp_event *ev,
-			      const struct rp_resolved *r, int records)
+			      struct rp_resolved *r, int records)
 {
 	for (size_t i = 0; i < p->nr_consumers; i++) {
 		const struct rp_consumer *c = &p->consumers[i];
 
 		if (records >= 0 && !!(c->flags & RP_CONSUMER_RECORDS) != records)
 			continue;
+		if (r)
+			r->stack_slot = p->stack && i < RP_SCACHE_SLOTS ? &p->stack->slot[i] : NULL;
 		int ret = c->event(c->ctx, ev, r);
 		if (ret < 0)
 			return ret;
@@ -385,7 +390,7 @@ static void rp_read_sids_release(struct rp_pipeline *p)
  * values that did not move are not delivered.
  */
 static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *ev,
-				  const struct rp_resolved *r)
+				  struct rp_resolved *r)
 {
 	const struct rp_read *read = &ev->u.sample.read;
 	struct rp_event one = *ev;
@@ -416,10 +421,11 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
  * first negative value. */
 static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 {
-	const struct rp_resolved *r = NULL;
+	struct rp_resolved *r = NULL;
 	struct rp_resolved res;
 	int ret;
 
+	p->stack = NULL;
 	if (ev->type == RP_RECORD_SAMPLE) {
 		if (!ev->evsel)
 			return 0; /* unknown sample id: counted, skipped */
@@ -434,6 +440,7 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		res.nr_callchain = 0;
 		res.callchain = NULL;
 		res.stack_id = 0;
+		res.stack_slot = NULL;
 		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
 			return ret;
@@ -713,10 +720,8 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	}
 	free(p->frames);
 	free(p->rcache);
-	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++) {
-		free(p->scache[i].ips);
+	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)
 		free(p->scache[i].frames);
-	}
 	free(p->scache);
 	rp_read_sids_release(p);
 	free(p);

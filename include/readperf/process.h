@@ -25,6 +25,12 @@ struct rp_frame {
 	struct rp_addr_location al; /* ip, cpumode, map, dso, sym, addr, level */
 };
 
+/* A consumer's note on a cached call stack: see rp_resolved.stack_slot. */
+struct rp_stack_slot {
+	void *ptr;
+	uint64_t tag;
+};
+
 /* A sample resolved for consumers. */
 struct rp_resolved {
 	struct rp_thread *thread;
@@ -48,6 +54,15 @@ struct rp_resolved {
 	 * it derives from the frames on it).  0: no such promise.
 	 */
 	uint64_t stack_id;
+	/*
+	 * With a nonzero stack_id, for the first consumers of the pipeline
+	 * (else NULL): memory the pipeline keeps for this consumer alongside
+	 * the cached stack, so that the consumer can note there what it
+	 * derived from the frames and find it again without a lookup of its
+	 * own.  Both words are 0 whenever the cache takes in a stack, so what
+	 * a consumer finds there it wrote for a sample of the same stack_id.
+	 */
+	struct rp_stack_slot *stack_slot;
 };
 
 /* rp_consumer.flags */

@@ -130,6 +130,7 @@ struct rp_report {
 	double call_threshold;
 	uint32_t call_print_limit;
 	int sort_sym_first;          /* the keys were given and start with sym */
+	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
@@ -309,6 +310,9 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 						  : RP_CALL_THRESHOLD_DEFAULT;
 	r->call_print_limit = o.call_print_limit;
 	r->sort_sym_first = o.nr_keys && o.keys[0] == RP_SORT_SYM;
+	for (size_t i = 0; i < r->nr_keys; i++)
+		if (r->keys[i] == RP_SORT_CPU)
+			r->sort_cpu = 1;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool);
 	rp_stacks_init(&r->stacks);
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
@@ -711,10 +715,14 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			       uint64_t period)
 {
 	size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain : RP_REPORT_MAX_STACK;
+	/* What the stack's entries take from the sample: its cpu only
+	 * when the entries are told apart by it (else an entry keeps the
+	 * cpu of the sample that made it, with or without this table). */
+	uint32_t cpu = r->sort_cpu ? (uint32_t)key->cpu : 0;
 	uint64_t owner[RP_STACK_OWNER_WORDS] = {
 		(uint64_t)(uintptr_t)self, (uint64_t)(uintptr_t)key->comm,
-		(uint64_t)(uintptr_t)key->thread,
-		((uint64_t)(uint32_t)key->tid << 32) | (uint32_t)key->cpu, (uint64_t)key->level
+		(uint64_t)(uintptr_t)key->thread, ((uint64_t)(uint32_t)key->tid << 32) | cpu,
+		(uint64_t)key->level
 	};
 	int rc;
 
@@ -724,8 +732,8 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		if (!r->path || !r->seen)
 			return RP_ERR_NOMEM;
 	}
-	uint64_t id = res->stack_id;
-	struct rp_stack *st = id ? rp_stacks_find_id(&r->stacks, id, owner) : NULL;
+	struct rp_stack_slot *slot = res->stack_id ? res->stack_slot : NULL;
+	struct rp_stack *st = slot ? rp_stacks_from_slot(&r->stacks, slot, owner) : NULL;
 
 	if (!st) {
 		/* perf walks the stack from the drawing's root and stops after
@@ -751,8 +759,8 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			if (r->children && (rc = rp_report_link_stack(r, h, st, key)) < 0)
 				return rc;
 		}
-		if (id)
-			rp_stacks_note_id(&r->stacks, id, st);
+		if (slot)
+			rp_stacks_to_slot(&r->stacks, slot, st);
 	}
 	st->period += period;
 	st->count++;

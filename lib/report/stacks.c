@@ -10,6 +10,7 @@ void rp_stacks_init(struct rp_stacks *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->max_bytes = RP_STACKS_MAX_BYTES;
+	t->epoch = 1;
 }
 
 void rp_stacks_release(struct rp_stacks *t)
@@ -60,27 +61,20 @@ struct rp_stack *rp_stacks_find(const struct rp_stacks *t, uint64_t hash, const 
 	return NULL;
 }
 
-static size_t rp_idcache_slot(uint64_t id, const uint64_t *owner)
+struct rp_stack *rp_stacks_from_slot(const struct rp_stacks *t, const struct rp_stack_slot *slot,
+				     const uint64_t *owner)
 {
-	return (size_t)(rp_hash64(id ^ (owner[0] << 1)) & (RP_STACKS_IDCACHE - 1));
+	struct rp_stack *s = slot->ptr;
+
+	if (!s || slot->tag != t->epoch || memcmp(s->owner, owner, sizeof(s->owner)))
+		return NULL;
+	return s;
 }
 
-struct rp_stack *rp_stacks_find_id(const struct rp_stacks *t, uint64_t id, const uint64_t *owner)
+void rp_stacks_to_slot(const struct rp_stacks *t, struct rp_stack_slot *slot, struct rp_stack *s)
 {
-	size_t i = rp_idcache_slot(id, owner);
-	struct rp_stack *s = t->idcache[i].stack;
-
-	if (s && t->idcache[i].id == id && !memcmp(s->owner, owner, sizeof(s->owner)))
-		return s;
-	return NULL;
-}
-
-void rp_stacks_note_id(struct rp_stacks *t, uint64_t id, struct rp_stack *s)
-{
-	size_t i = rp_idcache_slot(id, s->owner);
-
-	t->idcache[i].id = id;
-	t->idcache[i].stack = s;
+	slot->ptr = s;
+	slot->tag = t->epoch;
 }
 
 int rp_stacks_full(const struct rp_stacks *t)
@@ -123,7 +117,7 @@ int rp_stacks_drain(struct rp_stacks *t, int (*fn)(void *ctx, const struct rp_st
 		rc = fn(ctx, t->order[i]);
 	rp_hashmap_release(&t->index);
 	rp_arena_release(&t->arena);
-	memset(t->idcache, 0, sizeof(t->idcache));
+	t->epoch++;
 	t->nr = 0;
 	return rc < 0 ? rc : 0;
 }

@@ -51,22 +51,13 @@ struct rp_stack {
 	struct rp_cframe frames[];   /* drawing order */
 };
 
-/* Slots of the cache from the pipeline's stack_id to a stack (a power of
- * two). */
-#define RP_STACKS_IDCACHE 4096u
-
 struct rp_stacks {
 	struct rp_arena arena;
-	/* The stack of a recent stack_id (with its owner): a sample whose
-	 * stack the pipeline knows needs no hashing of its frames. */
-	struct {
-		uint64_t id;
-		struct rp_stack *stack;
-	} idcache[RP_STACKS_IDCACHE];
 	struct rp_hashmap index; /* hash -> first stack of the chain */
 	struct rp_stack **order; /* in the order first met */
 	size_t nr, alloc;
 	size_t max_bytes;        /* RP_STACKS_MAX_BYTES unless a test lowers it */
+	uint64_t epoch;          /* drains so far, plus 1: stacks' lifetime tag */
 };
 
 void rp_stacks_init(struct rp_stacks *t);
@@ -87,17 +78,21 @@ struct rp_stack *rp_stacks_find(const struct rp_stacks *t, uint64_t hash, const 
 struct rp_stack *rp_stacks_add(struct rp_stacks *t, uint64_t hash, const uint64_t *owner,
 			       const struct rp_cframe *frames, size_t nr, size_t nr_links);
 
-/* The stack last noted for (id, owner), or NULL. */
-struct rp_stack *rp_stacks_find_id(const struct rp_stacks *t, uint64_t id, const uint64_t *owner);
-/* Notes s as the stack of the pipeline's stack_id id (nonzero). */
-void rp_stacks_note_id(struct rp_stacks *t, uint64_t id, struct rp_stack *s);
+/*
+ * The stack noted in a pipeline slot (rp_resolved.stack_slot) if it is
+ * still held and has this owner, else NULL; and the noting.  A drain ends
+ * every stack held, so a slot is tagged with the epoch it was noted in.
+ */
+struct rp_stack *rp_stacks_from_slot(const struct rp_stacks *t, const struct rp_stack_slot *slot,
+				     const uint64_t *owner);
+void rp_stacks_to_slot(const struct rp_stacks *t, struct rp_stack_slot *slot, struct rp_stack *s);
 
 /* Whether the table holds max_bytes or more. */
 int rp_stacks_full(const struct rp_stacks *t);
 
 /*
  * Calls fn for every stack held, in the order first met, then empties
- * the table.  Stops at, and returns, the
+ * the table (a new epoch).  Stops at, and returns, the
  * first negative value of fn; 0 otherwise.
  */
 int rp_stacks_drain(struct rp_stacks *t, int (*fn)(void *ctx, const struct rp_stack *s),

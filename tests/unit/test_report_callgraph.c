@@ -33,6 +33,9 @@ struct fixture {
 	struct rp_symbol main_, fa, fb, clear_page;
 	uint64_t nr;
 	int stack_ids; /* feed() gives each frames array a stack_id */
+	int slots;     /* ... and a stack_slot, as the pipeline's cache does */
+	struct rp_stack_slot slot[4];
+	const struct rp_frame *slot_frames[4];
 };
 
 static struct fixture fx;
@@ -122,6 +125,14 @@ static void feed(struct rp_consumer c, const struct rp_frame *frames, size_t nr,
 		/* The pipeline's promise: one id, one set of frames. */
 		if (fx.stack_ids)
 			res.stack_id = (uint64_t)(uintptr_t)frames;
+		for (size_t k = 0; fx.slots && k < 4; k++) {
+			if (!fx.slot_frames[k])
+				fx.slot_frames[k] = frames;
+			if (fx.slot_frames[k] == frames) {
+				res.stack_slot = &fx.slot[k];
+				break;
+			}
+		}
 		assert_int_equal(c.event(c.ctx, &ev, &res), 0);
 	}
 }
@@ -154,17 +165,21 @@ static char *render(struct rp_report *r)
 }
 
 /* Variants of one report that must print the same: stacks found by their
- * frames or by the pipeline's stack_id, and stacks built into the graphs
- * at the end or after every new stack (the smallest cap). */
-enum variant { PLAIN, STACK_IDS, SMALL_CAP, NR_VARIANTS };
+ * frames or through the pipeline's stack_id and slot, and stacks built
+ * into the graphs at the end or after every new stack (the smallest
+ * cap, which also leaves slots naming drained stacks). */
+enum variant { PLAIN, STACK_IDS, SLOTS, SLOTS_SMALL_CAP, SMALL_CAP, NR_VARIANTS };
 
 static void check_variant(const struct rp_report_opts *o, const char *want, enum variant v)
 {
 	struct rp_report *r;
 
 	assert_int_equal(rp_report_new(&r, fx.session, o), 0);
-	fx.stack_ids = v == STACK_IDS;
-	if (v == SMALL_CAP)
+	fx.stack_ids = v == STACK_IDS || v == SLOTS || v == SLOTS_SMALL_CAP;
+	fx.slots = v == SLOTS || v == SLOTS_SMALL_CAP;
+	memset(fx.slot, 0, sizeof(fx.slot));
+	memset(fx.slot_frames, 0, sizeof(fx.slot_frames));
+	if (v == SMALL_CAP || v == SLOTS_SMALL_CAP)
 		assert_int_equal(rp_report_set_stacks_cap(r, 1), 0);
 	/* Callchains are resolved only for what shows them. */
 	assert_int_equal(!!(rp_report_consumer(r).flags & RP_CONSUMER_CALLCHAIN),
@@ -177,6 +192,7 @@ static void check_variant(const struct rp_report_opts *o, const char *want, enum
 	free(got);
 	rp_report_free(r);
 	fx.stack_ids = 0;
+	fx.slots = 0;
 }
 
 static void check(const struct rp_report_opts *o, const char *want)
