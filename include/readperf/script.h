@@ -77,7 +77,11 @@ int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *
 
 /*
  * Creates the printer writing to out (the caller owns it; write errors
- * show in ferror(out)).  symbols may be NULL (no symbol names).  Checks
+ * show in ferror(out)).  With two threads or more (rp_process_threads()),
+ * samples are formatted on that many threads of the printer's own and
+ * written in order; nothing else may write to out until
+ * rp_script_finish().  Tracepoint events are always formatted on the
+ * pipeline's thread.  symbols may be NULL (no symbol names).  Checks
  * the chosen fields against each event's sample_type as perf does: a field
  * the user asked for that an event does not record fails with
  * RP_ERR_INVAL and a message in err (errsz bytes), such as "Samples for
@@ -97,6 +101,13 @@ struct rp_consumer rp_script_consumer(struct rp_script *script);
 /* Whether tracepoint fields could not be formatted (no libtraceevent or a
  * damaged TRACING_DATA section): 0 fine, else a negative rp_err. */
 int rp_script_trace_status(const struct rp_script *script);
+/*
+ * Writes what is still being formatted, after the last record (call it
+ * after rp_process(), before looking at ferror(out)).  Returns 0,
+ * RP_ERR_NOMEM, or RP_ERR_IO (out failed).
+ */
+int rp_script_finish(struct rp_script *script);
+/* Finishes (ignoring errors) and frees.  NULL is allowed. */
 void rp_script_free(struct rp_script *script);
 
 #ifdef __cplusplus

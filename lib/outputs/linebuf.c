@@ -2,6 +2,7 @@
 /* Fast text conversions into a growing buffer: see linebuf.h. */
 #include "outputs/linebuf.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 /* The longest conversion: 20 decimal digits of a u64, or a sign and 10. */
@@ -102,6 +103,29 @@ void rp_lb_hex(struct rp_linebuf *b, uint64_t v, int width)
 		v >>= 4;
 	} while (v);
 	rp_lb_field(b, s, (size_t)(buf + sizeof(buf) - s), width, 0);
+}
+
+void rp_lb_printf(struct rp_linebuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char small[256];
+
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		rp_lb_putn(b, small, (size_t)n);
+		return;
+	}
+	char *d = rp_lb_room(b, (size_t)n + 1);
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
 }
 
 int rp_lb_flush(struct rp_linebuf *b, FILE *f)

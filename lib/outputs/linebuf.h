@@ -76,6 +76,9 @@ void rp_lb_i32(struct rp_linebuf *b, int32_t v, int width, int zero);
 /* %*PRIx64 (lower case, right-aligned with blanks). */
 void rp_lb_hex(struct rp_linebuf *b, uint64_t v, int width);
 
+/* printf into the buffer, for lines too rare to be worth the above. */
+void rp_lb_printf(struct rp_linebuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /*
  * Writes the buffer to f and empties it.  Returns 0, or -1 when text was
  * dropped (oom, which is cleared) or f failed.

@@ -17,6 +17,7 @@
 
 #include <readperf/error.h>
 
+#include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 
@@ -39,7 +40,43 @@ struct rp_script {
 	struct rp_tp *tp;
 	int tp_status;
 	struct rp_linebuf lb; /* the record being printed */
+	/* With a pool, records are gathered as items (below) and formatted
+	 * on its threads; without, each item is formatted at once. */
+	struct rp_fmtpool *pool;
+	struct rp_sframe *frames; /* one sample's, when formatted at once */
 };
+
+/*
+ * One record of the output as the pipeline gathers it: what formatting
+ * needs and nothing that changes after the record was delivered (names
+ * are the machine's, the symbol tables' and the session's, which live as
+ * long as the printer).  A sample item is followed by nr its frames; a
+ * text item (a sideband line) by nr bytes.
+ */
+enum rp_sitem_kind { RP_SITEM_SAMPLE, RP_SITEM_TEXT };
+
+struct rp_sitem {
+	uint32_t kind;
+	uint32_t nr;
+	uint32_t fields; /* RP_SCRIPT_* of the event's type */
+	uint8_t has_cg;  /* the event records call stacks */
+	uint8_t cursor;  /* the frames are a call stack, one line each */
+	int32_t pid, tid, cpu;
+	uint64_t time, period, addr;
+	const char *comm;  /* NULL: ":-1" */
+	const char *event; /* the event's name */
+};
+
+/* A location: the address shown, "sym+0xoff (dso)". */
+struct rp_sframe {
+	uint64_t shown;
+	uint64_t symoff;
+	const char *sym; /* NULL: "[unknown]" */
+	const char *dso;
+};
+
+static int rp_script_format_batch(void *ctx, const void *data, size_t size,
+				  struct rp_linebuf *out);
 
 static const struct {
 	const char *name;
@@ -283,16 +320,49 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 			return RP_ERR_NOMEM;
 		}
 	}
+	s->frames = malloc(RP_SCRIPT_MAX_STACK * sizeof(*s->frames));
+	if (!s->frames) {
+		rp_script_free(s);
+		return RP_ERR_NOMEM;
+	}
+	/* Formatting on other threads, unless tracepoint fields are printed
+	 * (libtraceevent writes them to the FILE itself) or the pool cannot
+	 * start (then everything is formatted here). */
+	unsigned nr_threads = rp_process_threads();
+	int has_tp = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (rp_evsel_attr(rp_session_evsel(session, i))->type == RP_TYPE_TRACEPOINT)
+			has_tp = 1;
+	if (nr_threads >= 2 && !has_tp)
+		rp_fmtpool_new(&s->pool, f, nr_threads, rp_script_format_batch, s);
 	*out = s;
 	return 0;
+}
+
+int rp_script_finish(struct rp_script *script)
+{
+	int rc = 0;
+
+	if (!script)
+		return RP_ERR_INVAL;
+	if (script->pool) {
+		rc = rp_fmtpool_finish(script->pool);
+		rp_fmtpool_free(script->pool);
+		script->pool = NULL;
+	}
+	if (!rc && script->lb.oom)
+		rc = RP_ERR_NOMEM;
+	return rc;
 }
 
 void rp_script_free(struct rp_script *script)
 {
 	if (!script)
 		return;
+	rp_fmtpool_free(script->pool);
 	rp_tp_free(script->tp);
 	rp_lb_release(&script->lb);
+	free(script->frames);
 	free(script);
 }
 
@@ -343,36 +413,36 @@ static void rp_script_time(struct rp_linebuf *b, uint64_t t, int nanosecs)
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
-static void rp_script_start(struct rp_script *s, uint32_t fields, const char *comm,
-			    const struct rp_sample_id *sid, int has_cg)
+static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
+			    const struct rp_sitem *it)
 {
-	struct rp_linebuf *b = &s->lb;
+	uint32_t fields = it->fields;
 
 	if (fields & RP_SCRIPT_COMM) {
-		if (!comm)
-			comm = ":-1";
-		if ((fields & RP_SCRIPT_IP) && has_cg && s->use_callchain)
+		const char *comm = it->comm ? it->comm : ":-1";
+
+		if ((fields & RP_SCRIPT_IP) && it->has_cg && s->use_callchain)
 			rp_lb_puts(b, comm);
 		else
 			rp_lb_pad_str(b, comm, 16);
 		rp_lb_putc(b, ' ');
 	}
 	if ((fields & RP_SCRIPT_PID) && (fields & RP_SCRIPT_TID)) {
-		rp_lb_i32(b, (int32_t)sid->pid, 5, 0);
+		rp_lb_i32(b, it->pid, 5, 0);
 		rp_lb_putc(b, '/');
-		rp_lb_i32(b, (int32_t)sid->tid, -5, 0);
+		rp_lb_i32(b, it->tid, -5, 0);
 		rp_lb_putc(b, ' ');
 	} else if (fields & (RP_SCRIPT_PID | RP_SCRIPT_TID)) {
-		rp_lb_i32(b, (int32_t)((fields & RP_SCRIPT_PID) ? sid->pid : sid->tid), 5, 0);
+		rp_lb_i32(b, (fields & RP_SCRIPT_PID) ? it->pid : it->tid, 5, 0);
 		rp_lb_putc(b, ' ');
 	}
 	if (fields & RP_SCRIPT_CPU) {
 		rp_lb_putc(b, '[');
-		rp_lb_i32(b, (int32_t)sid->cpu, 3, 1);
+		rp_lb_i32(b, it->cpu, 3, 1);
 		rp_lb_putn(b, "] ", 2);
 	}
 	if (fields & RP_SCRIPT_TIME)
-		rp_script_time(b, sid->time, s->nanosecs);
+		rp_script_time(b, it->time, s->nanosecs);
 }
 
 static const char *rp_script_dso_name(const struct rp_addr_location *al)
@@ -380,20 +450,32 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
 }
 
+/* A resolved location as a frame: the offset into its symbol as perf
+ * computes it (relative to the map when the address lies past the
+ * symbol). */
+static struct rp_sframe rp_script_frame(const struct rp_addr_location *al, uint64_t shown)
+{
+	struct rp_sframe f = { shown, 0, NULL, rp_script_dso_name(al) };
+
+	if (al->sym) {
+		f.sym = al->sym->name;
+		f.symoff = al->addr < al->sym->end ?
+				   al->addr - al->sym->start :
+				   al->addr - (al->map ? rp_map_start(al->map) : 0) - al->sym->start;
+	}
+	return f;
+}
+
 /* One location: "sym+0xoff (dso)" as the chosen fields ask. */
-static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp_addr_location *al)
+static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp_sframe *f)
 {
 	if (fields & RP_SCRIPT_SYM) {
 		rp_lb_putc(b, ' ');
-		if (al->sym) {
-			rp_lb_puts(b, al->sym->name);
+		if (f->sym) {
+			rp_lb_puts(b, f->sym);
 			if (fields & RP_SCRIPT_SYMOFF) {
-				uint64_t off = al->addr < al->sym->end ?
-						       al->addr - al->sym->start :
-						       al->addr - (al->map ? rp_map_start(al->map) : 0) -
-							       al->sym->start;
 				rp_lb_putn(b, "+0x", 3);
-				rp_lb_hex(b, off, 0);
+				rp_lb_hex(b, f->symoff, 0);
 			}
 		} else {
 			rp_lb_putn(b, "[unknown]", 9);
@@ -401,9 +483,66 @@ static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp
 	}
 	if (fields & RP_SCRIPT_DSO) {
 		rp_lb_putn(b, " (", 2);
-		rp_lb_puts(b, rp_script_dso_name(al));
+		rp_lb_puts(b, f->dso);
 		rp_lb_putc(b, ')');
 	}
+}
+
+/* A sample's line up to its tracepoint fields: start, period, event. */
+static void rp_script_head(const struct rp_script *s, struct rp_linebuf *b,
+			   const struct rp_sitem *it)
+{
+	rp_script_start(s, b, it);
+	if (it->fields & RP_SCRIPT_PERIOD) {
+		rp_lb_u64(b, it->period, 10, 0);
+		rp_lb_putc(b, ' ');
+	}
+	if (it->fields & RP_SCRIPT_EVENT) {
+		rp_lb_pad_str(b, it->event, s->name_width);
+		rp_lb_putn(b, ": ", 2);
+	}
+}
+
+/* The rest of a sample: addr, the ip or the call stack, the newline. */
+static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
+			   const struct rp_sframe *frames)
+{
+	if (it->fields & RP_SCRIPT_ADDR)
+		rp_lb_hex(b, it->addr, 16);
+	if (it->fields & RP_SCRIPT_IP) {
+		rp_lb_putc(b, it->cursor ? '\n' : ' ');
+		for (uint32_t i = 0; i < it->nr; i++) {
+			if (it->cursor)
+				rp_lb_putc(b, '\t');
+			rp_lb_hex(b, frames[i].shown, 16);
+			rp_script_sym(b, it->fields, &frames[i]);
+			if (it->cursor)
+				rp_lb_putc(b, '\n');
+		}
+	}
+	rp_lb_putc(b, '\n');
+}
+
+/* Formats a batch of gathered items (the pool's function). */
+static int rp_script_format_batch(void *ctx, const void *data, size_t size,
+				  struct rp_linebuf *out)
+{
+	const struct rp_script *s = ctx;
+	const uint8_t *p = data, *end = p + size;
+
+	while (p < end) {
+		const struct rp_sitem *it = (const struct rp_sitem *)(const void *)p;
+		size_t tail = it->kind == RP_SITEM_TEXT ? it->nr : it->nr * sizeof(struct rp_sframe);
+
+		if (it->kind == RP_SITEM_TEXT) {
+			rp_lb_putn(out, (const char *)(it + 1), it->nr);
+		} else {
+			rp_script_head(s, out, it);
+			rp_script_tail(out, it, (const struct rp_sframe *)(it + 1));
+		}
+		p += (sizeof(*it) + tail + 7) & ~(size_t)7;
+	}
+	return out->oom ? RP_ERR_NOMEM : 0;
 }
 
 static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
@@ -412,76 +551,77 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	const struct rp_sample *d = &ev->u.sample;
 	const struct rp_attr *attr = rp_evsel_attr(ev->evsel);
 	unsigned t = rp_script_type_index(attr->type);
-	uint32_t fields = s->fields[t];
-	int has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
-	struct rp_linebuf *b = &s->lb;
+	struct rp_sitem it = { .kind = RP_SITEM_SAMPLE, .fields = s->fields[t] };
 
-	if (!fields)
+	if (!it.fields)
 		return 0; /* every field of this type was dropped, as in perf */
-	rp_script_start(s, fields, res->comm, &ev->sid, has_cg);
-	if (fields & RP_SCRIPT_PERIOD) {
-		rp_lb_u64(b, d->period, 10, 0);
-		rp_lb_putc(b, ' ');
+	it.has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
+	it.cursor = s->use_callchain && it.has_cg && res->callchain;
+	it.pid = (int32_t)ev->sid.pid;
+	it.tid = (int32_t)ev->sid.tid;
+	it.cpu = (int32_t)ev->sid.cpu;
+	it.time = ev->sid.time;
+	it.period = d->period;
+	it.addr = d->addr;
+	it.comm = res->comm;
+	it.event = rp_evsel_name(ev->evsel);
+	if (it.fields & RP_SCRIPT_IP)
+		it.nr = it.cursor ? (uint32_t)(res->nr_callchain < RP_SCRIPT_MAX_STACK ?
+						       res->nr_callchain : RP_SCRIPT_MAX_STACK) : 1;
+
+	struct rp_sframe *frames = s->frames;
+	struct rp_sitem *at = NULL;
+	if (s->pool) {
+		at = rp_fmtpool_reserve(s->pool, sizeof(it) + it.nr * sizeof(*frames));
+		if (!at)
+			return RP_ERR_NOMEM;
+		frames = (struct rp_sframe *)(at + 1);
 	}
-	if (fields & RP_SCRIPT_EVENT) {
-		rp_lb_pad_str(b, rp_evsel_name(ev->evsel), s->name_width);
-		rp_lb_putn(b, ": ", 2);
+	if (it.cursor) {
+		for (uint32_t i = 0; i < it.nr; i++) {
+			const struct rp_addr_location *al = &res->callchain[i].al;
+			/* user-space frames show the DSO-relative address */
+			uint64_t shown = al->map && al->dso && !rp_dso_is_kernel(al->dso) ? al->addr
+											   : al->ip;
+
+			frames[i] = rp_script_frame(al, shown);
+		}
+	} else if (it.nr) {
+		frames[0] = rp_script_frame(&res->al, d->ip);
 	}
-	if ((fields & RP_SCRIPT_TRACE) && d->raw) {
+	if (at) {
+		*at = it;
+		return 0;
+	}
+	rp_script_head(s, &s->lb, &it);
+	if ((it.fields & RP_SCRIPT_TRACE) && d->raw) {
 		int rc = rp_script_flush(s);
 
 		if (rc < 0)
 			return rc;
 		rp_tp_print(s->tp, ev->evsel, d, s->f);
 	}
-	if (fields & RP_SCRIPT_ADDR)
-		rp_lb_hex(b, d->addr, 16);
-	if (fields & RP_SCRIPT_IP) {
-		int cursor = s->use_callchain && has_cg && res->callchain;
-
-		rp_lb_putc(b, cursor ? '\n' : ' ');
-		if (cursor) {
-			size_t n = res->nr_callchain < RP_SCRIPT_MAX_STACK ? res->nr_callchain :
-									     RP_SCRIPT_MAX_STACK;
-
-			for (size_t i = 0; i < n; i++) {
-				const struct rp_addr_location *al = &res->callchain[i].al;
-				/* user-space frames show the DSO-relative address */
-				uint64_t shown = al->map && al->dso && !rp_dso_is_kernel(al->dso) ?
-							 al->addr :
-							 al->ip;
-
-				rp_lb_putc(b, '\t');
-				rp_lb_hex(b, shown, 16);
-				rp_script_sym(b, fields, al);
-				rp_lb_putc(b, '\n');
-			}
-		} else {
-			rp_lb_hex(b, d->ip, 16);
-			rp_script_sym(b, fields, &res->al);
-		}
-	}
-	rp_lb_putc(b, '\n');
+	rp_script_tail(&s->lb, &it, frames);
 	return rp_script_flush(s);
 }
 
 /* ---- sideband (perf_event__fprintf) ------------------------------------- */
 
-static void rp_script_side_body(FILE *f, const struct rp_event *ev)
+static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 {
 	switch (ev->type) {
 	case RP_RECORD_COMM:
-		fprintf(f, "PERF_RECORD_COMM%s: %s:%d/%d\n", ev->u.comm.exec ? " exec" : "",
+		rp_lb_printf(b, "PERF_RECORD_COMM%s: %s:%d/%d\n", ev->u.comm.exec ? " exec" : "",
 			ev->u.comm.comm, (int32_t)ev->u.comm.pid, (int32_t)ev->u.comm.tid);
 		break;
 	case RP_RECORD_FORK:
 	case RP_RECORD_EXIT:
-		fprintf(f, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+		rp_lb_printf(b, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
 			ev->type == RP_RECORD_FORK ? "FORK" : "EXIT", (int32_t)ev->u.task.pid,
 			(int32_t)ev->u.task.tid, (int32_t)ev->u.task.ppid, (int32_t)ev->u.task.ptid);
 		break;
 	case RP_RECORD_MMAP:
-		fprintf(f, "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+		rp_lb_printf(b, "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
 			(int32_t)ev->u.mmap.pid, (int32_t)ev->u.mmap.tid, ev->u.mmap.start,
 			ev->u.mmap.len, ev->u.mmap.pgoff, (ev->misc & RP_MISC_MMAP_DATA) ? 'r' : 'x',
 			ev->u.mmap.filename);
@@ -493,18 +633,18 @@ static void rp_script_side_body(FILE *f, const struct rp_event *ev)
 			(m->prot & 4) ? 'x' : '-', (m->flags & 1) ? 's' : 'p', 0,
 		};
 
-		fprintf(f, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
+		rp_lb_printf(b, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
 			(int32_t)m->pid, (int32_t)m->tid, m->start, m->len, m->pgoff);
 		if (m->has_build_id) {
-			fputs(" <", f);
+			rp_lb_putn(b, " <", 2);
 			for (unsigned i = 0; i < m->build_id_size; i++)
-				fprintf(f, "%02x", m->build_id[i]);
-			putc('>', f);
+				rp_lb_printf(b, "%02x", m->build_id[i]);
+			rp_lb_putc(b, '>');
 		} else {
-			fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino,
+			rp_lb_printf(b, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino,
 				m->ino_generation);
 		}
-		fprintf(f, "]: %s %s\n", perms, m->filename);
+		rp_lb_printf(b, "]: %s %s\n", perms, m->filename);
 		break;
 	}
 	case RP_RECORD_SWITCH:
@@ -514,9 +654,9 @@ static void rp_script_side_body(FILE *f, const struct rp_event *ev)
 							 "OUT preempt";
 
 		if (ev->type == RP_RECORD_SWITCH)
-			fprintf(f, "PERF_RECORD_SWITCH %s\n", in_out);
+			rp_lb_printf(b, "PERF_RECORD_SWITCH %s\n", in_out);
 		else
-			fprintf(f, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d\n", in_out,
+			rp_lb_printf(b, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d\n", in_out,
 				ev->u.sw.out ? "next" : "prev", (int32_t)ev->u.sw.next_prev_pid,
 				(int32_t)ev->u.sw.next_prev_tid);
 		break;
@@ -588,12 +728,30 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 			return RP_ERR_NOMEM;
 		comm = rp_thread_comm(th);
 	}
-	uint32_t fields = s->fields[rp_script_type_index(attr->type)];
-	rp_script_start(s, fields, comm, &sid, (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0);
-	int rc = rp_script_flush(s);
-	if (rc < 0)
-		return rc;
-	rp_script_side_body(s->f, ev);
+	struct rp_sitem it = {
+		.kind = RP_SITEM_TEXT,
+		.fields = s->fields[rp_script_type_index(attr->type)],
+		.has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0,
+		.pid = (int32_t)sid.pid,
+		.tid = (int32_t)sid.tid,
+		.cpu = (int32_t)sid.cpu,
+		.time = sid.time,
+		.comm = comm,
+	};
+	rp_script_start(s, &s->lb, &it);
+	rp_script_side_body(&s->lb, ev);
+	if (!s->pool)
+		return rp_script_flush(s);
+	/* In turn with the samples: as a text item. */
+	if (s->lb.oom)
+		return RP_ERR_NOMEM;
+	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(it) + s->lb.len);
+	if (!at)
+		return RP_ERR_NOMEM;
+	it.nr = (uint32_t)s->lb.len;
+	*at = it;
+	memcpy(at + 1, s->lb.p, s->lb.len);
+	s->lb.len = 0;
 	return 0;
 }
 

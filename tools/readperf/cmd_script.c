@@ -129,6 +129,11 @@ int cmd_script(int argc, char **argv)
 	struct rp_consumer consumers[2] = { rp_script_consumer(script),
 					     rp_progress_consumer(progress) };
 	status = cli_input_run(&in, consumers, progress ? 2 : 1);
+	int fin = rp_script_finish(script);
+	if (fin < 0 && fin != RP_ERR_IO && !status) {
+		cli_errorf("script: %s", rp_strerror(fin));
+		status = RP_EXIT_BAD_INPUT;
+	}
 	rp_progress_finish(progress);
 	rp_progress_free(progress);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
