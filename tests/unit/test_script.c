@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <readperf/process.h>
 #include <readperf/script.h>
 
 #include "builder.h"
@@ -340,5 +341,11 @@ int main(void)
 		cmocka_unit_test(test_sideband),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* Formatted at once (one thread), then on the printer's pool of
+	 * threads: the text must be the same. */
+	rp_process_set_threads(1);
+	int failed = cmocka_run_group_tests_name("one thread", tests, NULL, NULL);
+	rp_process_set_threads(2);
+	failed += cmocka_run_group_tests_name("formatting pool", tests, NULL, NULL);
+	return failed;
 }
