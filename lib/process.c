@@ -38,7 +38,7 @@
 /* Entries of the call-stack cache (a power of two), the longest stack it
  * keeps (entries as recorded, held in the entry so that one look at it
  * tells a hit), and the consumers that get a slot in it. */
-#define RP_SCACHE_SIZE 8192u
+#define RP_SCACHE_SIZE 16384u
 #define RP_SCACHE_MAX_IPS 64u
 #define RP_SCACHE_SLOTS 2u
 /* Entries of the thread cache (a power of two). */
