@@ -184,22 +184,60 @@ static int rp_decode_regs(struct rp_decoder *s, struct rp_cursor *c, uint64_t ma
 	return 0;
 }
 
+/* The fields after the callchain and raw data: zeroed one by one (a memset
+ * of a struct this size compiles to `rep stos`, whose start-up costs more
+ * than decoding a whole sample). */
+static inline void rp_sample_clear_tail(struct rp_sample *d)
+{
+	d->branch_nr = 0;
+	d->branch_hw_idx = 0;
+	d->branch_has_hw_idx = 0;
+	d->branch_raw = NULL;
+	d->branch_counters = NULL;
+	d->regs_user.abi = 0;
+	d->regs_user.mask = 0;
+	d->regs_user.nr = 0;
+	d->regs_user.regs = NULL;
+	d->stack_user_size = 0;
+	d->stack_user = NULL;
+	d->stack_user_dyn_size = 0;
+	d->weight = 0;
+	d->weight_var1_dw = 0;
+	d->weight_var2_w = 0;
+	d->weight_var3_w = 0;
+	d->data_src = 0;
+	d->transaction = 0;
+	d->regs_intr.abi = 0;
+	d->regs_intr.mask = 0;
+	d->regs_intr.nr = 0;
+	d->regs_intr.regs = NULL;
+	d->phys_addr = 0;
+	d->aux_size = 0;
+	d->aux = NULL;
+	d->cgroup = 0;
+	d->data_page_size = 0;
+	d->code_page_size = 0;
+}
+
+/*
+ * Every field is set: from the record, or to its default when sample_type
+ * leaves it out (0; -1 for pid, tid, cpu and time; attr.sample_period for
+ * period).  Padding is left as it is.
+ */
 static int rp_decode_sample(struct rp_decoder *s, const struct rp_evsel *evsel,
 			    struct rp_cursor *c, struct rp_sample *d)
 {
 	const struct rp_attr *attr = &evsel->attr;
 	uint64_t t = attr->sample_type;
 
-	memset(d, 0, sizeof(*d));
 	d->sample_type = t;
-	d->swap = s->swap;
-	d->period = attr->sample_period;
-	d->pid = d->tid = (uint32_t)-1;
-	d->cpu = (uint32_t)-1;
-	d->time = (uint64_t)-1;
-
-	if ((t & RP_SAMPLE_IDENTIFIER) && rp_cur_u64(c, &d->id) < 0)
-		return -1;
+	d->swap = (uint8_t)s->swap;
+	d->id = 0;
+	if (t & RP_SAMPLE_IDENTIFIER) {
+		if (rp_cur_u64(c, &d->id) < 0)
+			return -1;
+	}
+	d->ip = 0;
 	if ((t & RP_SAMPLE_IP) && rp_cur_u64(c, &d->ip) < 0)
 		return -1;
 	if (t & RP_SAMPLE_TID) {
@@ -207,13 +245,18 @@ static int rp_decode_sample(struct rp_decoder *s, const struct rp_evsel *evsel,
 			return -1;
 		d->pid = rp_cur_get32(c);
 		d->tid = rp_cur_get32(c);
+	} else {
+		d->pid = d->tid = (uint32_t)-1;
 	}
+	d->time = (uint64_t)-1;
 	if ((t & RP_SAMPLE_TIME) && rp_cur_u64(c, &d->time) < 0)
 		return -1;
+	d->addr = 0;
 	if ((t & RP_SAMPLE_ADDR) && rp_cur_u64(c, &d->addr) < 0)
 		return -1;
 	if ((t & RP_SAMPLE_ID) && rp_cur_u64(c, &d->id) < 0)
 		return -1;
+	d->stream_id = 0;
 	if ((t & RP_SAMPLE_STREAM_ID) && rp_cur_u64(c, &d->stream_id) < 0)
 		return -1;
 	if (t & RP_SAMPLE_CPU) {
@@ -221,9 +264,26 @@ static int rp_decode_sample(struct rp_decoder *s, const struct rp_evsel *evsel,
 			return -1;
 		d->cpu = rp_cur_get32(c);
 		rp_cur_get32(c); /* res */
+	} else {
+		d->cpu = (uint32_t)-1;
 	}
+	d->period = attr->sample_period;
 	if ((t & RP_SAMPLE_PERIOD) && rp_cur_u64(c, &d->period) < 0)
 		return -1;
+	d->callchain_nr = 0;
+	d->callchain = NULL;
+	d->raw_size = 0;
+	d->raw = NULL;
+	rp_sample_clear_tail(d);
+	if (!(t & RP_SAMPLE_READ)) {
+		d->read.read_format = 0;
+		d->read.time_enabled = 0;
+		d->read.time_running = 0;
+		d->read.nr = 0;
+		d->read.raw = NULL;
+		d->read.stride = 0;
+		d->read.swap = 0;
+	}
 	if ((t & RP_SAMPLE_READ) && rp_decode_read(c, attr->read_format, &d->read) < 0)
 		return -1;
 	if (t & RP_SAMPLE_CALLCHAIN) {
@@ -635,7 +695,7 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 	struct rp_cursor c;
 	uint32_t size = rp_load16(rec + 6, s->swap);
 
-	memset(ev, 0, offsetof(struct rp_event, u));
+	/* Field by field, as in rp_decode_sample(). */
 	ev->type = rp_load32(rec, s->swap);
 	ev->misc = rp_load16(rec + 4, s->swap);
 	ev->size = (uint16_t)size;
@@ -643,9 +703,12 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 	ev->nr = nr;
 	ev->evsel = evsel;
 	ev->data = rec;
+	ev->sid.present = 0;
 	ev->sid.pid = ev->sid.tid = (uint32_t)-1;
-	ev->sid.cpu = (uint32_t)-1;
 	ev->sid.time = (uint64_t)-1;
+	ev->sid.id = 0;
+	ev->sid.stream_id = 0;
+	ev->sid.cpu = (uint32_t)-1;
 	if (rp_scratch_reserve(s, size) < 0)
 		return rp_error_set_record(err, RP_ERR_NOMEM, offset, ev->type,
 					   "out of memory decoding a record");
