@@ -32,6 +32,7 @@ struct rp_collapse {
 	uint64_t *counts;
 	size_t nr, alloc;
 	int sorted;
+	int ever_sorted;            /* stack indices moved: slots are stale */
 	uint64_t total;
 	char *line;                 /* one sample's text */
 	size_t len, cap;
@@ -179,6 +180,16 @@ static int rp_collapse_sample(struct rp_collapse *c, const struct rp_event *ev,
 							     : RP_COLLAPSE_MAX_STACK;
 	char num[48];
 	int rc, first = 1;
+	/* A stack the pipeline has cached: its line is known when the comm
+	 * is the same (one stack_id is one thread, so pid and tid are). */
+	struct rp_stack_slot *known = res->stack_id && !c->ever_sorted ? res->stack_slot : NULL;
+	uint64_t tag = (uint64_t)(uintptr_t)res->comm;
+
+	if (known && known->ptr && known->tag == tag) {
+		c->counts[(uintptr_t)known->ptr - 1]++;
+		c->total++;
+		return 0;
+	}
 
 	c->len = 0;
 	c->overflow = 0;
@@ -248,6 +259,10 @@ static int rp_collapse_sample(struct rp_collapse *c, const struct rp_event *ev,
 	}
 	c->counts[slot - 1]++;
 	c->total++;
+	if (known) {
+		known->ptr = (void *)slot;
+		known->tag = tag;
+	}
 	return 0;
 }
 
@@ -305,6 +320,7 @@ long rp_collapse_stacks(struct rp_collapse *c, const char *const **stacks,
 		free(v);
 	}
 	c->sorted = 1;
+	c->ever_sorted = 1;
 	*stacks = c->stacks;
 	*counts = c->counts;
 	return (long)c->nr;

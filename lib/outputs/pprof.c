@@ -274,6 +274,26 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 	const struct rp_attr *attr = rp_evsel_attr(ev->evsel);
 	size_t n = 0, want;
 	int64_t id, comm;
+	uint32_t evsel_idx = (uint32_t)rp_evsel_idx(ev->evsel);
+	int32_t cpu = (ev->sid.present & RP_SAMPLE_CPU) ? (int32_t)ev->sid.cpu : -1;
+	/* A call stack the pipeline has cached: its locations, thread (one
+	 * stack_id is one thread) are those of the sample noted in its slot;
+	 * the comm, event and cpu are checked. */
+	struct rp_stack_slot *known = res->stack_id && res->nr_callchain &&
+						      (attr->sample_type & RP_SAMPLE_CALLCHAIN) ?
+					      res->stack_slot :
+					      NULL;
+	uint64_t tag = (uint64_t)(uintptr_t)res->comm;
+
+	if (known && known->ptr && known->tag == tag) {
+		struct rp_pprof_sample *k = known->ptr;
+
+		if (k->evsel_idx == evsel_idx && k->cpu == cpu) {
+			k->count++;
+			k->period = rp_pprof_add_period(k->period, ev->u.sample.period);
+			return 0;
+		}
+	}
 
 	want = ((attr->sample_type & RP_SAMPLE_CALLCHAIN) && res->nr_callchain) ?
 		       res->nr_callchain :
@@ -300,9 +320,7 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 	if ((comm = rp_pprof_str(p, res->comm)) < 0)
 		return (int)comm;
 
-	uint32_t evsel_idx = (uint32_t)rp_evsel_idx(ev->evsel);
 	int32_t pid = rp_thread_pid(res->thread), tid = rp_thread_tid(res->thread);
-	int32_t cpu = (ev->sid.present & RP_SAMPLE_CPU) ? (int32_t)ev->sid.cpu : -1;
 	uint64_t h = rp_hash64(((uint64_t)evsel_idx << 32) ^ (uint32_t)pid);
 	h = rp_hash64(h ^ ((uint64_t)(uint32_t)tid << 32) ^ (uint32_t)cpu);
 	h = rp_hash64(h ^ (uint64_t)comm);
@@ -315,6 +333,10 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 		    !memcmp(s->locs, p->scratch, n * sizeof(uint64_t))) {
 			s->count++;
 			s->period = rp_pprof_add_period(s->period, ev->u.sample.period);
+			if (known) {
+				known->ptr = s;
+				known->tag = tag;
+			}
 			return 0;
 		}
 	}
@@ -335,7 +357,13 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 	int ret = rp_pprof_push(&p->sample_v, s, RP_PPROF_MAX_SAMPLES);
 	if (ret < 0)
 		return ret;
-	return rp_hashmap_put(&p->samples, h, s) < 0 ? RP_ERR_NOMEM : 0;
+	if (rp_hashmap_put(&p->samples, h, s) < 0)
+		return RP_ERR_NOMEM;
+	if (known) {
+		known->ptr = s;
+		known->tag = tag;
+	}
+	return 0;
 }
 
 static int rp_pprof_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
