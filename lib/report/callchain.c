@@ -61,8 +61,14 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	struct rp_dso *dso = f->dso;
 
 	rp_frame_key(f, &name, &key);
+	/* Most nodes have one child or a few: look at them before the
+	 * index (whose table is too large to stay in the caches). */
+	struct rp_cnode *n = parent->child;
+	for (int i = 0; n && i < RP_CTREE_SCAN_CHILDREN; n = n->sibling, i++)
+		if (n->dso == dso && !n->name == !name && n->key == key)
+			return n;
 	uint64_t h = rp_cnode_hash(parent, dso, name != NULL, key);
-	struct rp_cnode *first = rp_hashmap_get(&t->index, h), *n;
+	struct rp_cnode *first = rp_hashmap_get(&t->index, h);
 
 	for (n = first; n; n = n->hnext)
 		if (n->parent == parent && n->dso == dso && !n->name == !name && n->key == key)

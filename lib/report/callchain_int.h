@@ -25,6 +25,8 @@
 /* Nodes one report may hold in all its trees: a file cannot make the
  * graphs grow beyond. */
 #define RP_CTREE_MAX_NODES (64u << 20)
+/* Children of a node looked at one by one before the index is asked. */
+#define RP_CTREE_SCAN_CHILDREN 4
 /* perf draws the graph's nesting with the bits of an int (x86 shifts
  * modulo 32). */
 #define RP_CTREE_MASK_BITS 32
