@@ -45,6 +45,8 @@
 #                    "perf x1".  The check run writes its output to a file
 #                    rather than to /dev/null, which costs perf a little;
 #                    the row then says "perf x1 (check run)".
+#   RP_BENCH_RP_ARGS options added to readperf's command lines but stats' (e.g.
+#                    "-j 1" for one thread)
 #   RP_BENCH_COMMIT  the commit to print for READPERF (default: the
 #                    repository's, git describe --dirty)
 #   RP_BENCH_CHECK   1 (default): compare outputs first; 0: skip the check
@@ -61,6 +63,7 @@ RUNS=${RP_BENCH_RUNS:-3}
 CMDS=${RP_BENCH_CMDS:-report graph children script stats dump}
 BUDGET=${RP_BENCH_BUDGET:-60}
 CHECK=${RP_BENCH_CHECK:-1}
+read -r -a RP_ARGS <<<"${RP_BENCH_RP_ARGS:-}"
 export RP_BENCH_DIR=${RP_BENCH_DIR:-/tmp/rp-bench}
 
 [ -x "$RP" ] || { echo "bench: $RP is not an executable (build first: make build)" >&2; exit 1; }
@@ -84,13 +87,13 @@ trap 'rm -rf "$work"' EXIT
 # The two command lines of a row, as arrays rp_cmd and pf_cmd.
 cmdlines() { # command file
 	case "$1" in
-	report) rp_cmd=("$RP" report -g none --sort comm,dso,sym "$2")
+	report) rp_cmd=("$RP" report "${RP_ARGS[@]}" -g none --sort comm,dso,sym "$2")
 		pf_cmd=(perf report -i "$2" --stdio --no-children --sort comm,dso,sym -g none) ;;
-	graph)  rp_cmd=("$RP" report "$2"); pf_cmd=(perf report -i "$2" --stdio --no-children) ;;
-	children) rp_cmd=("$RP" report --children "$2"); pf_cmd=(perf report -i "$2" --stdio) ;;
-	script) rp_cmd=("$RP" script "$2"); pf_cmd=(perf script -i "$2") ;;
+	graph)  rp_cmd=("$RP" report "${RP_ARGS[@]}" "$2"); pf_cmd=(perf report -i "$2" --stdio --no-children) ;;
+	children) rp_cmd=("$RP" report "${RP_ARGS[@]}" --children "$2"); pf_cmd=(perf report -i "$2" --stdio) ;;
+	script) rp_cmd=("$RP" script "${RP_ARGS[@]}" "$2"); pf_cmd=(perf script -i "$2") ;;
 	stats)  rp_cmd=("$RP" stats "$2");  pf_cmd=(perf report -i "$2" --stats) ;;
-	dump)   rp_cmd=("$RP" dump "$2");   pf_cmd=(perf report -i "$2" -D) ;;
+	dump)   rp_cmd=("$RP" dump "${RP_ARGS[@]}" "$2");   pf_cmd=(perf report -i "$2" -D) ;;
 	*) echo "bench: unknown command '$1' (report graph children script stats dump)" >&2; exit 1 ;;
 	esac
 }
@@ -110,6 +113,12 @@ diffcount() { # a b
 	fi
 }
 
+# The report text without perf's closing tip: the "# (Tip: ...)" line and
+# the blank and "#" lines around it at the end.
+notip() {
+	awk '!/^# \(Tip:/ { l[++n] = $0 } END { while (n && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'
+}
+
 # Untimed check of one row: sets check to "same", "DIFFERENT OUTPUT (N lines)",
 # "readperf failed" or "not available".
 check_row() { # command file
@@ -124,9 +133,9 @@ check_row() { # command file
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
 	graph | children)
 		cmdlines "$c" "$f"
-		"${rp_cmd[@]}" 2>"$work/rp.err" | grep -v '^# (Tip:' >"$work/rp.out"
+		"${rp_cmd[@]}" 2>"$work/rp.err" | notip >"$work/rp.out"
 		rc=${PIPESTATUS[0]}
-		"${pf_cmd[@]}" 2>/dev/null | grep -v '^# (Tip:' >"$work/pf.out" ;;
+		"${pf_cmd[@]}" 2>/dev/null | notip >"$work/pf.out" ;;
 	*)
 		cmdlines "$c" "$f"
 		# straight into files (timed: a slow perf row uses this run); the
