@@ -484,7 +484,10 @@ static int rp_csv_event(void *ctx, const struct rp_event *ev, const struct rp_re
 
 struct rp_consumer rp_csv_consumer(struct rp_csv *csv)
 {
-	struct rp_consumer c = { csv, rp_csv_event, 0 };
+	/* Every record once, as it is in the file (stat.csv counts records,
+	 * overview.csv lists them): a leader sample reading its group is one
+	 * sample of the leader with its own period, not one per value. */
+	struct rp_consumer c = { csv, rp_csv_event, RP_CONSUMER_RECORDS };
 
 	return c;
 }

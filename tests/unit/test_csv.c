@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <readperf/csv.h>
+#include <readperf/machine.h>
+#include <readperf/process.h>
 
 #include "builder.h"
 #include "machine/dso.h"
@@ -196,6 +198,64 @@ static void test_four_files(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A leader-sampling group (cpu-clock + task-clock, :S): each sample
+ * record reads both counters; the pipeline hands it to report-like
+ * consumers once per value, but the CSV files list records. */
+static void test_group_read_once(void **state)
+{
+	char dir[] = "/tmp/rp_csv_XXXXXX";
+	struct tb_file f;
+	struct rp_attr lead = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					      RP_SAMPLE_ID | RP_SAMPLE_PERIOD | RP_SAMPLE_READ);
+	struct rp_attr member = lead;
+	uint64_t id_lead = 1, id_member = 2;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	lead.read_format = RP_FORMAT_GROUP | RP_FORMAT_ID;
+	member.read_format = lead.read_format;
+	member.config = 1; /* task-clock */
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &lead, &id_lead, 1);
+	tb_file_attr(&f, &member, &id_member, 1);
+	for (unsigned i = 0; i < 3; i++) {
+		struct tb_sample smp = { .ip = 0x401000, .pid = 10, .tid = 10, .time = 100 + i,
+					 .id = 1, .period = 1000, .read_nr = 2 };
+
+		smp.read_id[0] = 1;
+		smp.read_value[0] = 1000 * (i + 1);
+		smp.read_id[1] = 2;
+		smp.read_value[1] = 2000 * (i + 1);
+		tb_sample(&f.data, &lead, RP_MISC_USER, &smp);
+	}
+	struct rp_session *s = tb_file_open(&f, RP_ORDER_TIME);
+	tb_file_free(&f);
+	assert_non_null(s);
+	struct rp_machine *m = NULL;
+	assert_int_equal(rp_machine_new(&m, s), 0);
+	struct rp_csv *csv;
+	assert_int_equal(rp_csv_new(&csv, dir, s, NULL), 0);
+	struct rp_consumer c = rp_csv_consumer(csv);
+	assert_int_equal(rp_process(s, m, NULL, &c, 1), 0);
+	assert_int_equal(rp_csv_finish(csv), 0);
+	rp_csv_free(csv);
+	rp_machine_free(m);
+	rp_session_close(s);
+	check_file(dir, "stat.csv", "type,count\nSAMPLE,3\n");
+	check_file(dir, "overview.csv",
+		   "nr,type,pid,tid,time,info\n"
+		   "0,SAMPLE,10,10,100,0x401000 1000\n"
+		   "1,SAMPLE,10,10,101,0x401000 1000\n"
+		   "2,SAMPLE,10,10,102,0x401000 1000\n");
+	check_file(dir, "processes.csv",
+		   "pid,name,mmaps,fork_time,exit_time,samples,period\n"
+		   "10,:10,0,,,3,3000\n");
+	check_file(dir, "results.csv",
+		   "function,source_file,dso,samples,period\n"
+		   "0x0000000000401000,,[unknown],3,3000\n");
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_bad_dir(void **state)
 {
 	struct rp_csv *csv = NULL;
@@ -209,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_four_files),
+		cmocka_unit_test(test_group_read_once),
 		cmocka_unit_test(test_bad_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
