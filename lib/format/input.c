@@ -33,10 +33,6 @@
 #include "common/error_int.h"
 #include "format/session_int.h"
 
-/* Bytes of a mapped input kept in the process behind the read position:
- * between one and two windows (a power of two, a multiple of the page). */
-#define RP_MAP_WINDOW (8u << 20)
-
 static int rp_io_error(struct rp_session *s, const char *what, const char *path)
 {
 	int e = errno;
@@ -316,21 +312,35 @@ const uint8_t *rp_input_peek(struct rp_session *s, struct rp_input *in, size_t n
 	return in->blk->data + in->blk->head;
 }
 
-/* Drops the window before the previous one once pos moved from old into
- * a new window. */
-static void rp_input_slide(struct rp_input *in, uint64_t old)
+void rp_input_slide(struct rp_input *in, uint64_t old)
 {
 	uint64_t w = in->pos / RP_MAP_WINDOW;
 
-	if (w == old / RP_MAP_WINDOW || w < 2 || !in->map)
+	in->next_slide = (w + 1) * RP_MAP_WINDOW;
+	if (!in->map)
 		return;
-	uint64_t from = (old / RP_MAP_WINDOW < 2 ? 0 : old / RP_MAP_WINDOW - 1) * RP_MAP_WINDOW;
-	uint64_t to = (w - 1) * RP_MAP_WINDOW;
+	if (w != old / RP_MAP_WINDOW && w >= 2) {
+		uint64_t from = (old / RP_MAP_WINDOW < 2 ? 0 : old / RP_MAP_WINDOW - 1) *
+				RP_MAP_WINDOW;
+		uint64_t to = (w - 1) * RP_MAP_WINDOW;
+
+		if (to > in->map_size)
+			to = in->map_size & ~(uint64_t)(RP_MAP_WINDOW - 1);
+		if (to > from)
+			madvise((void *)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+	}
+#ifdef MADV_POPULATE_READ
+	/* The rest of this window, up to the end of the data: what stays
+	 * mapped is still at most the previous window and this one.  Errors
+	 * (an older kernel) only leave the pages to be faulted in. */
+	uint64_t from = w * RP_MAP_WINDOW;
+	uint64_t to = in->next_slide < in->end ? in->next_slide : in->end;
 
 	if (to > in->map_size)
-		to = in->map_size & ~(uint64_t)(RP_MAP_WINDOW - 1);
+		to = in->map_size;
 	if (to > from)
-		madvise((void *)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+		madvise((void *)(in->map + from), (size_t)(to - from), MADV_POPULATE_READ);
+#endif
 }
 
 void rp_input_advance(struct rp_input *in, size_t n)
@@ -341,7 +351,7 @@ void rp_input_advance(struct rp_input *in, size_t n)
 	if (in->stream) {
 		if (in->blk)
 			in->blk->head += n;
-	} else if (((old ^ in->pos) & ~(uint64_t)(RP_MAP_WINDOW - 1)) != 0) {
+	} else if (in->pos >= in->next_slide) {
 		rp_input_slide(in, old);
 	}
 }

@@ -179,6 +179,30 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 	for (;;) {
 		struct rp_zchunk *c = in->z.cur;
 
+		/* A kernel record wholly inside a mapped input, with no
+		 * inflated records waiting: read in place.  Anything else
+		 * (user records, which may carry a payload or be compressed,
+		 * a bad size, the end) takes the general path below. */
+		if ((!c || c->head == c->len) && !in->stream && in->pos < in->end &&
+		    in->end - in->pos >= 8) {
+			const uint8_t *p = in->map + in->pos;
+			uint32_t type = rp_load32(p, s->swap);
+			uint32_t sz = rp_load16(p + 6, s->swap);
+			uint64_t at = in->pos;
+
+			if (type < RP_RECORD_HEADER_ATTR && sz >= 8 && sz <= in->end - at) {
+				in->pos = at + sz;
+				in->turn_bytes += sz;
+				if (in->pos >= in->next_slide)
+					rp_input_slide(in, at);
+				*rec = p;
+				*size = sz;
+				*off = at;
+				*chunk = NULL;
+				return 1;
+			}
+		}
+
 		if (c && c->len - c->head >= 8) {
 			const uint8_t *p = c->data + c->head;
 			uint32_t sz = rp_load16(p + 6, s->swap);

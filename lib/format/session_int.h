@@ -30,6 +30,9 @@
 #define RP_DIR_TURN_BYTES (2u << 20) /* bytes read from one directory file
 				      * before the next (perf's READER_MAX_SIZE) */
 #define RP_MAX_PRIMED (1u << 20)     /* pipe header records read ahead at open */
+/* Bytes of a mapped input kept in the process behind the read position:
+ * between one and two windows (a power of two, a multiple of the page). */
+#define RP_MAP_WINDOW (8u << 20)
 
 struct rp_evsel {
 	int idx;
@@ -64,6 +67,9 @@ struct rp_input {
 	struct rp_zchunk *blk;    /* streamed: the block being read */
 	struct rp_zchunk *blocks; /* streamed: every live block */
 	uint64_t turn_bytes;   /* bytes read in this turn (directories) */
+	/* Mapped: the position at which the window slides next (the end of
+	 * the window holding pos; 0 before the first record). */
+	uint64_t next_slide;
 	struct rp_zreader z;   /* records inflated from COMPRESSED(2) */
 };
 
@@ -201,6 +207,11 @@ const uint8_t *rp_input_peek(struct rp_session *s, struct rp_input *in, size_t n
 			     size_t *avail);
 /* Consumes n bytes that rp_input_peek made readable. */
 void rp_input_advance(struct rp_input *in, size_t n);
+/* Mapped input: called once pos reached next_slide (old: pos before the
+ * step).  Drops the window before the previous one from the process and
+ * maps in the rest of the window holding pos at once (one call instead of
+ * a page fault per few pages). */
+void rp_input_slide(struct rp_input *in, uint64_t old);
 /* Consumes n bytes (a payload after a record), copying them to dst when
  * not NULL.  Returns 0, or a negative error (RP_ERR_TRUNCATED, RP_ERR_IO). */
 int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t *dst);
