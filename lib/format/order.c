@@ -148,7 +148,9 @@ static int rp_order_grow(struct rp_order_queue *q)
 	return 0;
 }
 
-int rp_order_push(struct rp_session *s, const struct rp_qent *e)
+int rp_order_push(struct rp_session *s, uint64_t time, uint64_t nr, uint64_t offset,
+		  const uint8_t *rec, const struct rp_evsel *evsel, struct rp_zchunk *chunk,
+		  uint32_t input)
 {
 	struct rp_order_queue *q = &s->queue;
 
@@ -161,16 +163,25 @@ int rp_order_push(struct rp_session *s, const struct rp_qent *e)
 		q->head = q->flush_end = 0;
 	}
 	if (q->nr == q->head)
-		q->max_timestamp = e->time;
-	else if (e->time > q->max_timestamp)
-		q->max_timestamp = e->time;
-	if (e->time < q->last_flush)
+		q->max_timestamp = time;
+	else if (time > q->max_timestamp)
+		q->max_timestamp = time;
+	if (time < q->last_flush)
 		s->stats.nr_unordered++;
 	if (q->nr >= q->alloc && rp_order_grow(q) < 0)
 		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory queueing records");
-	if (q->nr > q->head && e->time < q->ents[q->nr - 1].time)
+	if (q->nr > q->head && time < q->ents[q->nr - 1].time)
 		q->sorted = 0;
-	q->ents[q->nr++] = *e;
+	/* Field by field: a copy of a struct built by the caller would read
+	 * it back in wider loads than it was stored with. */
+	struct rp_qent *e = &q->ents[q->nr++];
+	e->time = time;
+	e->nr = nr;
+	e->offset = offset;
+	e->rec = rec;
+	e->evsel = evsel;
+	e->chunk = chunk;
+	e->input = input;
 
 	if (q->nr - q->head >= q->max) {
 		/* perf's OE_FLUSH__HALF: deliver up to the middle time. */

@@ -53,6 +53,8 @@ int rp_session_open(struct rp_session **out, const char *path,
 	rp_deferred_init(&s->deferred, !s->opts.no_merge_deferred, s->opts.max_deferred);
 
 	ret = rp_inputs_open(s);
+	for (size_t i = 0; ret == 0 && i < s->nr_inputs; i++)
+		s->chunked |= s->inputs[i].stream;
 	if (ret == 0)
 		ret = rp_header_read(s);
 	if (ret == 0 && s->pipe)
@@ -162,6 +164,7 @@ static int rp_inflate(struct rp_session *s, struct rp_input *in, const uint8_t *
 		len = rp_load64(payload, s->swap);
 		payload += 8;
 	}
+	s->chunked = 1;
 	return rp_zreader_inflate(&in->z, payload, (size_t)len, off, type, &s->err);
 }
 
@@ -427,7 +430,8 @@ static int rp_known_type(uint32_t type)
 int rp_session_next(struct rp_session *s, struct rp_event *ev)
 {
 	s->started = 1;
-	rp_inputs_collect(s);
+	if (s->chunked)
+		rp_inputs_collect(s);
 	for (;;) {
 		/* Samples a deferred callchain released come right after it. */
 		if (rp_deferred_pending(&s->deferred)) {
@@ -545,9 +549,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			/* perf delivers records without a time, or with time 0
 			 * (synthesized ones), at once. */
 			if (t != (uint64_t)-1 && t != 0) {
-				struct rp_qent e = { t, nr, off, rec, evsel, chunk, input };
-
-				if (rp_order_push(s, &e) < 0) {
+				if (rp_order_push(s, t, nr, off, rec, evsel, chunk, input) < 0) {
 					rp_session_stop(s, RP_ERR_NOMEM);
 					continue;
 				}

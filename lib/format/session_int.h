@@ -160,6 +160,9 @@ struct rp_session {
 	int stop_code;     /* error that ended reading, 0 when none */
 	struct rp_error stop_err; /* its details */
 	uint8_t eof;       /* nothing more to read from the file */
+	/* An input is streamed or had compressed records: there are blocks
+	 * or inflated chunks to free as their records are delivered. */
+	uint8_t chunked;
 
 	struct rp_order_queue queue;
 	/* A record that made the queue flush is delivered after it. */
@@ -257,7 +260,11 @@ int rp_record_decode_with(struct rp_decoder *d, struct rp_error *err, const uint
 void rp_decoder_release(struct rp_decoder *d);
 
 /* order.c */
-int rp_order_push(struct rp_session *s, const struct rp_qent *e);
+/* Queues a record (the fields of struct rp_qent).  Returns 0, or
+ * RP_ERR_NOMEM with s->err set. */
+int rp_order_push(struct rp_session *s, uint64_t time, uint64_t nr, uint64_t offset,
+		  const uint8_t *rec, const struct rp_evsel *evsel, struct rp_zchunk *chunk,
+		  uint32_t input);
 /* Makes entries with time <= limit deliverable (all with `all`). */
 void rp_order_flush(struct rp_session *s, uint64_t limit, int all);
 /* The next deliverable entry, or NULL. */
