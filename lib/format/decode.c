@@ -219,57 +219,75 @@ static inline void rp_sample_clear_tail(struct rp_sample *d)
 	d->code_page_size = 0;
 }
 
+/* One u64 field of a sample into *v when sample_type has it. */
+#define RP_SAMPLE_U64(bit, v)                                    \
+	do {                                                     \
+		if (t & (bit)) {                                 \
+			if (!rp_cur_need(c, 8))                  \
+				return -1;                       \
+			(v) = rp_cur_get64(c);                   \
+		}                                                \
+	} while (0)
+
 /*
- * Every field is set: from the record, or to its default when sample_type
- * leaves it out (0; -1 for pid, tid, cpu and time; attr.sample_period for
- * period).  Padding is left as it is.
+ * Decodes the sample into ev->u.sample and ev->sid.  Every field is set:
+ * from the record, or to its default when sample_type leaves it out (0;
+ * -1 for pid, tid, cpu and time; attr.sample_period for period); padding
+ * is left as it is.  The fields before the callchain are read into locals
+ * and stored once into both places (reading back what was just stored
+ * field by field stalls on store forwarding).
  */
 static int rp_decode_sample(struct rp_decoder *s, const struct rp_evsel *evsel,
-			    struct rp_cursor *c, struct rp_sample *d)
+			    struct rp_cursor *c, struct rp_event *ev)
 {
+	struct rp_sample *d = &ev->u.sample;
 	const struct rp_attr *attr = &evsel->attr;
 	uint64_t t = attr->sample_type;
+	uint64_t id = 0, ip = 0, time = (uint64_t)-1, addr = 0, stream_id = 0;
+	uint64_t period = attr->sample_period;
+	uint32_t pid = (uint32_t)-1, tid = (uint32_t)-1, cpu = (uint32_t)-1;
 
-	d->sample_type = t;
-	d->swap = (uint8_t)s->swap;
-	d->id = 0;
-	if (t & RP_SAMPLE_IDENTIFIER) {
-		if (rp_cur_u64(c, &d->id) < 0)
-			return -1;
-	}
-	d->ip = 0;
-	if ((t & RP_SAMPLE_IP) && rp_cur_u64(c, &d->ip) < 0)
-		return -1;
+	RP_SAMPLE_U64(RP_SAMPLE_IDENTIFIER, id);
+	RP_SAMPLE_U64(RP_SAMPLE_IP, ip);
 	if (t & RP_SAMPLE_TID) {
 		if (!rp_cur_need(c, 8))
 			return -1;
-		d->pid = rp_cur_get32(c);
-		d->tid = rp_cur_get32(c);
-	} else {
-		d->pid = d->tid = (uint32_t)-1;
+		pid = rp_cur_get32(c);
+		tid = rp_cur_get32(c);
 	}
-	d->time = (uint64_t)-1;
-	if ((t & RP_SAMPLE_TIME) && rp_cur_u64(c, &d->time) < 0)
-		return -1;
-	d->addr = 0;
-	if ((t & RP_SAMPLE_ADDR) && rp_cur_u64(c, &d->addr) < 0)
-		return -1;
-	if ((t & RP_SAMPLE_ID) && rp_cur_u64(c, &d->id) < 0)
-		return -1;
-	d->stream_id = 0;
-	if ((t & RP_SAMPLE_STREAM_ID) && rp_cur_u64(c, &d->stream_id) < 0)
-		return -1;
+	RP_SAMPLE_U64(RP_SAMPLE_TIME, time);
+	RP_SAMPLE_U64(RP_SAMPLE_ADDR, addr);
+	RP_SAMPLE_U64(RP_SAMPLE_ID, id);
+	RP_SAMPLE_U64(RP_SAMPLE_STREAM_ID, stream_id);
 	if (t & RP_SAMPLE_CPU) {
 		if (!rp_cur_need(c, 8))
 			return -1;
-		d->cpu = rp_cur_get32(c);
+		cpu = rp_cur_get32(c);
 		rp_cur_get32(c); /* res */
-	} else {
-		d->cpu = (uint32_t)-1;
 	}
-	d->period = attr->sample_period;
-	if ((t & RP_SAMPLE_PERIOD) && rp_cur_u64(c, &d->period) < 0)
-		return -1;
+	RP_SAMPLE_U64(RP_SAMPLE_PERIOD, period);
+
+	d->sample_type = t;
+	d->swap = (uint8_t)s->swap;
+	d->ip = ip;
+	d->pid = pid;
+	d->tid = tid;
+	d->time = time;
+	d->addr = addr;
+	d->id = id;
+	d->stream_id = stream_id;
+	d->cpu = cpu;
+	d->period = period;
+	ev->sid.present = t & (RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_ID | RP_SAMPLE_STREAM_ID |
+			       RP_SAMPLE_CPU | RP_SAMPLE_IDENTIFIER);
+	if (ev->sid.present & RP_SAMPLE_IDENTIFIER)
+		ev->sid.present |= RP_SAMPLE_ID;
+	ev->sid.pid = pid;
+	ev->sid.tid = tid;
+	ev->sid.time = time;
+	ev->sid.id = id;
+	ev->sid.stream_id = stream_id;
+	ev->sid.cpu = cpu;
 	d->callchain_nr = 0;
 	d->callchain = NULL;
 	d->raw_size = 0;
@@ -695,7 +713,7 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 	struct rp_cursor c;
 	uint32_t size = rp_load16(rec + 6, s->swap);
 
-	/* Field by field, as in rp_decode_sample(). */
+	/* Field by field (a memset here compiles to `rep stos`). */
 	ev->type = rp_load32(rec, s->swap);
 	ev->misc = rp_load16(rec + 4, s->swap);
 	ev->size = (uint16_t)size;
@@ -703,39 +721,27 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 	ev->nr = nr;
 	ev->evsel = evsel;
 	ev->data = rec;
+	if (rp_scratch_reserve(s, size) < 0)
+		return rp_error_set_record(err, RP_ERR_NOMEM, offset, ev->type,
+					   "out of memory decoding a record");
+
+	if (ev->type == RP_RECORD_SAMPLE && evsel) {
+		/* rp_decode_sample() sets ev->sid as well. */
+		rp_cur_init(&c, rec + 8, size - 8u, offset + 8, s->swap);
+		if (rp_decode_sample(s, evsel, &c, ev) < 0)
+			return rp_error_set_record(err, RP_ERR_CORRUPT, offset, ev->type,
+						   "sample shorter than its sample_type needs");
+		return 0;
+	}
 	ev->sid.present = 0;
 	ev->sid.pid = ev->sid.tid = (uint32_t)-1;
 	ev->sid.time = (uint64_t)-1;
 	ev->sid.id = 0;
 	ev->sid.stream_id = 0;
 	ev->sid.cpu = (uint32_t)-1;
-	if (rp_scratch_reserve(s, size) < 0)
-		return rp_error_set_record(err, RP_ERR_NOMEM, offset, ev->type,
-					   "out of memory decoding a record");
-
 	if (ev->type == RP_RECORD_SAMPLE) {
-		struct rp_sample *d = &ev->u.sample;
-
-		if (!evsel) {
-			/* Unknown id: nothing is decoded; no stale fields either. */
-			memset(d, 0, sizeof(*d));
-			return 0;
-		}
-		rp_cur_init(&c, rec + 8, size - 8u, offset + 8, s->swap);
-		if (rp_decode_sample(s, evsel, &c, d) < 0)
-			return rp_error_set_record(err, RP_ERR_CORRUPT, offset, ev->type,
-						   "sample shorter than its sample_type needs");
-		ev->sid.present = d->sample_type & (RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_ID |
-						    RP_SAMPLE_STREAM_ID | RP_SAMPLE_CPU |
-						    RP_SAMPLE_IDENTIFIER);
-		if (ev->sid.present & RP_SAMPLE_IDENTIFIER)
-			ev->sid.present |= RP_SAMPLE_ID;
-		ev->sid.pid = d->pid;
-		ev->sid.tid = d->tid;
-		ev->sid.time = d->time;
-		ev->sid.id = d->id;
-		ev->sid.stream_id = d->stream_id;
-		ev->sid.cpu = d->cpu;
+		/* Unknown id: nothing is decoded; no stale fields either. */
+		memset(&ev->u.sample, 0, sizeof(ev->u.sample));
 		return 0;
 	}
 
