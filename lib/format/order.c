@@ -195,20 +195,6 @@ int rp_order_push(struct rp_session *s, uint64_t time, uint64_t nr, uint64_t off
 	return 0;
 }
 
-const struct rp_qent *rp_order_pop(struct rp_session *s)
-{
-	struct rp_order_queue *q = &s->queue;
-
-	if (q->head >= q->flush_end)
-		return NULL;
-	return &q->ents[q->head++];
-}
-
-int rp_order_empty(const struct rp_session *s)
-{
-	return s->queue.head == s->queue.nr;
-}
-
 void rp_order_release(struct rp_order_queue *q)
 {
 	free(q->ents);

@@ -48,6 +48,8 @@ int rp_session_open(struct rp_session **out, const char *path,
 	if (!s->opts.max_queued)
 		s->opts.max_queued = RP_QUEUE_MAX_DEFAULT;
 	s->queue.max = s->opts.max_queued;
+	for (uint32_t t = 0; t < RP_RECORD_MAX; t++)
+		s->known_type[t] = rp_record_type_name(t) != NULL;
 	if (!s->opts.max_deferred)
 		s->opts.max_deferred = RP_DEFERRED_MAX_DEFAULT;
 	rp_deferred_init(&s->deferred, !s->opts.no_merge_deferred, s->opts.max_deferred);
@@ -398,7 +400,8 @@ static int rp_pipe_prime(struct rp_session *s)
 static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, uint64_t nr,
 		      const struct rp_evsel *evsel, uint32_t input, struct rp_event *ev)
 {
-	int ret = rp_record_decode(s, rec, off, nr, evsel, ev);
+	s->dec.swap = s->swap;
+	int ret = rp_record_decode_with(&s->dec, &s->err, rec, off, nr, evsel, ev);
 
 	if (ret < 0) {
 		rp_session_stop(s, ret);
@@ -422,9 +425,9 @@ static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, ui
 	return 1;
 }
 
-static int rp_known_type(uint32_t type)
+static int rp_known_type(const struct rp_session *s, uint32_t type)
 {
-	return rp_record_type_name(type) != NULL;
+	return type < RP_RECORD_MAX && s->known_type[type];
 }
 
 int rp_session_next(struct rp_session *s, struct rp_event *ev)
@@ -508,7 +511,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 		}
 		uint32_t type = rp_load32(rec, s->swap);
 
-		if (!rp_known_type(type)) {
+		if (!rp_known_type(s, type)) {
 			s->stats.nr_unknown_records++;
 			continue;
 		}
@@ -542,7 +545,9 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			continue;
 		}
 
-		const struct rp_evsel *evsel = rp_record_evsel(s, rec, type, size);
+		/* One attr (the common case): every record is its. */
+		const struct rp_evsel *evsel = s->nr_evsels == 1 ? s->evsels[0] :
+					       rp_record_evsel(s, rec, type, size);
 		if (s->opts.order == RP_ORDER_TIME && s->sample_id_all && evsel) {
 			uint64_t t = rp_record_time(s, evsel, rec, type, size);
 

@@ -177,6 +177,8 @@ struct rp_session {
 
 	/* The reader's decoder (its scratch). */
 	struct rp_decoder dec;
+	/* Record types with a name (rp_record_type_name), looked up once. */
+	uint8_t known_type[RP_RECORD_MAX];
 
 	struct rp_session_stats stats;
 	struct rp_error err;
@@ -268,8 +270,19 @@ int rp_order_push(struct rp_session *s, uint64_t time, uint64_t nr, uint64_t off
 /* Makes entries with time <= limit deliverable (all with `all`). */
 void rp_order_flush(struct rp_session *s, uint64_t limit, int all);
 /* The next deliverable entry, or NULL. */
-const struct rp_qent *rp_order_pop(struct rp_session *s);
-int rp_order_empty(const struct rp_session *s);
+static inline const struct rp_qent *rp_order_pop(struct rp_session *s)
+{
+	struct rp_order_queue *q = &s->queue;
+
+	if (q->head >= q->flush_end)
+		return NULL;
+	return &q->ents[q->head++];
+}
+
+static inline int rp_order_empty(const struct rp_session *s)
+{
+	return s->queue.head == s->queue.nr;
+}
 void rp_order_release(struct rp_order_queue *q);
 
 #endif
