@@ -25,20 +25,13 @@
 # row (symbols then depend on the binaries found on this machine).
 set -u
 
-RP=${1:?usage: run_corpus.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
-# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
-[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_corpus: $RP is not an executable" >&2; exit 1; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_corpus.sh /path/to/readperf}"
+corpus=$(rp_corpus_dir "${RP_CORPUS_DIR:-}")
 if [ ! -d "$corpus" ]; then
-	echo "************************************************************" >&2
-	echo "* CORPUS TEST SKIPPED: no corpus at $corpus" >&2
-	echo "* (set RP_CORPUS_DIR to the directory holding CATALOG.md)" >&2
-	echo "************************************************************" >&2
+	rp_banner "CORPUS TEST SKIPPED: no corpus at $corpus" \
+		  "(set RP_CORPUS_DIR to the directory holding CATALOG.md)"
 	exit 77
 fi
 command -v python3 >/dev/null || { echo "run_corpus: python3 is needed (apt-get install python3)" >&2; exit 1; }

@@ -19,58 +19,16 @@
 # The scratch directory is kept on failure and its path printed.
 set -u
 
-RP=${1:?usage: run_differential.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_differential.sh /path/to/readperf}"
 awkf=$here/perf_rows.awk
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-diff.XXXXXX")
-failures=0
-
-banner() {
-	echo "************************************************************" >&2
-	printf '* %s\n' "$@" >&2
-	echo "************************************************************" >&2
-}
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		banner "DIFFERENTIAL TEST FAILED: $1" \
-		       "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf is an error."
-		exit 1
-	fi
-	banner "DIFFERENTIAL TEST SKIPPED: $1" \
-	       "readperf was NOT compared with perf. Set RP_REQUIRE_PERF=1 to make this fatal."
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_differential: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
-
+require_perf
+require_cc
+rp_workdir rp-diff keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err; then
-	cat cc.err >&2
-	echo "run_differential: cannot compile the workload" >&2
-	exit 1
-fi
-
-# record NAME PERF-RECORD-ARGS... -- WORKLOAD-ARGS...
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
-	fi
-}
+rp_compile_workload || exit 1
 
 rows() { awk -v sep=';' -f "$awkf"; }
 # Prefix every row with its event section, then sort: a set comparison.
@@ -131,11 +89,11 @@ check_file() {
 }
 
 start=$(date +%s)
-record cpu-clock      -e cpu-clock              -- -t 300
-record cpu-clock-g    -e cpu-clock -g           -- -t 300
-record two-events     -e cpu-clock,task-clock   -- -t 300
-record system-wide    -e cpu-clock -a           -- -t 2000 -j 2
-record fork-exec      -e cpu-clock -g           -- -t 100 -f 60
+record_workload cpu-clock      -e cpu-clock              -- -t 300
+record_workload cpu-clock-g    -e cpu-clock -g           -- -t 300
+record_workload two-events     -e cpu-clock,task-clock   -- -t 300
+record_workload system-wide    -e cpu-clock -a           -- -t 2000 -j 2
+record_workload fork-exec      -e cpu-clock -g           -- -t 100 -f 60
 
 for f in cpu-clock.data cpu-clock-g.data two-events.data system-wide.data fork-exec.data; do
 	check_file "$f"
@@ -146,6 +104,5 @@ if [ $failures -ne 0 ]; then
 	echo "run_differential: $failures comparison(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_differential: readperf agrees with perf on all recordings"
 exit 0

@@ -10,32 +10,19 @@
 #   run_golden.sh /path/to/readperf
 set -u
 
-RP=${1:?usage: run_golden.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_golden.sh /path/to/readperf}"
 rows_awk=$root/tests/diff/perf_rows.awk
 stats_awk=$here/stats_rows.awk
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-golden.XXXXXX")
-failures=0
+rp_workdir rp-golden keep-on-failure
+work=$rp_work_dir
 checked=0
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_golden: $RP is not an executable" >&2; exit 1; }
-
-fail() {
-	echo "FAIL $*" >&2
-	failures=$((failures + 1))
-}
 
 # same TAG EXPECTED ACTUAL
 same() {
 	checked=$((checked + 1))
-	if cmp -s "$2" "$3"; then
-		echo "ok   $1"
-	else
-		fail "$1: differs from perf (- perf, + readperf):"
-		diff -u "$2" "$3" | head -40 >&2
-	fi
+	rp_same "$1" "$2" "$3" && echo "ok   $1"
 }
 
 shopt -s nullglob
@@ -88,5 +75,4 @@ if [ $failures -ne 0 ]; then
 	echo "run_golden: $failures of $checked checks failed; outputs kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_golden: all $checked checks agree with perf"

@@ -20,44 +20,15 @@
 # failure.
 set -u
 
-RP=${1:?usage: run_callgraph.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-callgraph.XXXXXX")
-failures=0
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_callgraph: FAILED: $1 (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_callgraph: SKIPPED: $1; readperf was NOT compared with perf" >&2
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_callgraph: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC)"
-
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_callgraph.sh /path/to/readperf}"
+require_perf
+require_cc
+rp_workdir rp-callgraph keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-"$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err || { cat cc.err >&2; exit 1; }
-
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed"
-	fi
-}
+rp_compile_workload || exit 1
 
 # compare FILE TAG "READPERF ARGS" PERF ARGS...
 compare() {
@@ -112,8 +83,8 @@ check_file() {
 }
 
 start=$(date +%s)
-record cg        -e cpu-clock -g -- -t 300
-record cg-fork   -e cpu-clock -g -- -t 100 -f 20
+record_workload cg        -e cpu-clock -g -- -t 300
+record_workload cg-fork   -e cpu-clock -g -- -t 100 -f 20
 for f in cg.data cg-fork.data; do
 	check_file "$f"
 done
@@ -123,6 +94,5 @@ if [ $failures -ne 0 ]; then
 	echo "run_callgraph: $failures comparison(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_callgraph: readperf agrees with perf on all call-stack views"
 exit 0

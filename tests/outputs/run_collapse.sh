@@ -10,44 +10,15 @@
 # unless RP_REQUIRE_PERF=1: then it fails.
 set -u
 
-RP=${1:?usage: run_collapse.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-collapse.XXXXXX")
-failures=0
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_collapse: FAILED: $1 (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_collapse: SKIPPED: $1; readperf was NOT compared with perf" >&2
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_collapse: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC)"
-
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_collapse.sh /path/to/readperf}"
+require_perf
+require_cc
+rp_workdir rp-collapse keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-"$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err || { cat cc.err >&2; exit 1; }
-
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed"
-	fi
-}
+rp_compile_workload || exit 1
 
 # compare FILE TAG OPTIONS...
 compare() {
@@ -58,7 +29,7 @@ compare() {
 	if ! perf script report stackcollapse -i "$file" -- "$@" >"$base.perf.out" \
 		2>"$base.perf.err"; then
 		cat "$base.perf.err" >&2
-		cannot_run "perf script report stackcollapse failed (no Python scripting?)"
+		rp_cannot_run "perf script report stackcollapse failed (no Python scripting?)"
 	fi
 	LC_ALL=C sort "$base.perf.out" >"$base.perf.txt"
 	if ! "$RP" collapse "$@" "$file" >"$base.rp.out" 2>"$base.rp.err"; then
@@ -80,9 +51,9 @@ compare() {
 	fi
 }
 
-record cg      -e cpu-clock -g -- -t 300
-record cg-fork -e cpu-clock -g -- -t 100 -f 20
-record flat    -e cpu-clock    -- -t 100
+record_workload cg      -e cpu-clock -g -- -t 300
+record_workload cg-fork -e cpu-clock -g -- -t 100 -f 20
+record_workload flat    -e cpu-clock    -- -t 100
 for f in cg.data cg-fork.data; do
 	compare "$f" default
 	compare "$f" kernel --kernel
@@ -98,6 +69,5 @@ if [ $failures -ne 0 ]; then
 	echo "run_collapse: $failures comparison(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_collapse: readperf collapse agrees with perf's stackcollapse"
 exit 0

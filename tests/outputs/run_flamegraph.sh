@@ -11,29 +11,25 @@
 # recordings (tests/golden); needs python3.
 set -u
 
-RP=${1:?usage: run_flamegraph.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-flamegraph.XXXXXX")
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_flamegraph: $RP is not an executable" >&2; exit 1; }
-command -v python3 >/dev/null 2>&1 || { echo "run_flamegraph: python3 missing" >&2; exit 77; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_flamegraph.sh /path/to/readperf}"
+command -v python3 >/dev/null 2>&1 || { echo "$rp_name: python3 missing" >&2; exit 77; }
+rp_workdir rp-flamegraph keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
 
+# A fresh recording where perf works (required under RP_REQUIRE_PERF=1),
+# and the golden recordings in any case.
 files=()
-if command -v perf >/dev/null 2>&1 && command -v "${CC:-cc}" >/dev/null 2>&1 &&
-	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-		"$root/tests/workload/workload.c" -lm 2>/dev/null &&
+if rp_perf_usable && command -v "${CC:-cc}" >/dev/null 2>&1 && rp_compile_workload 2>/dev/null &&
 	perf record -e cpu-clock -g -o cg.data -- ./workload -q -t 200 >/dev/null 2>&1; then
 	files+=("$work/cg.data")
 elif [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-	echo "run_flamegraph: FAILED: cannot record with perf (RP_REQUIRE_PERF=1)" >&2
-	exit 1
+	rp_cannot_run "cannot record with perf: ${rp_perf_reason:-perf record failed}"
 fi
 for f in "$root"/tests/golden/*.perf.data; do files+=("$f"); done
 
-failures=0
 for f in "${files[@]}"; do
 	name=$(basename "$f")
 	if ! "$RP" flamegraph -o "$work/$name.svg" "$f" 2>"$work/$name.err" ||
@@ -120,5 +116,4 @@ if [ $failures -ne 0 ]; then
 	echo "run_flamegraph: $failures file(s) failed; kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 exit 0

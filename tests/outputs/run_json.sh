@@ -14,60 +14,16 @@
 # loudly and skips (exit 77), unless RP_REQUIRE_PERF=1: then it fails.
 set -u
 
-RP=${1:?usage: run_json.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-json.XXXXXX")
-failures=0
-
-banner() {
-	echo "************************************************************" >&2
-	printf '* %s\n' "$@" >&2
-	echo "************************************************************" >&2
-}
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		banner "JSON TEST FAILED: $1" \
-		       "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf is an error."
-		exit 1
-	fi
-	banner "JSON TEST SKIPPED: $1" "readperf json was NOT compared with perf."
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_json: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
-command -v python3 >/dev/null 2>&1 || cannot_run "python3 is not installed"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
-
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_json.sh /path/to/readperf}"
+require_perf
+require_tool python3 "python3 is not installed"
+require_cc
+rp_workdir rp-json keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err; then
-	cat cc.err >&2
-	exit 1
-fi
-
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
-	fi
-}
-
-fail() {
-	echo "FAIL $*" >&2
-	failures=$((failures + 1))
-}
+rp_compile_workload || exit 1
 
 # convert NAME: perf's and readperf's documents
 convert() {
@@ -98,14 +54,14 @@ exact() {
 	echo "ok   $name json $* ($(grep -c '"timestamp"' "$name.rp.json") samples, byte for byte)"
 }
 
-record plain -e cpu-clock -- -t 300 -f 2
-record callchain -e cpu-clock -g -- -t 300
-record two -e cpu-clock,task-clock -- -t 300
-record syswide -e cpu-clock -a -- -t 300
-record tp -e sched:sched_switch -a -- -t 300
+record_workload plain -e cpu-clock -- -t 300 -f 2
+record_workload callchain -e cpu-clock -g -- -t 300
+record_workload two -e cpu-clock,task-clock -- -t 300
+record_workload syswide -e cpu-clock -a -- -t 300
+record_workload tp -e sched:sched_switch -a -- -t 300
 # Call stacks of one process only: idle stacks of -a -g runs go through
 # the kernel's init text, past the kernel MMAP's end (see docs/json.md).
-record tpg -e sched:sched_switch -g -- -t 300 -f 1
+record_workload tpg -e sched:sched_switch -g -- -t 300 -f 1
 
 exact plain
 exact callchain
@@ -163,5 +119,4 @@ if [ "$failures" -ne 0 ]; then
 	echo "run_json: $failures comparison(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_json: readperf json equals perf data convert --to-json"

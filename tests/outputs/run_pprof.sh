@@ -14,65 +14,22 @@
 # a failure under RP_REQUIRE_PERF=1 (make check installs golang-go).
 set -u
 
-RP=${1:?usage: run_pprof.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-pprof.XXXXXX")
-failures=0
-
-banner() {
-	echo "************************************************************" >&2
-	printf '* %s\n' "$@" >&2
-	echo "************************************************************" >&2
-}
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		banner "PPROF TEST FAILED: $1" \
-		       "RP_REQUIRE_PERF=1 is set, so a missing tool is an error."
-		exit 1
-	fi
-	banner "PPROF TEST SKIPPED: $1" "readperf pprof was NOT checked with go tool pprof."
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_pprof: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
-command -v python3 >/dev/null 2>&1 || cannot_run "python3 is not installed"
-command -v go >/dev/null 2>&1 || cannot_run "go is not installed (apt-get install golang-go)"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_pprof.sh /path/to/readperf}"
+require_perf
+require_tool python3 "python3 is not installed"
+require_tool go "go is not installed (apt-get install golang-go)"
+require_cc
+rp_workdir rp-pprof keep-on-failure
+work=$rp_work_dir
 
 # go needs a cache directory and must not fetch anything
 export HOME=${HOME:-$work} GOCACHE=$work/gocache GOTOOLCHAIN=local GOFLAGS=-mod=mod
 export PPROF_TMPDIR=$work
 
 cd "$work" || exit 1
-if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err; then
-	cat cc.err >&2
-	exit 1
-fi
-
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
-	fi
-}
-
-fail() {
-	echo "FAIL $*" >&2
-	failures=$((failures + 1))
-}
+rp_compile_workload || exit 1
 
 check() {
 	local name=$1
@@ -185,10 +142,10 @@ PY
 	fi
 }
 
-record plain -e cpu-clock -- -t 300 -f 2
-record callchain -e cpu-clock -g -- -t 300
-record two -e cpu-clock,task-clock -- -t 300
-record syswide -e cpu-clock -a -- -t 300
+record_workload plain -e cpu-clock -- -t 300 -f 2
+record_workload callchain -e cpu-clock -g -- -t 300
+record_workload two -e cpu-clock,task-clock -- -t 300
+record_workload syswide -e cpu-clock -a -- -t 300
 
 check plain
 check callchain
@@ -199,5 +156,4 @@ if [ "$failures" -ne 0 ]; then
 	echo "run_pprof: $failures check(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_pprof: go tool pprof shows readperf report's totals"

@@ -16,57 +16,15 @@
 # scratch directory is kept on failure and its path printed.
 set -u
 
-RP=${1:?usage: run_script.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-script.XXXXXX")
-failures=0
-
-banner() {
-	echo "************************************************************" >&2
-	printf '* %s\n' "$@" >&2
-	echo "************************************************************" >&2
-}
-
-cannot_run() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		banner "SCRIPT TEST FAILED: $1" \
-		       "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf is an error."
-		exit 1
-	fi
-	banner "SCRIPT TEST SKIPPED: $1" \
-	       "readperf script was NOT compared with perf script."
-	rm -rf "$work"
-	exit 77
-}
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_script: $RP is not an executable" >&2; exit 1; }
-command -v perf >/dev/null 2>&1 || cannot_run "perf is not installed (apt-get install linux-perf)"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || cannot_run "no C compiler ($CC) to build the workload"
-
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_script.sh /path/to/readperf}"
+require_perf
+require_cc
+rp_workdir rp-script keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-if ! "$CC" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
-	"$root/tests/workload/workload.c" -lm 2>cc.err; then
-	cat cc.err >&2
-	echo "run_script: cannot compile the workload" >&2
-	exit 1
-fi
-
-# record NAME PERF-RECORD-ARGS... -- WORKLOAD-ARGS...
-record() {
-	local name=$1
-	shift
-	local -a pargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
-	shift
-	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
-		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
-		cat "$name.record.out" >&2
-		cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
-	fi
-}
+rp_compile_workload || exit 1
 
 # compare NAME TAG SCRIPT-ARGS...: perf script and readperf script, exact.
 compare() {
@@ -118,13 +76,13 @@ compare_error() {
 	echo "ok   $name $tag (refused as perf)"
 }
 
-record plain -e cpu-clock -- -t 300 -f 2
-record callchain -e cpu-clock -g -- -t 300
-record two -e cpu-clock,task-clock -- -t 300
-record syswide -e cpu-clock -a -- -t 300
-record tp -e sched:sched_switch -a -- -t 300
-record switch -e cpu-clock --switch-events -- -t 300 -f 1
-record tpcallchain -e sched:sched_switch -g -- -t 300 -f 1
+record_workload plain -e cpu-clock -- -t 300 -f 2
+record_workload callchain -e cpu-clock -g -- -t 300
+record_workload two -e cpu-clock,task-clock -- -t 300
+record_workload syswide -e cpu-clock -a -- -t 300
+record_workload tp -e sched:sched_switch -a -- -t 300
+record_workload switch -e cpu-clock --switch-events -- -t 300 -f 1
+record_workload tpcallchain -e sched:sched_switch -g -- -t 300 -f 1
 
 for n in plain callchain two syswide tp switch tpcallchain; do
 	compare "$n" default
@@ -150,5 +108,4 @@ if [ "$failures" -ne 0 ]; then
 	echo "run_script: $failures comparison(s) failed; files kept in $work" >&2
 	exit 1
 fi
-rm -rf "$work"
 echo "run_script: readperf script equals perf script"

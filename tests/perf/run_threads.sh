@@ -8,14 +8,12 @@
 #   run_threads.sh /path/to/readperf
 set -u
 
-RP=${1:?usage: run_threads.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
-# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
-[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_threads.sh /path/to/readperf}"
+corpus=$(rp_corpus_dir "${RP_CORPUS_DIR:-}")
+rp_workdir rp-threads
+work=$rp_work_dir
 
 files=("$root"/tests/golden/*.perf.data)
 if [ -d "$corpus" ]; then

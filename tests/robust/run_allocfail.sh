@@ -17,18 +17,17 @@
 # are counted as "degraded", not failed.  Two runs at a time within
 # RP_ROBUST_SECONDS (default 240).
 set -u
-RP=${1:?usage: run_allocfail.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_allocfail.sh /path/to/readperf}"
 ALLOC=$(dirname "$RP")/rp-alloc-readperf
 if [ ! -x "$ALLOC" ]; then
 	echo "run_allocfail: SKIP: no $ALLOC (cmake/fuzz.cmake builds it)" >&2
 	exit 77
 fi
 command -v python3 >/dev/null || { echo "run_allocfail: python3 is needed" >&2; exit 1; }
-work=$(mktemp -d /tmp/rp-allocfail.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+rp_workdir rp-allocfail
+work=$rp_work_dir
 
 python3 - "$ALLOC" "$work" "$root" <<'PY'
 import glob, os, re, subprocess, sys, threading, time

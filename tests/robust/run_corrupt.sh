@@ -20,30 +20,18 @@
 #    build is slow: what the budget left out is printed).
 set -u
 
-RP=${1:?usage: run_corrupt.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_corrupt: $RP is not an executable" >&2; exit 1; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_corrupt.sh /path/to/readperf}"
 command -v python3 >/dev/null || { echo "run_corrupt: python3 is needed" >&2; exit 1; }
-
-skip() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_corrupt: FAIL: $1 (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_corrupt: SKIP: $1" >&2
-	exit 77
-}
-
-work=$(mktemp -d /tmp/rp-corrupt.XXXXXX)
-trap 'rm -rf "$work"' EXIT  # kept when a run fails (see the end)
-command -v perf >/dev/null || skip "perf is not installed"
+require_perf
+rp_workdir rp-corrupt keep-on-failure
+work=$rp_work_dir
 # Many samples, few sideband records: the data section is most of the file.
 perf record -q -e cpu-clock -c 20000 -o "$work/rec.data" -- \
 	sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' >/dev/null 2>&1 ||
-	skip "perf record fails here"
-[ -s "$work/rec.data" ] || skip "perf record wrote nothing"
+	rp_cannot_run "perf record fails here"
+[ -s "$work/rec.data" ] || rp_cannot_run "perf record wrote nothing"
 
 python3 - "$RP" "$work" "$root" <<'PY'
 import glob, os, random, struct, subprocess, sys, threading, time
@@ -220,8 +208,5 @@ print(f"run_corrupt: {runs} cut runs over {len(seen)} files; {len(failures)} fai
 sys.exit(1 if failures else 0)
 PY
 rc=$?
-if [ $rc -ne 0 ]; then
-	trap - EXIT
-	echo "run_corrupt: failing inputs kept in $work" >&2
-fi
+[ $rc -eq 0 ] || echo "run_corrupt: failing inputs kept in $work" >&2
 exit $rc

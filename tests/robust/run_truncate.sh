@@ -21,15 +21,10 @@
 # their paths printed.
 set -u
 
-RP=${1:?usage: run_truncate.sh /path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
-# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
-[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
-
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-[ -x "$RP" ] || { echo "run_truncate: $RP is not an executable" >&2; exit 1; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_truncate.sh /path/to/readperf}"
+corpus=$(rp_corpus_dir "${RP_CORPUS_DIR:-}")
 command -v python3 >/dev/null || { echo "run_truncate: python3 is needed (apt-get install python3)" >&2; exit 1; }
 if [ ! -d "$corpus" ]; then
 	echo "run_truncate: NOTE: no corpus at $corpus: golden files only" >&2

@@ -12,38 +12,18 @@
 # libzstd), unless RP_REQUIRE_PERF=1.
 set -u
 
-RP=${1:?usage: run_swap.sh /path/to/readperf}
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-
-skip() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_swap: FAIL: $* (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_swap: SKIP: $*" >&2
-	exit 77
-}
-
-command -v perf >/dev/null || skip "no perf"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null || skip "no C compiler to build rp-swap"
-tmp=$(mktemp -d /tmp/rp-swap.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_swap.sh /path/to/readperf}"
+require_perf
+require_cc
+rp_workdir rp-swap
+tmp=$rp_work_dir
 cd "$tmp" || exit 1
 "$CC" -O1 -Wall -Wextra -o rp-swap "$root/tests/tools/rp-swap.c" -lzstd 2>cc.err ||
-	skip "cannot build rp-swap: $(head -1 cc.err)"
-perf record -q -e cpu-clock -o probe.data -- true >/dev/null 2>&1 || skip "perf record fails here"
+	rp_cannot_run "cannot build rp-swap: $(head -1 cc.err)"
 
 WORK="dd if=/dev/urandom bs=1M count=4 2>/dev/null | gzip -c >/dev/null; ls -R /usr/lib >/dev/null"
-fails=0
-
-fail() {
-	echo "FAIL $*" >&2
-	fails=$((fails + 1))
-}
-
 compare() { # name native
 	local name=$1 in=$2
 	if ! ./rp-swap "$in" "$in.be" 2>"$name.swap.err"; then
@@ -111,8 +91,8 @@ record_pipe pipe -e cpu-clock
 record_pipe pipe-fp -e cpu-clock -g
 record_pipe pipe-zstd -e cpu-clock -z
 
-if [ $fails -ne 0 ]; then
-	echo "run_swap: $fails failure(s)" >&2
+if [ $failures -ne 0 ]; then
+	echo "run_swap: $failures failure(s)" >&2
 	exit 1
 fi
 echo "run_swap: all passed"

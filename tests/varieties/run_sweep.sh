@@ -28,35 +28,23 @@
 # the scratch directory.
 set -u
 
-RP=${1:?usage: run_sweep.sh /path/to/readperf [VARIETY...]}
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_sweep.sh /path/to/readperf [VARIETY...]}"
 shift
 only=" $* "
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-
-skip() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_sweep: FAIL: $* (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_sweep: SKIP: $*" >&2
-	exit 77
-}
-
-command -v perf >/dev/null || skip "no perf"
-CC=${CC:-cc}
-command -v "$CC" >/dev/null || skip "no C compiler for the workload"
-tmp=$(mktemp -d /tmp/rp-sweep.XXXXXX)
+require_perf
+require_cc
 if [ "${RP_SWEEP_KEEP:-0}" = 1 ]; then
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rp-sweep.XXXXXX")
 	echo "run_sweep: files in $tmp" >&2
 else
-	trap 'rm -rf "$tmp"' EXIT
+	rp_workdir rp-sweep
+	tmp=$rp_work_dir
 fi
 cd "$tmp" || exit 1
-perf record -q -e cpu-clock -o probe.data -- true >/dev/null 2>&1 || skip "perf record fails here"
 "$CC" -O1 -g -fno-omit-frame-pointer -o wl "$root/tests/workload/workload.c" -lm 2>cc.err ||
-	skip "cannot build the workload: $(head -1 cc.err)"
+	rp_cannot_run "cannot build the workload: $(head -1 cc.err)"
 "$CC" -O1 -o rp-swap "$root/tests/tools/rp-swap.c" -lzstd 2>/dev/null || rm -f rp-swap
 
 WL="./wl -t 200 -q"

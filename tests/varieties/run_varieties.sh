@@ -15,32 +15,15 @@
 # Exit 77 (skip) when perf cannot record here, unless RP_REQUIRE_PERF=1.
 set -u
 
-RP=${1:?usage: run_varieties.sh /path/to/readperf}
-case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
-
-skip() {
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_varieties: FAIL: $* (RP_REQUIRE_PERF=1)" >&2
-		exit 1
-	fi
-	echo "run_varieties: SKIP: $*" >&2
-	exit 77
-}
-
-command -v perf >/dev/null || skip "no perf"
-tmp=$(mktemp -d /tmp/rp-varieties.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_varieties.sh /path/to/readperf}"
+require_perf
+rp_workdir rp-varieties
+tmp=$rp_work_dir
 cd "$tmp" || exit 1
-perf record -q -e cpu-clock -o probe.data -- true >/dev/null 2>&1 || skip "perf record fails here"
 
 WORK="dd if=/dev/urandom bs=1M count=8 2>/dev/null | gzip -c >/dev/null"
-fails=0
-
-fail() {
-	echo "FAIL $*" >&2
-	fails=$((fails + 1))
-}
-
 # The rows and header lines both tools print.
 filter() {
 	grep -v '^$' | grep -v '^#$' | grep -v '^# \(To display\|Total Lost\|(Tip\)' || true
@@ -147,8 +130,8 @@ else
 	fail "perf record --threads failed"
 fi
 
-if [ $fails -ne 0 ]; then
-	echo "run_varieties: $fails failure(s)" >&2
+if [ $failures -ne 0 ]; then
+	echo "run_varieties: $failures failure(s)" >&2
 	exit 1
 fi
 echo "run_varieties: all passed"

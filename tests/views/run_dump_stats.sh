@@ -19,35 +19,14 @@
 # failure.
 set -u
 
-RP=${1:?usage: run_dump_stats.sh /path/to/readperf}
-case $RP in /*) ;; *) RP=$PWD/$RP ;; esac
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-corpus=${RP_CORPUS:-$root/../shared/corpus}
-# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
-[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-dump.XXXXXX")
-failures=0
-
-skip_or_fail() {
-	echo "run_dump_stats: $*" >&2
-	rm -rf "$work"
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_dump_stats: RP_REQUIRE_PERF=1: failing instead of skipping" >&2
-		exit 1
-	fi
-	exit 77
-}
-
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-command -v perf >/dev/null 2>&1 || skip_or_fail "perf is not installed"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_dump_stats.sh /path/to/readperf}"
+corpus=$(rp_corpus_dir "${RP_CORPUS:-}")
+require_perf
+rp_workdir rp-dump keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
-perf record -q -e cpu-clock -o probe.data -- true >/dev/null 2>&1 ||
-	skip_or_fail "perf cannot record here"
 
 loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 rec() {
@@ -118,5 +97,4 @@ if [ "$failures" -gt 0 ]; then
 	exit 1
 fi
 echo "run_dump_stats: fresh recordings and $ncorp corpus files agree with perf"
-rm -rf "$work"
 exit 0

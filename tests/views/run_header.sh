@@ -15,13 +15,12 @@
 # record here, unless RP_REQUIRE_PERF=1, which makes that a failure.
 set -u
 
-RP=${1:?usage: run_header.sh path/to/readperf}
-here=$(cd "$(dirname "$0")" && pwd)
-corpus=${RP_CORPUS:-$here/../../../shared/corpus}
-# A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
-[ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_header.sh path/to/readperf}"
+corpus=$(rp_corpus_dir "${RP_CORPUS:-}")
+rp_workdir rp-header
+tmp=$rp_work_dir
 fail=0
 compared=0
 
@@ -44,10 +43,7 @@ compare() { # name expected actual
 
 # 1. Fresh recordings.
 perf_ok=0
-if command -v perf >/dev/null 2>&1 &&
-	perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
-	perf_ok=1
-fi
+rp_perf_usable && perf_ok=1
 if [ $perf_ok = 1 ]; then
 	rec() { # name, perf record options...
 		local name=$1
@@ -79,7 +75,7 @@ if [ $perf_ok = 1 ]; then
 		done
 	done
 elif [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-	echo "FAIL: perf cannot record here and RP_REQUIRE_PERF=1"
+	echo "FAIL: $rp_perf_reason and RP_REQUIRE_PERF=1"
 	fail=1
 fi
 
@@ -106,7 +102,6 @@ fi
 
 echo "run_header: $compared outputs compared, $refused corpus files not opened"
 if [ $fail = 0 ] && [ $perf_ok = 0 ]; then
-	echo "SKIP: perf cannot record here (only the corpus was compared)"
-	exit 77
+	rp_cannot_run "$rp_perf_reason" "Only the corpus was compared: fresh recordings were NOT."
 fi
 exit $fail

@@ -11,31 +11,16 @@
 # RP_REQUIRE_PERF=1.
 set -u
 
-RP=${1:?usage: run_statrecord.sh /path/to/readperf}
-case $RP in /*) ;; *) RP=$PWD/$RP ;; esac
-work=$(mktemp -d "${TMPDIR:-/tmp}/rp-stat.XXXXXX")
-failures=0
-
-skip_or_fail() {
-	echo "run_statrecord: $*" >&2
-	rm -rf "$work"
-	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
-		echo "run_statrecord: RP_REQUIRE_PERF=1: failing instead of skipping" >&2
-		exit 1
-	fi
-	exit 77
-}
-
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-command -v perf >/dev/null 2>&1 || skip_or_fail "perf is not installed"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_statrecord.sh /path/to/readperf}"
+require_tool perf "perf is not installed (apt-get install linux-perf)"
+rp_workdir rp-stat keep-on-failure
+work=$rp_work_dir
 cd "$work" || exit 1
 events=task-clock,context-switches,page-faults
 perf stat record -o task.data -e $events -- sleep 0.1 >/dev/null 2>&1 ||
-	skip_or_fail "perf stat record fails here"
+	rp_cannot_run "perf stat record fails here"
 perf stat record -a -o system.data -e $events -- sleep 0.1 >/dev/null 2>&1 ||
 	fail "perf stat record -a failed"
 
@@ -59,5 +44,4 @@ if [ "$failures" -gt 0 ]; then
 	exit 1
 fi
 echo "run_statrecord: readperf agrees with perf stat report"
-rm -rf "$work"
 exit 0

@@ -1,0 +1,168 @@
+# shellcheck shell=bash
+# Helpers of the script tests (tests/*/run_*.sh), sourced first thing:
+#
+#   # shellcheck source=tests/lib.sh
+#   . "$(dirname "$0")/../lib.sh"
+#
+# Sourcing sets
+#   rp_name  the test's name for messages (run_json for run_json.sh)
+#   here     the test's directory (absolute)
+#   root     the repository (absolute)
+#   failures 0 (the count fail keeps)
+# and defines the functions below.  Nothing runs until a test calls them.
+#
+# Tests that need perf call require_perf (or rp_cannot_run for any other
+# reason they cannot compare with perf): without a usable perf they skip
+# loudly with exit 77, and under RP_REQUIRE_PERF=1 (make check and CI
+# set it, so that no test needing perf is skipped there) they fail with
+# exit 1 instead.
+
+rp_name=$(basename "$0" .sh)
+# shellcheck disable=SC2034 # here and root are for the tests
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# rp_banner LINE...: LINEs on standard error in a box of stars.
+rp_banner() {
+	echo "************************************************************" >&2
+	printf '* %s\n' "$@" >&2
+	echo "************************************************************" >&2
+}
+
+# rp_take_binary PATH: RP becomes PATH, made absolute; exit 1 when it is
+# not an executable.
+rp_take_binary() {
+	RP=$1
+	case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
+	[ -x "$RP" ] || { echo "$rp_name: $RP is not an executable" >&2; exit 1; }
+}
+
+# rp_cannot_run REASON [WHAT]: the test cannot do its comparison.  Exit 77
+# (skip) with a banner saying REASON and WHAT was not checked (default:
+# readperf was not compared with perf), or exit 1 under RP_REQUIRE_PERF=1.
+rp_cannot_run() {
+	if [ "${RP_REQUIRE_PERF:-0}" = 1 ]; then
+		rp_banner "$rp_name FAILED: $1" \
+			  "RP_REQUIRE_PERF=1 is set, so a missing or unusable perf" \
+			  "(or a tool the test needs) is an error."
+		exit 1
+	fi
+	rp_banner "$rp_name SKIPPED: $1" \
+		  "${2:-readperf was NOT compared with perf.}" \
+		  "Set RP_REQUIRE_PERF=1 to make this fatal."
+	exit 77
+}
+
+# require_tool COMMAND REASON: rp_cannot_run REASON unless COMMAND exists.
+require_tool() {
+	command -v "$1" >/dev/null 2>&1 || rp_cannot_run "$2"
+}
+
+# require_cc: CC (default cc) must exist.
+require_cc() {
+	CC=${CC:-cc}
+	require_tool "$CC" "no C compiler ($CC)"
+}
+
+# rp_perf_usable: status 0 when perf is installed and can record here (a
+# cpu-clock recording of `true`); else 1, with the reason in
+# rp_perf_reason.
+rp_perf_usable() {
+	local probe rc
+
+	if ! command -v perf >/dev/null 2>&1; then
+		rp_perf_reason="perf is not installed (apt-get install linux-perf)"
+		return 1
+	fi
+	probe=$(mktemp "${TMPDIR:-/tmp}/rp-probe.XXXXXX") || {
+		rp_perf_reason="cannot create a temporary file"
+		return 1
+	}
+	perf record -q -e cpu-clock -o "$probe" -- true >/dev/null 2>&1 && [ -s "$probe" ]
+	rc=$?
+	rm -f "$probe" "$probe.old"
+	if [ $rc -ne 0 ]; then
+		rp_perf_reason="perf cannot record here (no permission? see perf_event_paranoid)"
+		return 1
+	fi
+	return 0
+}
+
+# require_perf: perf is installed and can record, else rp_cannot_run.
+require_perf() {
+	rp_perf_usable || rp_cannot_run "$rp_perf_reason"
+}
+
+# rp_workdir PREFIX [keep-on-failure]: a new scratch directory
+# ${TMPDIR:-/tmp}/PREFIX.XXXXXX, its path in rp_work_dir, removed when the test
+# exits; with keep-on-failure it is kept when the test exits with a
+# status other than 0 and 77 (the test says where).
+rp_workdir() {
+	rp_work_dir=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") ||
+		{ echo "$rp_name: cannot create a scratch directory" >&2; exit 1; }
+	rp_work_keep=${2:-}
+	trap rp_workdir_exit EXIT
+}
+
+rp_workdir_exit() {
+	local rc=$?
+
+	if [ -z "$rp_work_keep" ] || [ $rc -eq 0 ] || [ $rc -eq 77 ]; then
+		rm -rf "$rp_work_dir"
+	fi
+	return $rc
+}
+
+# rp_corpus_dir OVERRIDE: the public corpus: OVERRIDE when set, else
+# shared/corpus beside the repository, else (a checkout elsewhere, as a
+# CI clone) /work/shared/corpus when this machine has it.
+rp_corpus_dir() {
+	local c=${1:-$root/../shared/corpus}
+
+	[ -d "$c" ] || [ ! -d /work/shared/corpus ] || c=/work/shared/corpus
+	printf '%s\n' "$c"
+}
+
+# fail MESSAGE: prints FAIL MESSAGE and counts it in failures.
+failures=0
+fail() {
+	echo "FAIL $*" >&2
+	failures=$((failures + 1))
+}
+
+# rp_same TAG EXPECTED ACTUAL: status 0 when the two files are equal;
+# else fail and the first 40 lines of their diff (- EXPECTED,
+# + ACTUAL).
+rp_same() {
+	cmp -s "$2" "$3" && return 0
+	fail "$1: differs (- expected, + readperf):"
+	diff -u "$2" "$3" | head -40 >&2
+	return 1
+}
+
+# rp_compile_workload: ./workload from tests/workload/workload.c, with
+# frame pointers and without inlining (CC, see require_cc).  Status 0, or
+# 1 with the compiler's messages on standard error.
+rp_compile_workload() {
+	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
+		"$root/tests/workload/workload.c" -lm 2>cc.err && return 0
+	cat cc.err >&2
+	echo "$rp_name: cannot compile the workload" >&2
+	return 1
+}
+
+# record_workload NAME PERF-RECORD-ARGS... -- WORKLOAD-ARGS...: NAME.data,
+# perf record of ./workload -q WORKLOAD-ARGS (its output in
+# NAME.record.out); rp_cannot_run when perf fails or writes nothing.
+record_workload() {
+	local name=$1
+	shift
+	local -a pargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do pargs+=("$1"); shift; done
+	shift
+	if ! perf record "${pargs[@]}" -o "$name.data" -- ./workload -q "$@" \
+		>"$name.record.out" 2>&1 || [ ! -s "$name.data" ]; then
+		cat "$name.record.out" >&2
+		rp_cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
+	fi
+}
