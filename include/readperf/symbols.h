@@ -57,15 +57,22 @@ void rp_symbols_free(struct rp_symbols *symbols);
 /*
  * The symbol covering addr (in the DSO's address space, as in
  * rp_addr_location.addr), or NULL.  Loads the DSO's table on first use;
- * a DSO that cannot be read has no symbols.  The symbol lives as long as
- * the resolver.
+ * a DSO that cannot be read (missing or unreadable file, not ELF, another
+ * build-id) has no symbols, as in perf.  When an allocation fails while
+ * the table loads, the DSO has no symbols either and rp_symbols_error()
+ * says RP_ERR_NOMEM: the results are then incomplete.  The symbol lives
+ * as long as the resolver.
  */
 const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
 					uint64_t addr);
 
 /*
  * Resolves a sampled address fully: thread's map (rp_machine_find_map())
- * then symbol.  Returns 1 when a map was found, 0 when not.
+ * then symbol.  Returns 1 when a map was found, 0 when not, or
+ * RP_ERR_NOMEM (al filled as far as it got, al->sym NULL where the
+ * table was lost) when an allocation failed while a symbol table loaded,
+ * in this call or an earlier one (rp_symbols_error()): the caller should
+ * stop, as its results would lack those symbols.
  */
 int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
 		       struct rp_thread *thread, uint8_t cpumode, uint64_t ip,
@@ -73,10 +80,21 @@ int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
 
 /*
  * The source file of sym's first address, from the DSO's DWARF (libdw),
- * or NULL when there is no debug info.  Valid as long as the resolver.
+ * or NULL when there is no debug info (or, with rp_symbols_error() then
+ * RP_ERR_NOMEM, when its name could not be copied).  Valid as long as
+ * the resolver.
  */
 const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
 				   const struct rp_symbol *sym);
+
+/*
+ * 0, or RP_ERR_NOMEM once an allocation failed while a DSO's symbol
+ * table (ELF symbols, kallsyms, a perf map, demangled names, sorting) or
+ * a source file name loaded: every result since then may lack symbols,
+ * and a report made from them would be wrong.  It stays set for the
+ * resolver's lifetime.  symbols may be NULL (0).
+ */
+int rp_symbols_error(const struct rp_symbols *symbols);
 
 #ifdef __cplusplus
 }

@@ -156,8 +156,8 @@ static void symsrc_destroy(struct symsrc *ss)
 	ss->fd = -1;
 }
 
-/* perf's symsrc__init(): 0, or -1 when the file is unusable (not ELF,
- * or its build-id differs from the DSO's). */
+/* perf's symsrc__init(): 0, -1 when the file is unusable (not ELF, or
+ * its build-id differs from the DSO's), or RP_ERR_NOMEM. */
 static int symsrc_init(struct symsrc *ss, const char *path, const uint8_t *bid, size_t bid_size)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -184,8 +184,10 @@ static int symsrc_init(struct symsrc *ss, const char *path, const uint8_t *bid, 
 	if (opd.sh_type != SHT_PROGBITS)
 		ss->opd = NULL;
 	ss->path = strdup(path);
-	if (!ss->path)
-		goto fail;
+	if (!ss->path) {
+		symsrc_destroy(ss);
+		return RP_ERR_NOMEM;
+	}
 	return 0;
 fail:
 	symsrc_destroy(ss);
@@ -399,7 +401,9 @@ static int synthesize_plt(struct symsrc *ss, struct rp_symtab_builder *b)
 		if (gelf_getsym(syms, (int)GELF_R_SYM(info), &sym) && sym.st_name < strs->d_size &&
 		    memchr((const char *)strs->d_buf + sym.st_name, 0, strs->d_size - sym.st_name))
 			name = (const char *)strs->d_buf + sym.st_name;
-		char *dem = b->no_demangle ? NULL : rp_demangle(name);
+		char *dem = NULL;
+		if (!b->no_demangle && rp_demangle(name, &dem) < 0)
+			return RP_ERR_NOMEM;
 		/* perf formats into a 1024-byte buffer. */
 		int len = snprintf(namebuf, sizeof(namebuf), "%s@plt", dem ? dem : name);
 		free(dem);
@@ -572,17 +576,18 @@ static int candidate_path(const struct rp_symbols *s, const char *long_name, int
 	return len < 0 || (size_t)len >= size ? -1 : 0;
 }
 
-static void keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
+/* The PT_LOAD segments of runtime, for source files: 0 or RP_ERR_NOMEM. */
+static int keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 {
 	size_t n;
 
 	if (elf_getphdrnum(runtime->elf, &n) != 0)
-		return;
+		return 0;
 	if (n > RP_SYMBOLS_MAX_SEGMENTS)
 		n = RP_SYMBOLS_MAX_SEGMENTS;
 	t->segs = calloc(n ? n : 1, sizeof(*t->segs));
 	if (!t->segs)
-		return;
+		return RP_ERR_NOMEM;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(runtime->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
@@ -592,6 +597,7 @@ static void keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 			continue;
 		t->segs[t->nr_segs++] = (struct rp_segment){ ph.p_vaddr, ph.p_offset, sz };
 	}
+	return 0;
 }
 
 static int has_debug_info(Elf *elf)
@@ -687,7 +693,12 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		if (!is_regular_file(path))
 			continue;
 		struct symsrc *cur = &ss[pos];
-		if (symsrc_init(cur, path, bid, bid_size) < 0)
+		int err = symsrc_init(cur, path, bid, bid_size);
+		if (err == RP_ERR_NOMEM) {
+			nr = err;
+			break;
+		}
+		if (err < 0)
 			continue;
 		int used = 0;
 		if (!syms && cur->symtab) {
@@ -706,10 +717,12 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 			symsrc_destroy(cur);
 		}
 	}
-	if (!syms && !runtime) {
+	if (nr < 0 || (!syms && !runtime)) {
+		for (int i = 0; i < pos; i++)
+			symsrc_destroy(&ss[i]);
 		if (vdso_fd >= 0)
 			close(vdso_fd);
-		return 0;
+		return nr;
 	}
 	if (!syms)
 		syms = runtime;
@@ -732,12 +745,13 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 	}
 	if (nr > 0) {
 		t->addr_is_offset = 1;
-		keep_segments(runtime, t);
 		const char *dw = has_debug_info(syms->elf)	? syms->path
 				 : has_debug_info(runtime->elf) ? runtime->path
 								: NULL;
-		if (dw)
-			t->dwarf_path = strdup(dw);
+		if (keep_segments(runtime, t) < 0)
+			nr = RP_ERR_NOMEM;
+		else if (dw && !(t->dwarf_path = strdup(dw)))
+			nr = RP_ERR_NOMEM;
 	}
 	for (int i = 0; i < pos; i++)
 		symsrc_destroy(&ss[i]);

@@ -32,14 +32,20 @@ static size_t get_hex(const char *p, const char *end, uint64_t *v)
 	return n;
 }
 
-static char *read_file(const char *path, size_t cap, size_t *len)
+/*
+ * Reads at most cap bytes of path into *out (malloc'ed, NUL-terminated,
+ * the caller frees it), *len bytes.  Returns 0, -1 when the file cannot
+ * be opened (*out NULL), or RP_ERR_NOMEM.
+ */
+static int read_file(const char *path, size_t cap, char **out, size_t *len)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t n = 0, alloc = 0;
 
+	*out = NULL;
 	if (!f)
-		return NULL;
+		return -1;
 	for (;;) {
 		if (n + 65536 + 1 > alloc) {
 			size_t na = alloc ? alloc * 2 : 1 << 20;
@@ -47,7 +53,7 @@ static char *read_file(const char *path, size_t cap, size_t *len)
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return NULL;
+				return RP_ERR_NOMEM;
 			}
 			buf = nb;
 			alloc = na;
@@ -62,7 +68,8 @@ static char *read_file(const char *path, size_t cap, size_t *len)
 		n = cap;
 	buf[n] = 0;
 	*len = n;
-	return buf;
+	*out = buf;
+	return 0;
 }
 
 #define RP_KALLSYMS_MAX_FILE (512u << 20)
@@ -99,11 +106,11 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 			  const char *module, int is_x86_64, uint64_t ref_addr)
 {
 	size_t len;
-	char *buf = read_file(path, RP_KALLSYMS_MAX_FILE, &len);
-	int nr = 0;
+	char *buf;
+	int nr = read_file(path, RP_KALLSYMS_MAX_FILE, &buf, &len);
 
-	if (!buf)
-		return 0;
+	if (nr < 0)
+		return nr == RP_ERR_NOMEM ? nr : 0;
 	uint64_t delta = 0;
 	if (ref_addr) {
 		/* The kernel map names its reference symbol (_text); a file
@@ -185,11 +192,11 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 int rp_load_perf_map(const char *path, struct rp_symtab_builder *b)
 {
 	size_t len;
-	char *buf = read_file(path, RP_SYMBOLS_MAX_MAPFILE, &len);
-	int nr = 0;
+	char *buf;
+	int nr = read_file(path, RP_SYMBOLS_MAX_MAPFILE, &buf, &len);
 
-	if (!buf)
-		return 0;
+	if (nr < 0)
+		return nr == RP_ERR_NOMEM ? nr : 0;
 	b->demangle = 0;
 	b->track_tree = 1;
 	const char *p = buf, *end = buf + len;

@@ -14,7 +14,7 @@ int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct 
 {
 	if (!rp_machine_find_map(machine, thread, cpumode, ip, al)) {
 		al->sym = NULL;
-		return 0;
+		return s->error < 0 ? s->error : 0;
 	}
 	al->sym = NULL;
 	struct rp_dso *dso = al->dso;
@@ -45,10 +45,14 @@ int rp_symbols_resolve(struct rp_symbols *s, struct rp_machine *machine, struct 
 				al->map = m;
 				al->addr = m->identity ? ip : ip - m->start + m->pgoff;
 			}
+			/* RP_ERR_LIMIT keeps the map as it was (lookups still
+			 * answer); a failed allocation is the caller's to know. */
+			if (!m && err == RP_ERR_NOMEM)
+				s->error = RP_ERR_NOMEM;
 		}
 	}
 	/* Module symbols from kallsyms are absolute addresses. */
 	uint64_t addr = dso->kind == RP_DSO_MODULE ? al->ip : al->addr;
 	al->sym = rp_symbols_find(s, dso, addr);
-	return 1;
+	return s->error < 0 ? s->error : 1;
 }

@@ -108,6 +108,11 @@ static int is_perf_map(const char *name)
 	return strncmp(name, "/tmp/perf-", 10) == 0 && n > 4 && strcmp(name + n - 4, ".map") == 0;
 }
 
+/*
+ * dso's table from its source.  A source that cannot be read, or holds
+ * more than RP_SYMBOLS_MAX_SYMS symbols, gives an empty table (perf then
+ * has no symbols); NULL means an allocation failed (RP_ERR_NOMEM).
+ */
 static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso)
 {
 	struct rp_dso_symtab *t = calloc(1, sizeof(*t));
@@ -143,20 +148,29 @@ static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso
 			nr = rp_load_user_dso(s, dso, &b, t);
 		break;
 	}
-	if (nr > 0 && rp_symb_finish(&b, t) < 0)
-		t->nr = 0;
+	if (nr > 0)
+		nr = rp_symb_finish(&b, t);
 	rp_symb_release(&b);
+	if (nr == RP_ERR_NOMEM)
+		goto nomem;
+	if (nr < 0) {
+		/* RP_ERR_LIMIT: no symbols, as for an unreadable file. */
+		free(t->syms);
+		free(t->max_end);
+		t->syms = NULL;
+		t->max_end = NULL;
+		t->nr = 0;
+	}
 	if (t->nr) {
 		t->src = calloc(t->nr, sizeof(*t->src));
 		t->src_done = calloc(t->nr, 1);
-		if (!t->src || !t->src_done) {
-			free(t->src);
-			free(t->src_done);
-			t->src = NULL;
-			t->src_done = NULL;
-		}
+		if (!t->src || !t->src_done)
+			goto nomem;
 	}
 	return t;
+nomem:
+	rp_symtab_free(t);
+	return NULL;
 }
 
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
@@ -164,11 +178,13 @@ struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
 	if (dso->symtab_tried)
 		return dso->symtab;
 	dso->symtab_tried = 1;
-	if (RP_ARRAY_RESERVE(s->tables, s->alloc_tables, s->nr_tables + 1) < 0)
+	struct rp_dso_symtab *t = NULL;
+	if (RP_ARRAY_RESERVE(s->tables, s->alloc_tables, s->nr_tables + 1) == 0)
+		t = load_table(s, dso);
+	if (!t) {
+		s->error = RP_ERR_NOMEM;
 		return NULL;
-	struct rp_dso_symtab *t = load_table(s, dso);
-	if (!t)
-		return NULL;
+	}
 	s->tables[s->nr_tables].dso = dso;
 	s->tables[s->nr_tables].t = t;
 	s->nr_tables++;
@@ -233,7 +249,12 @@ static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, 
 		file = dwarf_linesrc(line, NULL, NULL);
 	if (!file)
 		file = dwarf_diename(&cu);
-	return file ? rp_arena_strdup(&s->scratch, file) : NULL;
+	if (!file)
+		return NULL;
+	const char *copy = rp_arena_strdup(&s->scratch, file);
+	if (!copy)
+		s->error = RP_ERR_NOMEM;
+	return copy;
 }
 
 const char *rp_symbols_source_file(struct rp_symbols *s, struct rp_dso *dso,
@@ -250,4 +271,9 @@ const char *rp_symbols_source_file(struct rp_symbols *s, struct rp_dso *dso,
 		t->src[i] = lookup_source(s, t, sym->start);
 	}
 	return t->src[i];
+}
+
+int rp_symbols_error(const struct rp_symbols *s)
+{
+	return s ? s->error : 0;
 }

@@ -112,11 +112,16 @@ struct rp_symbols {
 	} cache[4];
 	unsigned cache_next;
 	struct rp_arena scratch; /* source file names */
+	/* 0, or RP_ERR_NOMEM once a table or a source file name could not
+	 * be loaded for lack of memory (rp_symbols_error()). */
+	int error;
 };
 
 /*
- * The symbol table of dso, loaded on the first call (NULL when out of
- * memory; a table with nr 0 when no symbols were found).  Owned by s.
+ * The symbol table of dso, loaded on the first call (a table with nr 0
+ * when no symbols were found).  NULL when an allocation failed while it
+ * loaded: s->error is then RP_ERR_NOMEM, and the DSO is not tried again.
+ * Owned by s.
  */
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
 
@@ -141,7 +146,8 @@ void rp_symb_compact(struct rp_symtab_builder *b);
 /*
  * Moves the builder's symbols into a new table (names stay in the arena
  * the builder was given, which the caller moves into the table).
- * Returns 0 or RP_ERR_NOMEM.
+ * Returns 0 or RP_ERR_NOMEM (t may then hold part of the table: free it
+ * with rp_symtab_free()).
  */
 int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t);
 
@@ -152,12 +158,17 @@ void rp_symtab_free(struct rp_dso_symtab *t);
 /*
  * Demangles name as perf 6.1 does for user symbols (libiberty's
  * cplus_demangle without options, which covers C++ and Rust; then
- * OCaml).  Returns a malloc'ed string, or NULL when name is not mangled.
+ * OCaml).  *out gets a malloc'ed string (the caller frees it), or NULL
+ * when name is not mangled.  Returns 0 or RP_ERR_NOMEM (*out NULL).
  */
-char *rp_demangle(const char *name);
+int rp_demangle(const char *name, char **out);
 
 /* Loaders: each fills b; returns the number of symbols (>= 0) or a
- * negative rp_err.  A source that cannot be read gives 0. */
+ * negative rp_err.  A source that cannot be read (missing, unreadable,
+ * not ELF, another build-id) gives 0, as perf then has no symbols;
+ * RP_ERR_NOMEM means an allocation failed and the table is incomplete,
+ * RP_ERR_LIMIT that the source has more symbols than
+ * RP_SYMBOLS_MAX_SYMS. */
 int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		     struct rp_symtab_builder *b, struct rp_dso_symtab *t);
 /*

@@ -314,15 +314,17 @@ void rp_symb_release(struct rp_symtab_builder *b)
 	b->nr = b->alloc = 0;
 }
 
-/* OCaml: "caml" + upper-case letter; "__" is ".", "$xx" a hex byte. */
-static char *demangle_ocaml(const char *name)
+/* OCaml: "caml" + upper-case letter; "__" is ".", "$xx" a hex byte.
+ * 0 with *res NULL when name is not an OCaml name, or RP_ERR_NOMEM. */
+static int demangle_ocaml(const char *name, char **res)
 {
+	*res = NULL;
 	if (strncmp(name, "caml", 4) != 0 || !isupper((unsigned char)name[4]))
-		return NULL;
+		return 0;
 	size_t len = strlen(name);
 	char *out = malloc(len + 1);
 	if (!out)
-		return NULL;
+		return RP_ERR_NOMEM;
 	size_t j = 0;
 	for (size_t i = 4; i < len;) {
 		if (name[i] == '_' && name[i + 1] == '_') {
@@ -338,21 +340,43 @@ static char *demangle_ocaml(const char *name)
 		}
 	}
 	out[j] = 0;
-	return out;
+	*res = out;
+	return 0;
 }
 
-char *rp_demangle(const char *name)
+#ifdef RP_HAVE_LIBIBERTY
+static void demangle_discard(const char *piece, size_t len, void *opaque)
 {
-	char *d = NULL;
+	(void)piece;
+	(void)len;
+	(void)opaque;
+}
 
+/* Whether libiberty can demangle name: its callback forms build the
+ * demangled text on the stack and hand it out in pieces, without the
+ * heap, so they answer even where cplus_demangle() ran out of memory. */
+static int demangles(const char *name)
+{
+	return rust_demangle_callback(name, DMGL_NO_OPTS, demangle_discard, NULL) ||
+	       cplus_demangle_v3_callback(name, DMGL_NO_OPTS, demangle_discard, NULL);
+}
+#endif
+
+int rp_demangle(const char *name, char **out)
+{
+	*out = NULL;
 #ifdef RP_HAVE_LIBIBERTY
 	/* perf 6.1 without libbfd calls cplus_demangle(name, DMGL_NO_OPTS)
 	 * unless -v: no parameter lists, no const qualifiers. */
-	d = cplus_demangle(name, DMGL_NO_OPTS);
+	*out = cplus_demangle(name, DMGL_NO_OPTS);
+	if (*out)
+		return 0;
+	/* cplus_demangle() answers NULL both for a name that is not
+	 * mangled and when its buffer could not grow. */
+	if (demangles(name))
+		return RP_ERR_NOMEM;
 #endif
-	if (!d)
-		d = demangle_ocaml(name);
-	return d;
+	return demangle_ocaml(name, out);
 }
 
 int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
@@ -388,8 +412,10 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 				cname = z;
 			}
 		}
-		dem = rp_demangle(cname);
+		int err = rp_demangle(cname, &dem);
 		free(z);
+		if (err < 0)
+			return err;
 		if (dem) {
 			src = dem;
 			len = strlen(dem);
@@ -584,7 +610,9 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		free(t->tree_left);
 		free(t->tree_right);
 		t->tree_left = t->tree_right = NULL;
-		return 0; /* binary search still answers */
+		/* Binary search would answer, but not always as perf does
+		 * where symbols overlap. */
+		return RP_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < (size_t)b->seq; i++)
 		pos[i] = NIL;

@@ -685,8 +685,49 @@ static void test_missing(void **state)
 	assert_null(rp_symbols_find(s, &d, 0x1000));
 	assert_null(rp_symbols_find(s, NULL, 0x1000));
 	assert_null(rp_symbols_source_file(s, &d, NULL));
+	/* Files that cannot be read leave DSOs without symbols, quietly:
+	 * no allocation failed. */
+	make_dso(&d, tmpdir, RP_DSO_USER); /* a directory */
+	assert_null(rp_symbols_find(s, &d, 0x1000));
+	char notelf[300];
+	snprintf(notelf, sizeof(notelf), "%s/notelf", tmpdir);
+	assert_int_equal(run("echo 'not an ELF file' > '%s'", notelf), 0);
+	make_dso(&d, notelf, RP_DSO_USER);
+	assert_null(rp_symbols_find(s, &d, 0x1000));
+	assert_int_equal(rp_symbols_error(s), 0);
+	assert_int_equal(rp_symbols_error(NULL), 0);
 	rp_symbols_free(s);
 	rp_symbols_free(NULL);
+
+	/* A kallsyms file that is missing: a kernel without symbols. */
+	s = new_resolver("/no/such/kallsyms");
+	make_dso(&d, "[kernel.kallsyms]", RP_DSO_KERNEL);
+	assert_null(rp_symbols_find(s, &d, 0xffffffff81000000));
+	assert_int_equal(rp_symbols_error(s), 0);
+	rp_symbols_free(s);
+}
+
+/* rp_demangle(): 0 with NULL for plain names, 0 with the name otherwise
+ * (its out-of-memory answer is what tests/robust/run_allocfail.sh sees). */
+static void test_demangle(void **state)
+{
+	(void)state;
+	char *out = (char *)1;
+
+	assert_int_equal(rp_demangle("main", &out), 0);
+	assert_null(out);
+	assert_int_equal(rp_demangle("camlFoo__bar$2e", &out), 0);
+	assert_non_null(out);
+	assert_string_equal(out, "Foo.bar.");
+	free(out);
+	/* C++ where the library has libiberty. */
+	assert_int_equal(rp_demangle("_ZN2ns3fooEv", &out), 0);
+	if (out)
+		assert_string_equal(out, "ns::foo");
+	free(out);
+	/* Looks mangled, is not: no demangled name, and no error. */
+	assert_int_equal(rp_demangle("_Zbogus", &out), 0);
+	assert_null(out);
 }
 
 static int setup(void **state)
@@ -713,7 +754,7 @@ int main(void)
 		cmocka_unit_test(test_bpf),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_elf_programs),
 		cmocka_unit_test(test_build_ids),    cmocka_unit_test(test_cplusplus),
-		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_missing),	     cmocka_unit_test(test_demangle),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
