@@ -397,6 +397,16 @@ static int rp_pipe_prime(struct rp_session *s)
 /* Decodes a record for the caller.  A record whose contents contradict
  * its type stops the reader, as it stops perf.  Returns 1, or 0 (stopped,
  * or a sample held for its deferred callchain). */
+/* Whether rp_deferred_filter() could do anything with ev: a sample of an
+ * event with attr.defer_callchain, or a CALLCHAIN_DEFERRED record (a
+ * cheap test for every record, which spares the call for the others). */
+static inline int rp_deferred_concerns(const struct rp_event *ev)
+{
+	if (ev->type == RP_RECORD_SAMPLE)
+		return ev->evsel && (ev->evsel->attr.flags & RP_ATTR_DEFER_CALLCHAIN);
+	return ev->type == RP_RECORD_CALLCHAIN_DEFERRED;
+}
+
 static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, uint64_t nr,
 		      const struct rp_evsel *evsel, uint32_t input, struct rp_event *ev)
 {
@@ -415,7 +425,7 @@ static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, ui
 		s->stats.nr_lost += ev->u.lost.lost;
 	else if (ev->type == RP_RECORD_LOST_SAMPLES)
 		s->stats.nr_lost_samples += ev->u.lost.lost;
-	if (s->deferred.on) {
+	if (s->deferred.on && rp_deferred_concerns(ev)) {
 		ret = rp_deferred_filter(s, ev);
 		if (ret < 0)
 			rp_session_stop(s, ret);
