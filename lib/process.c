@@ -747,6 +747,9 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 				break;
 		}
 	}
+	/* A symbol table lost for lack of memory makes every result wrong. */
+	if (ret >= 0 && rp_symbols_error(symbols) < 0)
+		ret = rp_symbols_error(symbols);
 	free(p->frames);
 	free(p->rcache);
 	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)
