@@ -537,6 +537,15 @@ static int rp_event_stable(const struct rp_session *s, const struct rp_event *ev
 	return 0;
 }
 
+/* Whether some event of the session samples the kernel. */
+static int rp_session_samples_kernel(const struct rp_session *s)
+{
+	for (size_t i = 0; i < rp_session_nr_evsels(s); i++)
+		if (!(rp_evsel_attr(rp_session_evsel(s, i))->flags & RP_ATTR_EXCLUDE_KERNEL))
+			return 1;
+	return 0;
+}
+
 /* Whether every record of the session is read from a mapping. */
 static int rp_session_threadable(const struct rp_session *s)
 {
@@ -738,6 +747,10 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	if (p->flags & RP_CONSUMER_CALLCHAIN)
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
 
+	/* With a second CPU, the kernel formats /proc/kallsyms for us while
+	 * the records are read, when some event samples the kernel. */
+	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session))
+		rp_symbols_prefetch_kallsyms(symbols);
 	if (nr_threads >= 2 && rp_session_threadable(session))
 		ret = rp_process_threaded(p, session, &ran);
 	if (!ran) {

@@ -88,6 +88,17 @@ const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *ds
 				   const struct rp_symbol *sym);
 
 /*
+ * Starts reading /proc/kallsyms on a thread of the resolver's own, when
+ * kernel symbols may come from there (no kallsyms file or symfs given), so
+ * that the kernel's slow formatting of that file (tens of ms) overlaps
+ * with the reading of the records instead of delaying the first kernel
+ * address.  Whether the text is then used is decided as without it (the
+ * recording's kernel must be the running one).  Optional; call once,
+ * before the first resolution.  Returns 0, also when nothing was started.
+ */
+int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
+
+/*
  * 0, or RP_ERR_NOMEM once an allocation failed while a DSO's symbol
  * table (ELF symbols, kallsyms, a perf map, demangled names, sorting) or
  * a source file name loaded: every result since then may lack symbols,

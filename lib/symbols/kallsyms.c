@@ -107,10 +107,30 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 {
 	size_t len;
 	char *buf;
-	int nr = read_file(path, RP_KALLSYMS_MAX_FILE, &buf, &len);
+	int rc = read_file(path, RP_KALLSYMS_MAX_FILE, &buf, &len);
 
-	if (nr < 0)
-		return nr == RP_ERR_NOMEM ? nr : 0;
+	if (rc < 0)
+		return rc == RP_ERR_NOMEM ? rc : 0;
+	rc = rp_load_kallsyms_text(buf, len, b, module, is_x86_64, ref_addr);
+	free(buf);
+	return rc;
+}
+
+void *rp_kallsyms_prefetch_main(void *arg)
+{
+	struct rp_symbols *s = arg;
+
+	/* A failure leaves no text: the load reads the file itself. */
+	if (read_file("/proc/kallsyms", RP_KALLSYMS_MAX_FILE, &s->kallsyms_text,
+		      &s->kallsyms_len) < 0)
+		s->kallsyms_text = NULL;
+	return NULL;
+}
+
+int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder *b,
+			  const char *module, int is_x86_64, uint64_t ref_addr)
+{
+	int nr = 0;
 	uint64_t delta = 0;
 	if (ref_addr) {
 		/* The kernel map names its reference symbol (_text); a file
@@ -118,10 +138,8 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 		 * and a file without the symbol is not used. */
 		uint64_t a;
 		if (kallsyms_find(buf, len, "_text", &a) < 0 &&
-		    kallsyms_find(buf, len, "_stext", &a) < 0) {
-			free(buf);
+		    kallsyms_find(buf, len, "_stext", &a) < 0)
 			return 0;
-		}
 		delta = a - ref_addr;
 	}
 	b->demangle = 0;
@@ -150,13 +168,10 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 		uint8_t binding = type == 'W' ? 2 : isupper((unsigned char)type) ? 1 : 0;
 		uint8_t stype = (ut == 'T' || ut == 'W') ? 2 : 1;
 		int err = rp_symb_add(b, start, 0, binding, stype, name, nlen);
-		if (err < 0) {
-			free(buf);
+		if (err < 0)
 			return err;
-		}
 		nr++;
 	}
-	free(buf);
 	if (nr == 0)
 		return 0;
 	rp_symb_sort(b);
@@ -298,6 +313,14 @@ int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso, struct rp_sym
 			file = path;
 		}
 	}
-	return rp_load_kallsyms_file(file, b, dso->kind == RP_DSO_MODULE ? dso->short_name : NULL,
-				     s->is_x86_64, s->kernel_ref_addr);
+	const char *module = dso->kind == RP_DSO_MODULE ? dso->short_name : NULL;
+
+	if (s->prefetching) {
+		pthread_join(s->prefetch, NULL);
+		s->prefetching = 0;
+	}
+	if (s->kallsyms_text && !strcmp(file, "/proc/kallsyms"))
+		return rp_load_kallsyms_text(s->kallsyms_text, s->kallsyms_len, b, module,
+					     s->is_x86_64, s->kernel_ref_addr);
+	return rp_load_kallsyms_file(file, b, module, s->is_x86_64, s->kernel_ref_addr);
 }

@@ -97,8 +97,20 @@ void rp_symbols_free(struct rp_symbols *s)
 	free(s->buildid_dir);
 	free(s->symfs);
 	free(s->kallsyms);
+	if (s->prefetching)
+		pthread_join(s->prefetch, NULL);
+	free(s->kallsyms_text);
 	rp_arena_release(&s->scratch);
 	free(s);
+}
+
+int rp_symbols_prefetch_kallsyms(struct rp_symbols *s)
+{
+	if (!s || s->prefetching || s->kallsyms_text || s->kallsyms || s->symfs[0])
+		return 0;
+	if (pthread_create(&s->prefetch, NULL, rp_kallsyms_prefetch_main, s) == 0)
+		s->prefetching = 1;
+	return 0;
 }
 
 static int is_perf_map(const char *name)

@@ -12,6 +12,7 @@
 #ifndef RP_SYMBOLS_INT_H
 #define RP_SYMBOLS_INT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -112,6 +113,12 @@ struct rp_symbols {
 	} cache[4];
 	unsigned cache_next;
 	struct rp_arena scratch; /* source file names */
+	/* /proc/kallsyms read ahead (rp_symbols_prefetch_kallsyms()): the
+	 * thread, until joined; then its text (NULL when it failed). */
+	pthread_t prefetch;
+	int prefetching;
+	char *kallsyms_text;
+	size_t kallsyms_len;
 	/* 0, or RP_ERR_NOMEM once a table or a source file name could not
 	 * be loaded for lack of memory (rp_symbols_error()). */
 	int error;
@@ -179,6 +186,12 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
  */
 int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
 			  const char *module, int is_x86_64, uint64_t ref_addr);
+/* The same from the text of a kallsyms file (len bytes, NUL-terminated,
+ * the caller's). */
+int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder *b,
+			  const char *module, int is_x86_64, uint64_t ref_addr);
+/* The thread body of rp_symbols_prefetch_kallsyms(). */
+void *rp_kallsyms_prefetch_main(void *arg);
 int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso,
 		   struct rp_symtab_builder *b);
 int rp_load_perf_map(const char *path, struct rp_symtab_builder *b);
