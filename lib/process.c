@@ -43,9 +43,14 @@
 #define RP_SCACHE_SLOTS 2u
 /* Entries of the thread cache (a power of two). */
 #define RP_TCACHE_SIZE 64u
-/* Events per batch of the ring, and batches in the ring. */
+/* Events per batch of the ring, and batches in the ring.  A batch also
+ * ends after RP_RING_BATCH_BYTES of records, so that the pipeline thread
+ * reads records at most RP_RING_BATCHES of those behind the reader: within
+ * the pages the reader's window keeps (RP_MAP_WINDOW), not pages it has
+ * already given back, which would come in again and stay. */
 #define RP_RING_BATCH 512u
 #define RP_RING_BATCHES 8u
+#define RP_RING_BATCH_BYTES (256u << 10)
 /* Records ahead of the one decoded whose bytes are fetched early, and
  * the bytes fetched (a sample with a call stack is a few cache lines). */
 #define RP_RING_PREFETCH 4u
@@ -582,7 +587,9 @@ static void *rp_reader_main(void *arg)
 		b->nr = 0;
 		b->end = 0;
 		b->code = 0;
-		while (b->nr < RP_RING_BATCH) {
+		size_t bytes = 0;
+
+		while (b->nr < RP_RING_BATCH && bytes < RP_RING_BATCH_BYTES) {
 			struct rp_event ev;
 			int ret = rp_session_next(r->session, &ev);
 
@@ -601,6 +608,7 @@ static void *rp_reader_main(void *arg)
 			}
 			*rr = (struct rp_ring_rec){ ev.data, ev.offset, ev.nr, ev.evsel, ev.input,
 						    ev.deferred };
+			bytes += ev.size;
 		}
 		pthread_mutex_lock(&r->lock);
 		r->produced++;

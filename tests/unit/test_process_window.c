@@ -30,6 +30,7 @@
 #include "builder.h"
 
 #define CHAIN_NR 100u            /* callchain entries per sample */
+#define CHAIN_BIG 1000u          /* ... in the file of big samples (8 KB) */
 #define BIG_FILE (64u << 20)     /* bytes of samples in the big file */
 #define RSS_GROWTH_MAX (32u << 20) /* bytes the reader may add to its RSS */
 
@@ -48,17 +49,19 @@ static struct rp_attr sample_attr(void)
  * starts with a COMM of 8k + 2 bytes, so that every record after it is
  * unaligned and the reader hands out copies.
  */
+static unsigned chain_nr = CHAIN_NR; /* write_runs()' samples' callchain entries */
+
 static char *write_runs(size_t bytes, int swap, int unaligned, size_t *nr_samples)
 {
-	static uint64_t chain[CHAIN_NR];
+	static uint64_t chain[CHAIN_BIG];
 	struct tb_file f;
 	struct rp_attr a = sample_attr();
 	const uint64_t id[1] = { 7 };
 	uint64_t t = 1000;
 	size_t n = 0;
 
-	for (size_t i = 0; i < CHAIN_NR; i++)
-		chain[i] = i == 0 ? RP_CONTEXT_USER : 0x400000 + i * 0x100;
+	for (size_t i = 0; i < CHAIN_BIG; i++)
+		chain[i] = i == 0 ? RP_CONTEXT_USER : 0x400000 + (i % 100) * 0x100;
 	tb_file_init(&f, swap);
 	tb_file_attr(&f, &a, id, 1);
 	if (unaligned) {
@@ -103,7 +106,7 @@ static char *write_runs(size_t bytes, int swap, int unaligned, size_t *nr_sample
 				sm.time = t + k * 2 + cpu;
 				sm.ip = 0x400000 + ((k * 37 + cpu) % 4096) * 16;
 				sm.period = 1 + k % 3;
-				sm.callchain_nr = CHAIN_NR;
+				sm.callchain_nr = chain_nr;
 				sm.callchain = chain;
 				tb_sample(&f.data, &a, RP_MISC_USER, &sm);
 				n++;
@@ -217,13 +220,14 @@ static int reset_peak(void)
 #define RSS_MEANINGFUL 1
 #endif
 
-static void test_window_rss(void **state)
+static void check_window_rss(unsigned chain)
 {
-	(void)state;
 	if (!RSS_MEANINGFUL)
 		skip();
 	size_t nr;
+	chain_nr = chain;
 	char *path = write_runs(BIG_FILE, 0, 0, &nr);
+	chain_nr = CHAIN_NR;
 
 	for (unsigned threads = 1; threads <= 2; threads++) {
 		pid_t pid = fork();
@@ -259,6 +263,21 @@ static void test_window_rss(void **state)
 	}
 	unlink(path);
 	free(path);
+}
+
+static void test_window_rss(void **state)
+{
+	(void)state;
+	check_window_rss(CHAIN_NR);
+}
+
+/* Samples of 8 KB (as --call-graph dwarf writes): the pipeline thread
+ * reads records far behind the reader unless the ring is bounded in
+ * bytes too, and pages the window gave back would come in again. */
+static void test_window_rss_big_samples(void **state)
+{
+	(void)state;
+	check_window_rss(CHAIN_BIG);
 }
 
 static void check_same(int swap, int unaligned, unsigned flags)
@@ -334,6 +353,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_rss),
+		cmocka_unit_test(test_window_rss_big_samples),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_threads_same_swapped),
 		cmocka_unit_test(test_threads_same_unaligned),
