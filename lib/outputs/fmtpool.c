@@ -189,6 +189,14 @@ void *rp_fmtpool_reserve(struct rp_fmtpool *p, size_t n)
 	return b->data;
 }
 
+int rp_fmtpool_failure(struct rp_fmtpool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	int err = p->err ? p->err : RP_ERR_NOMEM;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
 int rp_fmtpool_finish(struct rp_fmtpool *p)
 {
 	if (p->finished)

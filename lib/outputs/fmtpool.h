@@ -55,6 +55,10 @@ int rp_fmtpool_new(struct rp_fmtpool **out, FILE *f, unsigned nr_workers, rp_fmt
  */
 void *rp_fmtpool_reserve(struct rp_fmtpool *p, size_t n);
 
+/* Why rp_fmtpool_reserve() gave NULL: the first error (RP_ERR_IO when the
+ * FILE failed, a worker's), else RP_ERR_NOMEM. */
+int rp_fmtpool_failure(struct rp_fmtpool *p);
+
 /*
  * Hands over the last batch, waits until every batch is written, stops
  * the workers.  Returns 0 or the first error (RP_ERR_NOMEM, a worker's,

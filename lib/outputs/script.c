@@ -574,7 +574,7 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	if (s->pool) {
 		at = rp_fmtpool_reserve(s->pool, sizeof(it) + it.nr * sizeof(*frames));
 		if (!at)
-			return RP_ERR_NOMEM;
+			return rp_fmtpool_failure(s->pool);
 		frames = (struct rp_sframe *)(at + 1);
 	}
 	if (it.cursor) {
@@ -747,7 +747,7 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		return RP_ERR_NOMEM;
 	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(it) + s->lb.len);
 	if (!at)
-		return RP_ERR_NOMEM;
+		return rp_fmtpool_failure(s->pool);
 	it.nr = (uint32_t)s->lb.len;
 	*at = it;
 	memcpy(at + 1, s->lb.p, s->lb.len);
