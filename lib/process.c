@@ -196,11 +196,12 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
 /*
  * perf's thread__resolve_callchain_sample() for frame-pointer chains, in
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
- * (and USER_DEFERRED, which starts a merged deferred user part) switch the mode of the entries after them; any other marker means a
- * corrupt chain, which perf discards whole.  Fills frames[0..*nr) (room
- * for nr_ips); returns 1, or 0 for a discarded chain (*nr is 0 then).
+ * (and USER_DEFERRED, which starts a merged deferred user part) switch
+ * the mode of the entries after them; any other marker means a corrupt
+ * chain, which perf discards whole.  Fills frames[0..*nr) (room for
+ * nr_ips); a discarded chain leaves *nr 0.
  */
-static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
+static void rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
 			    uint64_t nr_ips, struct rp_frame *frames, size_t *nr)
 {
 	uint8_t cpumode = RP_MISC_USER;
@@ -216,16 +217,15 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 			else if (ip == RP_CONTEXT_KERNEL)
 				cpumode = RP_MISC_KERNEL;
 			else if (ip == RP_CONTEXT_USER || ip == RP_CONTEXT_USER_DEFERRED)
-				cpumode = RP_MISC_USER; /* a merged deferred chain goes on in user space */
+				cpumode = RP_MISC_USER;
 			else
-				return 0;
+				return;
 			continue;
 		}
 		rp_resolve_ip(p, thread, cpumode, ip, &frames[n].al);
 		n++;
 	}
 	*nr = n;
-	return 1;
 }
 
 /* A hash of a stack's entries: four independent lanes, so that the

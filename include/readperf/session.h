@@ -237,7 +237,8 @@ struct rp_session_opts {
 	uint64_t max_deferred;
 };
 
-/* Default cap on queued records: 2 Mi records, 80 MiB of queue entries. */
+/* Default cap on queued records: 2 Mi records (56 bytes each, and as much
+ * again for the merge buffer: 224 MiB). */
 #define RP_QUEUE_MAX_DEFAULT (2ull << 20)
 /* Default cap on samples held for their deferred callchain. */
 #define RP_DEFERRED_MAX_DEFAULT (64ull << 10)

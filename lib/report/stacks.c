@@ -36,7 +36,7 @@ uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, s
 		    0xc2b2ae3d27d4eb4full;
 		h ^= h >> 29;
 	}
-	return rp_hash64(h ^ ((uint64_t)frames[nr ? nr - 1 : 0].level << 8));
+	return rp_hash64(h);
 }
 
 static int rp_cframes_equal(const struct rp_cframe *a, const struct rp_cframe *b, size_t nr)
