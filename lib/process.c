@@ -32,6 +32,7 @@
 #include "common/hashmap.h"
 #include "format/session_int.h"
 #include "machine/machine_int.h"
+#include "unwind/unwind.h"
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u
@@ -109,6 +110,13 @@ struct rp_pipeline {
 	struct rp_hashmap read_sids;
 	size_t read_sids_evsels; /* evsels indexed in read_sids */
 	struct rp_read_sid *read_sid_store;
+	/* --call-graph dwarf: the unwinder (made at the first sample with
+	 * user registers and stack), and the sample's call stack as
+	 * recorded plus its unwound user part. */
+	struct rp_unwinder *unwinder;
+	int can_unwind; /* symbols and machine: an unwinder can be made */
+	uint64_t *uw_ips;
+	size_t uw_ips_alloc;
 };
 
 /* The last value read for one sample id (perf's perf_sample_id.period). */
@@ -256,15 +264,15 @@ static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_th
  * generation for the same thread and address space gets its frames from
  * there; a new one is resolved and kept.
  */
-static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sample *d,
+static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ips,
 				       uint64_t nr, struct rp_resolved *res)
 {
 	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
-	uint64_t h = rp_ips_hash(d->callchain, nr, res->thread);
+	uint64_t h = rp_ips_hash(ips, nr, res->thread);
 	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
 
 	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
-	    e->nr_ips == nr && !memcmp(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t))) {
+	    e->nr_ips == nr && !memcmp(e->ips, ips, (size_t)nr * sizeof(uint64_t))) {
 		res->nr_callchain = e->nr_frames;
 		res->callchain = e->frames;
 		res->stack_id = e->id;
@@ -284,12 +292,12 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 	size_t n;
 
 	e->gen = 0;
-	rp_resolve_chain(p, res->thread, d->callchain, nr, e->frames, &n);
+	rp_resolve_chain(p, res->thread, ips, nr, e->frames, &n);
 	res->nr_callchain = n;
 	res->callchain = e->frames;
 	if (p->gen != gen)
 		return 0; /* a lookup changed the maps: not kept */
-	memcpy(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	memcpy(e->ips, ips, (size_t)nr * sizeof(uint64_t));
 	memset(e->slot, 0, sizeof(e->slot));
 	e->gen = gen;
 	e->hash = h;
@@ -303,15 +311,56 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 	return 0;
 }
 
+/*
+ * The sample's call stack as perf's thread__resolve_callchain() builds it
+ * in callee order: the recorded callchain, then, for a sample with user
+ * registers and stack (--call-graph dwarf), the unwound user frames behind
+ * a PERF_CONTEXT_USER marker.  *ips points at the recorded entries or at
+ * p->uw_ips.  Returns the number of entries or RP_ERR_NOMEM.
+ */
+static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
+			       struct rp_thread *thread, const uint64_t **ips)
+{
+	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+
+	*ips = d->callchain;
+	if (!p->can_unwind || !rp_unwind_applies(d))
+		return (int64_t)nr;
+	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
+		return RP_ERR_NOMEM;
+	size_t want = (size_t)nr + 1 + RP_UNWIND_MAX_STACK;
+
+	if (want > p->uw_ips_alloc) {
+		uint64_t *v = realloc(p->uw_ips, want * sizeof(*v));
+
+		if (!v)
+			return RP_ERR_NOMEM;
+		p->uw_ips = v;
+		p->uw_ips_alloc = want;
+	}
+	if (nr)
+		memcpy(p->uw_ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	p->uw_ips[nr] = RP_CONTEXT_USER;
+	size_t n = rp_unwind_user(p->unwinder, thread, d, p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
+
+	*ips = p->uw_ips;
+	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
+}
+
 /* The sample's callchain into res (see struct rp_resolved). */
 static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d,
 				struct rp_resolved *res)
 {
-	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+	const uint64_t *ips;
+	int64_t got = rp_sample_stack(p, d, res->thread, &ips);
 	size_t n;
 
+	if (got < 0)
+		return (int)got;
+	uint64_t nr = (uint64_t)got;
+
 	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
-		return rp_resolve_callchain_cached(p, d, nr, res);
+		return rp_resolve_callchain_cached(p, ips, nr, res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
 	if (nr > p->frames_alloc) {
@@ -322,7 +371,7 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 		p->frames = f;
 		p->frames_alloc = (size_t)nr;
 	}
-	rp_resolve_chain(p, res->thread, d->callchain, nr, p->frames, &n);
+	rp_resolve_chain(p, res->thread, ips, nr, p->frames, &n);
 	res->nr_callchain = n;
 	res->callchain = p->frames;
 	return 0;
@@ -464,7 +513,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		res.callchain = NULL;
 		res.stack_id = 0;
 		res.stack_slot = NULL;
-		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
+		if ((p->flags & RP_CONSUMER_CALLCHAIN) &&
+		    (d->callchain_nr || (p->can_unwind && rp_unwind_applies(d))) &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
 			return ret;
 		if (d->sample_type & RP_SAMPLE_READ)
@@ -754,6 +804,7 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		p->flags |= consumers[i].flags;
 	if (p->flags & RP_CONSUMER_CALLCHAIN)
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
+	p->can_unwind = symbols && machine;
 
 	/* With a second CPU, the kernel formats /proc/kallsyms for us while
 	 * the records are read, when some event samples the kernel. */
@@ -771,6 +822,8 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	/* A symbol table lost for lack of memory makes every result wrong. */
 	if (ret >= 0 && rp_symbols_error(symbols) < 0)
 		ret = rp_symbols_error(symbols);
+	rp_unwinder_free(p->unwinder);
+	free(p->uw_ips);
 	free(p->frames);
 	free(p->rcache);
 	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)

@@ -86,6 +86,9 @@ struct rp_dso_symtab {
 	int dwarf_fd;
 	uint8_t dwarf_tried;
 	uint8_t addr_is_offset; /* symbols are file offsets (user ELF) */
+	/* The ELF file the runtime symbols came from (the binary, or its
+	 * build-id cache copy), for the unwinder's CFI; NULL: none. */
+	char *elf_path;
 };
 
 /* The resolver. */

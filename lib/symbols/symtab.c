@@ -681,6 +681,7 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	free(t->tree_left);
 	free(t->tree_right);
 	free(t->dwarf_path);
+	free(t->elf_path);
 	free(t->segs);
 	free(t->src);
 	free(t->src_done);
