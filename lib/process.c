@@ -98,7 +98,8 @@ struct rp_pipeline {
 	size_t nr_consumers;
 	unsigned flags; /* RP_CONSUMER_* of all consumers */
 	struct rp_frame *frames;
-	size_t frames_alloc;
+	uint32_t frames_alloc;
+	int no_inline; /* no inline frames (perf's --no-inline) */
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
@@ -201,21 +202,47 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
 	return th;
 }
 
+/* Room for n frames in *frames (*alloc of them).  0 or RP_ERR_NOMEM. */
+static int rp_frames_reserve(struct rp_frame **frames, uint32_t *alloc, size_t n)
+{
+	if (n <= *alloc)
+		return 0;
+	if (n > RP_MAX_CALLCHAIN * 2)
+		return RP_ERR_LIMIT;
+	size_t want = *alloc ? *alloc : 32;
+
+	while (want < n)
+		want *= 2;
+	struct rp_frame *f = realloc(*frames, want * sizeof(*f));
+
+	if (!f)
+		return RP_ERR_NOMEM;
+	*frames = f;
+	*alloc = (uint32_t)want;
+	return 0;
+}
+
 /*
  * perf's thread__resolve_callchain_sample() for frame-pointer chains, in
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
  * (and USER_DEFERRED, which starts a merged deferred user part) switch
  * the mode of the entries after them; any other marker means a corrupt
- * chain, which perf discards whole.  Fills frames[0..*nr) (room for
- * nr_ips); a discarded chain leaves *nr 0.
+ * chain, which perf discards whole.  Each entry whose function has
+ * inlined code at its address becomes the frames of its inline chain
+ * (perf's append_inlines()), unless the pipeline's no_inline is set.
+ * Fills (*frames)[0..*nr) (grown as needed); a discarded chain leaves *nr
+ * 0.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
  */
-static void rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
-			    uint64_t nr_ips, struct rp_frame *frames, size_t *nr)
+static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
+			    uint64_t nr_ips, struct rp_frame **frames, uint32_t *alloc, size_t *nr)
 {
 	uint8_t cpumode = RP_MISC_USER;
 	size_t n = 0;
+	int ret;
 
 	*nr = 0;
+	if ((ret = rp_frames_reserve(frames, alloc, (size_t)nr_ips)) < 0)
+		return ret;
 	for (uint64_t i = 0; i < nr_ips; i++) {
 		uint64_t ip = ips[i];
 
@@ -227,13 +254,34 @@ static void rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, co
 			else if (ip == RP_CONTEXT_USER || ip == RP_CONTEXT_USER_DEFERRED)
 				cpumode = RP_MISC_USER;
 			else
-				return;
+				return 0;
 			continue;
 		}
-		rp_resolve_ip(p, thread, cpumode, ip, &frames[n].al);
-		n++;
+		struct rp_addr_location al;
+
+		rp_resolve_ip(p, thread, cpumode, ip, &al);
+		const struct rp_inline_frame *inl = NULL;
+		int nr_inl = 0;
+
+		if (!p->no_inline && al.sym && al.dso && p->symbols &&
+		    (nr_inl = rp_symbols_inlines(p->symbols, al.dso, al.sym, al.addr, &inl)) < 0)
+			return nr_inl;
+		if (nr_inl > 1 || (nr_inl == 1 && inl[0].sym != al.sym)) {
+			/* Entries still to come need a frame each at least. */
+			if ((ret = rp_frames_reserve(frames, alloc,
+						     n + (size_t)nr_inl + (size_t)(nr_ips - i - 1))) < 0)
+				return ret;
+			for (int k = 0; k < nr_inl; k++) {
+				(*frames)[n].al = al;
+				(*frames)[n].al.sym = inl[k].sym;
+				n++;
+			}
+			continue;
+		}
+		(*frames)[n++].al = al;
 	}
 	*nr = n;
+	return 0;
 }
 
 /* A hash of a stack's entries: four independent lanes, so that the
@@ -279,20 +327,13 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 		p->stack = e;
 		return 0;
 	}
-	if (nr > e->frames_alloc) {
-		size_t want = nr < 32 ? 32 : (size_t)nr;
-		struct rp_frame *frames = realloc(e->frames, want * sizeof(*frames));
-
-		if (!frames)
-			return RP_ERR_NOMEM;
-		e->frames = frames;
-		e->frames_alloc = (uint32_t)want;
-	}
 	uint64_t gen = p->gen;
 	size_t n;
+	int ret;
 
 	e->gen = 0;
-	rp_resolve_chain(p, res->thread, ips, nr, e->frames, &n);
+	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, &e->frames, &e->frames_alloc, &n)) < 0)
+		return ret;
 	res->nr_callchain = n;
 	res->callchain = e->frames;
 	if (p->gen != gen)
@@ -363,15 +404,10 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 		return rp_resolve_callchain_cached(p, ips, nr, res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
-	if (nr > p->frames_alloc) {
-		struct rp_frame *f = realloc(p->frames, (size_t)nr * sizeof(*f));
+	int ret = rp_resolve_chain(p, res->thread, ips, nr, &p->frames, &p->frames_alloc, &n);
 
-		if (!f)
-			return RP_ERR_NOMEM;
-		p->frames = f;
-		p->frames_alloc = (size_t)nr;
-	}
-	rp_resolve_chain(p, res->thread, ips, nr, p->frames, &n);
+	if (ret < 0)
+		return ret;
 	res->nr_callchain = n;
 	res->callchain = p->frames;
 	return 0;

@@ -37,11 +37,15 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
 }
 
 /* What makes two frames one node: perf's match_chain() with the
- * function key (the symbol's start in its DSO, or the ip without one). */
+ * function key (the symbol's start in its DSO, or the ip without one;
+ * an inlined function's frame, which shares its start with the function
+ * it was inlined into, by its name). */
 static void rp_frame_key(const struct rp_cframe *f, const char **name, uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
 	*key = f->sym ? f->sym->start : f->ip;
+	if (f->sym && f->sym->inlined)
+		*key = rp_hash_bytes(*name, strlen(*name)) | (1ull << 63);
 }
 
 static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso *dso,
@@ -83,6 +87,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 		return NULL;
 	}
 	memset(n, 0, sizeof(*n));
+	n->inlined = f->sym && f->sym->inlined;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
 		if (!n->name) {
@@ -236,7 +241,7 @@ static unsigned rp_mask_bit(int i)
 static void rp_frame_name(FILE *out, const struct rp_cnode *n)
 {
 	if (n->name)
-		fprintf(out, "%.*s", RP_CTREE_NAME_MAX - 1, n->name);
+		fprintf(out, "%.*s%s", RP_CTREE_NAME_MAX - 1, n->name, n->inlined ? " (inlined)" : "");
 	else if (n->ip)
 		fprintf(out, "%#" PRIx64, n->ip);
 	else

@@ -49,6 +49,7 @@ struct rp_cnode {
 	struct rp_cnode *hnext;   /* chain of the child index */
 	struct rp_dso *dso;       /* NULL: no map (owned by the machine) */
 	const char *name;         /* interned symbol name; NULL: unresolved */
+	uint8_t inlined;          /* an inlined function: " (inlined)" after the name */
 	uint64_t key;             /* symbol start, or ip when unresolved */
 	uint64_t ip;              /* the first frame's ip, as sampled */
 	uint64_t hit;             /* period of the paths that end here */
