@@ -57,6 +57,9 @@ struct rp_symbols_opts {
 	/* Prefix for every DSO path (perf's --symfs); NULL for none. */
 	const char *symfs;
 	int no_demangle; /* keep mangled names */
+	/* No inline chains: rp_symbols_inlines() finds none (perf's
+	 * --no-inline). */
+	int no_inline;
 };
 
 /*

@@ -25,6 +25,7 @@ void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool
 void rp_ctree_release(struct rp_ctree *t)
 {
 	rp_hashmap_release(&t->index);
+	rp_hashmap_release(&t->name_index);
 }
 
 struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
@@ -77,6 +78,17 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	for (n = first; n; n = n->hnext)
 		if (n->parent == parent && n->dso == dso && !n->name == !name && n->key == key)
 			return n;
+	/* perf's match_chain(): when either frame is an inlined function's,
+	 * the two are one if their names are. */
+	uint64_t hn = 0;
+
+	if (name) {
+		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
+		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
+			if (n->parent == parent && (n->inlined || f->sym->inlined) &&
+			    !strcmp(n->name, name))
+				return n;
+	}
 	if (t->nr_nodes >= RP_CTREE_MAX_NODES) {
 		*err = RP_ERR_LIMIT;
 		return NULL;
@@ -100,6 +112,13 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	n->key = key;
 	n->ip = f->ip;
 	n->hnext = first;
+	if (name) {
+		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
+		if (rp_hashmap_put(&t->name_index, hn, n) < 0) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+	}
 	if (rp_hashmap_put(&t->index, h, n) < 0) {
 		*err = RP_ERR_NOMEM;
 		return NULL;

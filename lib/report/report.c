@@ -1669,14 +1669,32 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		rc = sep ? 0 : rp_buf_printf(b, "  ");
 		if (!rc)
 			rc = rp_format_numbers(r, idx, nr_shown, children, e, b);
+		size_t nr_cols = 1, key_at = 0;
+
+		for (size_t c = 0; sep && *sep && c + strlen(sep) <= b->len; c++)
+			nr_cols += !memcmp(b->p + c, sep, strlen(sep));
 		for (k = 0; !rc && k < r->nr_keys; k++) {
 			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
+			key_at = b->len;
 			if (!rc)
 				rc = rp_format_key(r, r->keys[k], e, rp_key_width(r->keys[k], &w),
 						   k + 1 == r->nr_keys, b);
 		}
 		if (rc)
 			return rc;
+		if (sep && r->nr_keys) {
+			/* perf prints a row into a buffer of the columns'
+			 * widths, two per gap and four more (hists__fprintf's
+			 * linesz): with a one-character separator a last column
+			 * wider than its width (" (inlined)" is not counted
+			 * in it) loses what does not fit. */
+			int kw = rp_key_width(r->keys[r->nr_keys - 1], &w);
+			long slack = (long)(nr_cols + r->nr_keys - 1) * (2 - (long)strlen(sep)) + 3;
+			long over = (long)(b->len - key_at) - kw;
+
+			if (slack >= 0 && over > slack)
+				b->len -= (size_t)(over - slack);
+		}
 		fwrite(b->p, 1, b->len, out);
 		fputc('\n', out);
 		if (graph && e->chain) {

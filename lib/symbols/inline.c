@@ -79,25 +79,17 @@ static int name_is_linkage(Dwarf_Die *cu)
 	}
 }
 
-/* The name of a subprogram without a linkage name in a language that
- * mangles: binutils' addr2line names it after the ELF symbol that starts
- * at its entry, when one does (a C++ function of an anonymous namespace:
- * "(anonymous namespace)::f"). */
-static const char *entry_symbol_name(const struct rp_dso_symtab *t, Dwarf_Die *die)
+/* Whether die's code starts at base's first address: binutils compares
+ * the function's first address range (a function split in hot and cold
+ * parts lists the hot one first) with the symbol's value. */
+static int starts_at(const struct rp_dso_symtab *t, Dwarf_Die *die, const struct rp_symbol *base)
 {
-	Dwarf_Addr lowpc, base, end;
+	Dwarf_Addr lowpc, rbase, end;
+	uint64_t v;
 
-	/* Its first address range (a function split in hot and cold parts
-	 * lists the hot one first), as binutils keeps it. */
-	if (dwarf_lowpc(die, &lowpc) != 0 && dwarf_ranges(die, 0, &base, &lowpc, &end) <= 0)
-		return NULL;
-	for (size_t i = 0; i < t->nr; i++) {
-		uint64_t v;
-
-		if (rp_symtab_vaddr(t, t->syms[i].start, &v) == 0 && v == lowpc)
-			return t->syms[i].name;
-	}
-	return NULL;
+	if (dwarf_lowpc(die, &lowpc) != 0 && dwarf_ranges(die, 0, &rbase, &lowpc, &end) <= 0)
+		return 0;
+	return rp_symtab_vaddr(t, base->start, &v) == 0 && v == lowpc;
 }
 
 /* The symbol of an inline frame named `name` whose code lies in base. */
@@ -200,16 +192,24 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 		int mangled = 1;
 		uint64_t off = dwarf_dieoffset(&scopes[i]);
 
-		if (tag == DW_TAG_subprogram && !name_is_linkage(&cu) &&
-		    !has_linkage_name(&scopes[i])) {
-			/* binutils looks the innermost function up in the
-			 * symbol table and keeps what it found for every
-			 * later lookup in the same file. */
+		if (!name_is_linkage(&cu) && !has_linkage_name(&scopes[i])) {
+			/*
+			 * binutils names the innermost function, when DWARF
+			 * gives it no linkage name, after the symbol table's
+			 * function at the address (the symbol of the frame);
+			 * when that symbol starts where the function does,
+			 * the name stays with the function for every later
+			 * lookup in the same file, where it may be an outer
+			 * frame.
+			 */
 			name = rp_hashmap_get(&t->inline_renamed, off);
-			if (!name && !nr && (name = entry_symbol_name(t, &scopes[i])) &&
-			    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
-				*err = RP_ERR_NOMEM;
-				break;
+			if (!name && !nr && base->name) {
+				name = base->name;
+				if (starts_at(t, &scopes[i], base) &&
+				    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
+					*err = RP_ERR_NOMEM;
+					break;
+				}
 			}
 			if (name)
 				mangled = 0;
@@ -257,7 +257,7 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 		       uint64_t addr, const struct rp_inline_frame **out)
 {
 	*out = NULL;
-	if (!s || !dso || !sym || sym->inlined)
+	if (!s || s->no_inline || !dso || !sym || sym->inlined)
 		return 0;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 

@@ -23,7 +23,7 @@ static char *dup_or_empty(const char *s)
 int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		   const struct rp_symbols_opts *opts)
 {
-	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0 };
+	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0, 0 };
 	struct rp_symbols *s;
 
 	*out = NULL;
@@ -36,6 +36,7 @@ int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		return RP_ERR_NOMEM;
 	s->session = session;
 	s->no_demangle = o.no_demangle;
+	s->no_inline = o.no_inline;
 	s->symfs = dup_or_empty(o.symfs);
 	/* A perf record --kcore directory carries the kallsyms of its
 	 * recording, which perf report then uses as with --kallsyms. */

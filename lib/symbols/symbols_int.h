@@ -119,6 +119,7 @@ struct rp_symbols {
 	char *symfs;       /* "" when none */
 	char *kallsyms;    /* opts->kallsyms, or NULL */
 	int no_demangle;
+	int no_inline;
 	int is_x86_64;
 	/* The kernel map's recorded address of its reference symbol (_text),
 	 * from rp_symbols_resolve(); 0 when unknown. */
