@@ -399,15 +399,18 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
 		return DWARF_CB_ABORT;
-	/* The caller's module, before libdwfl looks for this frame's CFI. */
+	/* This frame's module, before libdwfl looks for its CFI: asking
+	 * whether the frame is an activation unwinds it already. */
 	enum report_result r = report_module(u, sp, w->thread->maps, pc);
 
 	if (r == REPORT_STALE) {
 		w->stale = 1;
 		return DWARF_CB_ABORT;
 	}
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
 	/* A return address points after the call: perf reports the call. */
 	w->ips[w->nr++] = activation ? pc : pc - 1;
 	if (w->nr >= w->max || r == REPORT_NOMEM)
