@@ -274,13 +274,18 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 						     n + (size_t)nr_inl + (size_t)(nr_ips - i - 1))) < 0)
 				return ret;
 			for (int k = 0; k < nr_inl; k++) {
-				(*frames)[n].al = al;
-				(*frames)[n].al.sym = inl[k].sym;
-				n++;
+				struct rp_frame *f = &(*frames)[n++];
+
+				f->al = al;
+				f->al.sym = inl[k].sym;
+				f->src_file = inl[k].file;
+				f->src_line = inl[k].line;
+				f->inlined_into_next = k + 1 < nr_inl;
 			}
 			continue;
 		}
-		(*frames)[n++].al = al;
+		(*frames)[n] = (struct rp_frame){ .al = al };
+		n++;
 	}
 	*nr = n;
 	return 0;
