@@ -442,3 +442,18 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 	*out = node->frames;
 	return (int)node->nr;
 }
+
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	int lineno = 0;
+
+	*line = 0;
+	*err = 0;
+	if (!rp_symtab_dwarf(t) || !dwarf_addrdie(t->dwarf, vaddr, &cu) ||
+	    !(l = dwarf_getsrc_die(&cu, vaddr)) || dwarf_lineno(l, &lineno) != 0)
+		return NULL;
+	*line = lineno > 0 ? (uint32_t)lineno : 0;
+	return dwarf_linesrc(l, NULL, NULL);
+}

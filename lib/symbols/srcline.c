@@ -8,7 +8,6 @@
  * lookups all failed (and keeps asking forever once one succeeded); the
  * same count decides here, so that the same addresses come out unknown.
  */
-#include <elfutils/libdw.h>
 #include <string.h>
 
 #include "symbols/symbols_int.h"
@@ -39,22 +38,25 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 
 	if (!e) {
 		uint64_t vaddr;
-		Dwarf_Die cu;
-		Dwarf_Line *l = NULL;
-		int lineno = 0;
+		uint32_t lineno = 0;
+		const char *path = NULL;
+		int err = 0;
 
 		e = &unknown_line;
-		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS && rp_symtab_dwarf(t) &&
-		    rp_symtab_vaddr(t, addr, &vaddr) == 0 && dwarf_addrdie(t->dwarf, vaddr, &cu) &&
-		    (l = dwarf_getsrc_die(&cu, vaddr)) && dwarf_lineno(l, &lineno) == 0 &&
-		    dwarf_linesrc(l, NULL, NULL)) {
+		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS &&
+		    rp_symtab_vaddr(t, addr, &vaddr) == 0)
+			path = rp_symtab_line(t, vaddr, &lineno, &err);
+		if (err) {
+			s->error = err;
+			return err;
+		}
+		if (path) {
 			e = rp_arena_alloc(&t->inline_arena, sizeof(*e));
-			if (!e || !(e->file = rp_arena_strdup(&t->inline_arena,
-							      dwarf_linesrc(l, NULL, NULL)))) {
+			if (!e || !(e->file = rp_arena_strdup(&t->inline_arena, path))) {
 				s->error = RP_ERR_NOMEM;
 				return RP_ERR_NOMEM;
 			}
-			e->line = lineno > 0 ? (uint32_t)lineno : 0;
+			e->line = lineno;
 		}
 		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS &&
 		    rp_hashmap_put(&t->srclines, addr, e) < 0) {

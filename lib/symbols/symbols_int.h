@@ -117,6 +117,13 @@ struct rp_dso_symtab {
 #define RP_SYMBOLS_MAX_CU_RANGES (4u << 20)
 #define RP_SYMBOLS_MAX_DIE_DEPTH 256u
 
+/*
+ * The source file (full path) and line of vaddr (a link-time address) in
+ * t's DWARF line table; NULL when unknown (lib/symbols/inline.c).  *err:
+ * 0, or a negative rp_err.
+ */
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
+
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
 
