@@ -264,6 +264,22 @@ struct rp_session_stats {
 	uint64_t nr_deferred_merged;
 	uint64_t nr_deferred_unmatched;
 	uint64_t nr_deferred_over_cap;
+	/*
+	 * A recording cut short: a file-mode header whose data size is 0
+	 * (perf record writes 0 first and the real size, with the feature
+	 * sections after the data, only when it finishes: it was killed, the
+	 * machine stopped, the disk filled).  cut_short is then 1, known from
+	 * rp_session_open() on; the records are read from the data offset up to
+	 * the last whole record, the header features are taken as absent, and
+	 * the end of the data is not an error.  bytes_recovered: bytes of
+	 * whole records read (every data file of a directory), growing while
+	 * reading; bytes_cut: bytes after the last whole record of each data
+	 * file (a record the end of the file cut, or bytes that are no record:
+	 * size below 8 or not a multiple of 8, type 0), not read.
+	 */
+	uint64_t cut_short;
+	uint64_t bytes_recovered;
+	uint64_t bytes_cut;
 };
 
 struct rp_session;

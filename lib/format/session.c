@@ -106,6 +106,27 @@ static void rp_session_stop(struct rp_session *s, int code)
 		s->stats.bytes_skipped += s->data_cut_end - s->size;
 }
 
+/* A recording cut short ends at its first record that is not whole, or
+ * not a record at all (the zeros a crash can leave): the bytes from there
+ * on are counted in bytes_cut, the input ends there, and that is not an
+ * error.  Returns 0 (the end of the input). */
+static int rp_cut_short_end(struct rp_session *s, struct rp_input *in)
+{
+	if (!in->stream && in->end > in->pos) {
+		s->stats.bytes_cut += in->end - in->pos;
+		in->end = in->pos;
+	}
+	return 0;
+}
+
+/* Whether a record header read from a recording cut short can start a
+ * record: kernel and perf records in a file are padded to 8 bytes, and no
+ * record has type 0. */
+static inline int rp_cut_short_plausible(uint32_t type, uint32_t size)
+{
+	return type != 0 && !(size & 7);
+}
+
 /* AUXTRACE and HEADER_TRACING_DATA records are followed by a payload
  * outside their own size: step over it (the tracing data of a pipe
  * stream is kept as the TRACING_DATA feature). */
@@ -137,6 +158,11 @@ static int rp_skip_payload(struct rp_session *s, struct rp_input *in, const uint
 		}
 	}
 	ret = rp_input_skip(s, in, payload, keep);
+	if (ret == RP_ERR_TRUNCATED && s->cut_short && !in->stream) {
+		/* The record is not whole without its payload. */
+		in->pos = off;
+		return rp_cut_short_end(s, in);
+	}
 	if (ret == RP_ERR_TRUNCATED) {
 		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, type,
 				    "%s data of %llu bytes runs past the end of the data",
@@ -195,7 +221,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 			uint32_t sz = rp_load16(p + 6, s->swap);
 			uint64_t at = in->pos;
 
-			if (type < RP_RECORD_HEADER_ATTR && sz >= 8 && sz <= in->end - at) {
+			if (type < RP_RECORD_HEADER_ATTR && sz >= 8 && sz <= in->end - at &&
+			    (!s->cut_short || rp_cut_short_plausible(type, sz))) {
 				in->pos = at + sz;
 				in->turn_bytes += sz;
 				if (in->pos >= in->next_slide)
@@ -234,6 +261,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 			return RP_ERR_IO;
 		if (avail < 8) {
 			if (c && c->head < c->len) {
+				if (s->cut_short)
+					return rp_cut_short_end(s, in);
 				rp_error_set_at(&s->err, RP_ERR_TRUNCATED, c->offset,
 						"compressed data ends inside a record");
 				return RP_ERR_TRUNCATED;
@@ -246,6 +275,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 				s->stats.bytes_skipped += avail;
 				return 0;
 			}
+			if (s->cut_short)
+				return rp_cut_short_end(s, in);
 			rp_error_set_at(&s->err, RP_ERR_TRUNCATED, in->pos,
 					"data ends inside a record header");
 			return RP_ERR_TRUNCATED;
@@ -254,6 +285,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 		uint32_t sz = rp_load16(p + 6, s->swap);
 		uint64_t at = in->pos;
 
+		if (s->cut_short && (sz < 8 || !rp_cut_short_plausible(type, sz)))
+			return rp_cut_short_end(s, in);
 		if (sz < 8) {
 			rp_error_set_record(&s->err, RP_ERR_CORRUPT, at, type, "bad record size %u", sz);
 			return RP_ERR_CORRUPT;
@@ -262,6 +295,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 		if (!p)
 			return RP_ERR_IO;
 		if (avail < sz) {
+			if (s->cut_short)
+				return rp_cut_short_end(s, in);
 			rp_error_set_record(&s->err, RP_ERR_TRUNCATED, at, type,
 					    "record of %u bytes runs past the end of the %s", sz,
 					    s->data_cut_end && in == &s->inputs[0] ?
@@ -330,6 +365,8 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 		if (ret != 0)
 			return ret;
 		in->done = 1;
+		if (s->cut_short && !in->stream)
+			s->stats.bytes_recovered += in->end - (s->cur_input == 0 ? s->data_off : 0);
 		if (s->data_cut_end && s->cur_input == 0) {
 			/* Every record that is there was read: the rest of the
 			 * data section is missing. */

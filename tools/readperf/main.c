@@ -123,6 +123,12 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 
 	for (unsigned t = 1; t < RP_RECORD_MAX; t++)
 		total += st->nr_records[t];
+	if (st->cut_short)
+		cli_warnf("%s: the recording was cut short (data size 0 in its header: perf record "
+			  "did not finish it); recovered %llu bytes of records, up to the last whole "
+			  "one (%llu bytes after it)",
+			  in->path, (unsigned long long)st->bytes_recovered,
+			  (unsigned long long)st->bytes_cut);
 	if (st->nr_records[RP_RECORD_LOST])
 		cli_warnf("%s: Processed %llu events and lost %llu chunks! Check IO/CPU overload! "
 			  "(%llu events lost)",
