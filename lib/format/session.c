@@ -120,11 +120,12 @@ static int rp_cut_short_end(struct rp_session *s, struct rp_input *in)
 }
 
 /* Whether a record header read from a recording cut short can start a
- * record: kernel and perf records in a file are padded to 8 bytes, and no
- * record has type 0. */
+ * record: no record has type 0, and records in a file are padded to 8
+ * bytes, but for COMPRESSED (perf writes them unpadded: the next record
+ * starts right after the zstd frame). */
 static inline int rp_cut_short_plausible(uint32_t type, uint32_t size)
 {
-	return type != 0 && !(size & 7);
+	return type != 0 && (!(size & 7) || type == RP_RECORD_COMPRESSED);
 }
 
 /* AUXTRACE and HEADER_TRACING_DATA records are followed by a payload
