@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -217,6 +218,21 @@ static void usage(FILE *out)
 	      out);
 }
 
+/*
+ * Whether the first argument, which is no command, reads as a mistyped
+ * command rather than as the FILE of `readperf [FILE]`: not an option,
+ * not "-", no such path, and no '/' or '.' in it (a missing "x.data" or
+ * "dir/f" is a file that cannot be opened, and says so).
+ */
+static int cli_unknown_command(const char *arg)
+{
+	struct stat st;
+
+	if (arg[0] == '-' || !arg[0] || strchr(arg, '/') || strchr(arg, '.'))
+		return 0;
+	return stat(arg, &st) < 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2) {
@@ -245,6 +261,11 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 			usage(stdout);
 			return RP_EXIT_OK;
+		}
+		if (cli_unknown_command(cmd)) {
+			fprintf(stderr, "readperf: '%s' is not a readperf command\n\n", cmd);
+			usage(stderr);
+			return RP_EXIT_USAGE;
 		}
 	}
 	/* `readperf [options] [FILE]` is the report. */
