@@ -92,23 +92,49 @@ void cli_input_close(struct cli_input *in)
 /* What the run met that the output does not show: counted by a consumer
  * beside the command's own. */
 struct cli_diag {
-	uint64_t samples;    /* samples with a known event */
-	uint64_t no_map;     /* ... whose ip no map covers */
-	uint64_t no_sym;     /* ... with a map but no symbol */
+	const struct cli_input *in;
+	uint64_t samples;      /* samples with a known event */
+	uint64_t kernel;       /* ... in the kernel image (its map's DSO) */
+	uint64_t kernel_sym;   /* ... of which a symbol was found */
 };
 
 static int cli_diag_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
 	struct cli_diag *d = ctx;
+	const struct rp_map *kmap;
 
 	if (ev->type != RP_RECORD_SAMPLE || !res)
 		return 0;
 	d->samples++;
-	if (!res->al.map)
-		d->no_map++;
-	else if (!res->al.sym)
-		d->no_sym++;
+	if (res->al.map && (kmap = rp_machine_kernel_map(d->in->machine)) &&
+	    res->al.dso == rp_map_dso(kmap)) {
+		d->kernel++;
+		d->kernel_sym += res->al.sym != NULL;
+	}
 	return 0;
+}
+
+/*
+ * Whether kernel samples cannot be placed, as perf report decides it
+ * after a report (its kptr_restrict warning): some event samples the
+ * kernel, and the file had no kernel MMAP record, or samples fell in the
+ * kernel image while its MMAP gave no relocation address (pgoff 0: kernel
+ * addresses were hidden when it recorded).  perf says nothing about
+ * other samples without a map or a symbol, and neither does readperf.
+ */
+static int cli_kernel_unplaced(const struct cli_input *in, const struct cli_diag *d)
+{
+	size_t i, nr = rp_session_nr_evsels(in->session);
+
+	for (i = 0; i < nr; i++)
+		if (!(rp_evsel_attr(rp_session_evsel(in->session, i))->flags &
+		      RP_ATTR_EXCLUDE_KERNEL))
+			break;
+	if (i == nr || !d->samples)
+		return 0;
+	if (!rp_machine_kernel_map(in->machine))
+		return 1;
+	return d->kernel && !rp_machine_kernel_ref(in->machine, NULL, NULL);
 }
 
 /*
@@ -155,15 +181,28 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 	if (st->nr_unordered)
 		cli_warnf("%s: %llu out of order events recorded.", in->path,
 			  (unsigned long long)st->nr_unordered);
-	if (d->no_map || (in->symbols && d->no_sym))
-		cli_warnf("%s: of %llu samples, %llu have no map and %llu no symbol", in->path,
-			  (unsigned long long)d->samples, (unsigned long long)d->no_map,
-			  (unsigned long long)(in->symbols ? d->no_sym : 0));
+	if (cli_kernel_unplaced(in, d)) {
+		if (!rp_machine_kernel_map(in->machine))
+			cli_warnf("%s: kernel samples cannot be resolved: the recording has no "
+				  "kernel map (no MMAP record of the kernel)",
+				  in->path);
+		else if (d->kernel_sym)
+			cli_warnf("%s: the recording hid kernel addresses (kptr_restrict when perf "
+				  "record ran: no relocation address in its kernel map); kernel "
+				  "symbols may be wrong if the kernel was relocated (kexec)",
+				  in->path);
+		else
+			cli_warnf("%s: %llu kernel samples (of %llu) cannot be resolved: the "
+				  "recording hid kernel addresses (kptr_restrict when perf record "
+				  "ran) and no kallsyms or vmlinux places them",
+				  in->path, (unsigned long long)d->kernel,
+				  (unsigned long long)d->samples);
+	}
 }
 
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr)
 {
-	struct cli_diag diag = { 0 };
+	struct cli_diag diag = { .in = in };
 	struct rp_consumer *all = calloc(nr + 1, sizeof(*all));
 	int ret;
 
