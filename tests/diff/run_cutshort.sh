@@ -10,8 +10,8 @@
 # of the same bytes the way perf record would have (data size = the whole
 # records, no features; for -z the COMPRESSED feature of a finished -z
 # recording, which perf needs to inflate), and perf reads that copy.  For
-#   kill-g     perf record -e cpu-clock -g, killed after about a second
-#   kill-z     the same with -z (compressed records)
+#   kill-g     perf record -e cpu-clock -g, killed once it wrote 256 KiB
+#   kill-z     the same with -z (compressed records), killed at 32 KiB
 #   cut-inside kill-g cut 20 bytes before its end (the last record is cut)
 #   zeros      kill-g followed by 4 KiB of zeros (what a crash can leave)
 # readperf on the cut file must print, against perf on the finished copy:
@@ -40,22 +40,28 @@ rp_compile_workload || exit 1
 
 rows() { awk -v sep=';' -f "$awkf"; }
 
-# record_killed NAME PERF-RECORD-ARGS...: NAME.data, perf record of the
-# workload killed with SIGKILL after 1.2 s (the workload runs 2.5 s and
-# is stopped after perf).
+# record_killed NAME MIN-BYTES PERF-RECORD-ARGS...: NAME.data, perf record
+# of the workload killed with SIGKILL once the file holds MIN-BYTES (a
+# small ring buffer, -m 16, makes perf write often; at most 20 s, so a
+# loaded machine still gets records); the workload is stopped after perf.
 record_killed() {
-	local name=$1 pid wl
-	shift
-	perf record "$@" -o "$name.data" -- ./workload -q -t 2500 >"$name.record.out" 2>&1 &
+	local name=$1 min=$2 pid wl i size=0
+	shift 2
+	perf record -m 16 "$@" -o "$name.data" -- ./workload -q -t 30000 \
+		>"$name.record.out" 2>&1 &
 	pid=$!
-	sleep 1.2
+	for ((i = 0; i < 200; i++)); do
+		sleep 0.1
+		size=$(stat -c %s "$name.data" 2>/dev/null || echo 0)
+		[ "$size" -ge "$min" ] && break
+	done
 	wl=$(pgrep -P "$pid")
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	[ -n "$wl" ] && kill "$wl" 2>/dev/null
-	if [ ! -s "$name.data" ]; then
+	if [ "$size" -lt "$min" ]; then
 		cat "$name.record.out" >&2
-		rp_cannot_run "perf record $* wrote nothing before it was killed"
+		rp_cannot_run "perf record $* wrote $size bytes in 20 s (fewer than $min)"
 	fi
 }
 
@@ -117,7 +123,7 @@ check() {
 }
 
 start=$(date +%s)
-record_killed kill-g -e cpu-clock -g
+record_killed kill-g 262144 -e cpu-clock -g
 size0=$(python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1],"rb").read(), 48)[0])' kill-g.data)
 if [ "$size0" != 0 ]; then
 	fail "kill-g: the killed perf record left data size $size0, not 0"
@@ -135,7 +141,7 @@ check cut-inside
 check zeros
 
 if perf record -q -z -e cpu-clock -o zdone.data -- true >/dev/null 2>&1 && [ -s zdone.data ]; then
-	record_killed kill-z -z -e cpu-clock -g
+	record_killed kill-z 32768 -z -e cpu-clock -g
 	check kill-z --compressed-from zdone.data
 else
 	echo "note: perf record -z does not work here: the compressed case was not run" >&2
