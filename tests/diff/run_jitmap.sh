@@ -33,11 +33,12 @@ cd "$work" || exit 1
 	exit 1
 }
 maps=()
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	local rc=$?
 
 	rm -f "${maps[@]}"
-	(exit $rc)
+	(exit "$rc")
 	rp_workdir_exit
 }
 trap cleanup EXIT
