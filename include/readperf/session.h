@@ -321,7 +321,9 @@ void rp_session_close(struct rp_session *session);
  * Returns 1 for a record, 0 at the end of the data, or a negative enum
  * rp_err: a corrupt record stops the reader, but every record read before
  * it is delivered first; rp_session_error() then names the offset and the
- * record type, and stats->bytes_skipped the bytes left unread.
+ * record type, and stats->bytes_skipped the bytes left unread.  A
+ * recording cut short (stats->cut_short) ends, without an error, at its
+ * last whole record.
  */
 int rp_session_next(struct rp_session *session, struct rp_event *ev);
 

@@ -103,6 +103,15 @@ check() {
 		echo "ok   $name warning ($rec bytes recovered, $cut after)"
 	fi
 
+	# Every command warns the same way (stats reads records on its own).
+	for c in stats dump csv; do
+		"$RP" "$c" -o "$name.$c.out" "$name.data" >/dev/null 2>"$name.$c.err" ||
+			"$RP" "$c" "$name.data" >/dev/null 2>"$name.$c.err" ||
+			fail "$name: readperf $c failed"
+		cmp -s "$name.rp.err" "$name.$c.err" ||
+			fail "$name: readperf $c warned otherwise: $(cat "$name.$c.err")"
+	done
+
 	perf script -i "$name.fin.data" >"$name.perf.script" 2>"$name.perf.script.err" || {
 		cat "$name.perf.script.err" >&2
 		fail "$name: perf script on the finished copy failed"

@@ -89,6 +89,18 @@ void cli_input_close(struct cli_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+void cli_warn_cut_short(const char *path, const struct rp_session *session)
+{
+	const struct rp_session_stats *st = rp_session_stats(session);
+
+	if (st->cut_short)
+		cli_warnf("%s: the recording was cut short (data size 0 in its header: perf record "
+			  "did not finish it); recovered %llu bytes of records, up to the last whole "
+			  "one (%llu bytes after it)",
+			  path, (unsigned long long)st->bytes_recovered,
+			  (unsigned long long)st->bytes_cut);
+}
+
 /* What the run met that the output does not show: counted by a consumer
  * beside the command's own. */
 struct cli_diag {
@@ -150,12 +162,7 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 
 	for (unsigned t = 1; t < RP_RECORD_MAX; t++)
 		total += st->nr_records[t];
-	if (st->cut_short)
-		cli_warnf("%s: the recording was cut short (data size 0 in its header: perf record "
-			  "did not finish it); recovered %llu bytes of records, up to the last whole "
-			  "one (%llu bytes after it)",
-			  in->path, (unsigned long long)st->bytes_recovered,
-			  (unsigned long long)st->bytes_cut);
+	cli_warn_cut_short(in->path, in->session);
 	if (st->nr_records[RP_RECORD_LOST])
 		cli_warnf("%s: Processed %llu events and lost %llu chunks! Check IO/CPU overload! "
 			  "(%llu events lost)",
