@@ -272,8 +272,9 @@ struct rp_session_stats {
 	 * rp_session_open() on; the records are read from the data offset up to
 	 * the last whole record, the header features are taken as absent, and
 	 * the end of the data is not an error.  bytes_recovered: bytes of
-	 * whole records read (every data file of a directory), growing while
-	 * reading; bytes_cut: bytes after the last whole record of each data
+	 * whole records read (every data file of a directory; after an error,
+	 * up to and with the record that stopped the reader), counted as each
+	 * data file ends; bytes_cut: bytes after the last whole record of each data
 	 * file (a record the end of the file cut, or bytes that are no record:
 	 * size below 8 or not a multiple of 8, type 0), not read.
 	 */

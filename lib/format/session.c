@@ -91,6 +91,8 @@ void rp_session_close(struct rp_session *s)
 /* Stops the reader on a framing error: nothing after it can be trusted. */
 static void rp_session_stop(struct rp_session *s, int code)
 {
+	int first = !s->stop_code;
+
 	s->stop_code = code;
 	s->stop_err = s->err;
 	s->eof = 1;
@@ -100,6 +102,9 @@ static void rp_session_stop(struct rp_session *s, int code)
 
 		if (!in->stream && !in->done && in->pos < in->end)
 			s->stats.bytes_skipped += in->end - in->pos;
+		/* What a recording cut short gave before the error. */
+		if (first && s->cut_short && !in->stream && !in->done)
+			s->stats.bytes_recovered += in->pos - (i == 0 ? s->data_off : 0);
 	}
 	/* The part of the data section that a cut file lacks. */
 	if (s->data_cut_end > s->size)

@@ -190,6 +190,41 @@ static void test_implausible_record(void **state)
 	}
 }
 
+/* A record that contradicts its type inside the recovered data is still an
+ * error, after the records before it; bytes_recovered counts what was
+ * read up to it. */
+static void test_corrupt_inside(void **state)
+{
+	(void)state;
+	for (int swap = 0; swap < 2; swap++) {
+		struct tb_file f;
+		size_t ssize = 0;
+
+		good_file(&f, swap, &ssize);
+		size_t before = f.data.len;
+		size_t r = tb_rec_begin(&f.data, RP_RECORD_SAMPLE, RP_MISC_USER);
+		tb_u64(&f.data, 0x1234); /* an ip, and nothing of the rest */
+		tb_rec_end(&f.data, r);
+		size_t bad_end = f.data.len;
+		uint64_t data_off;
+		char *path = cut_file(&f, f.data.len, 0, &data_off);
+		struct rp_session *s = tb_open(path, RP_ORDER_FILE, 0);
+		struct outcome o;
+
+		unlink(path);
+		free(path);
+		assert_non_null(s);
+		read_all(s, &o);
+		assert_int_equal(o.rc, RP_ERR_CORRUPT);
+		assert_int_equal(o.samples, NR_SAMPLES);
+		assert_int_equal(o.st->cut_short, 1);
+		assert_int_equal(o.st->bytes_recovered, bad_end);
+		assert_true(before < bad_end);
+		rp_session_close(s);
+		tb_file_free(&f);
+	}
+}
+
 /* A finished recording without records says data size 0 too, but its
  * feature index sits at the data offset: not cut short, features read. */
 static void test_finished_empty(void **state)
@@ -258,6 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_implausible_record),
+		cmocka_unit_test(test_corrupt_inside),
 		cmocka_unit_test(test_finished_empty),
 		cmocka_unit_test(test_finished_not_cut_short),
 	};
