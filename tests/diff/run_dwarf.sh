@@ -125,9 +125,9 @@ report_same stacks.children.noinl stacks.data "--children --no-inline" --childre
 report_same stacks.graph stacks.data "" --no-children
 # Source lines: glibc's rows are left out (binutils names some lines of
 # glibc's multiarch wrapper units after the wrapper, libdw after the file
-# the line table gives: docs/unwind.md).
-glibc='(libc|libm|ld-linux-x86-64)\.so'
-RP_DWARF_SKIP=$glibc
+# the line table gives), and PLT rows (perf cuts some of their sym+off
+# texts short): docs/unwind.md.
+RP_DWARF_SKIP='(libc|libm|ld-linux-x86-64)\.so|@plt'
 report_same stacks.srcline stacks.data "--sort dso,srcline -g none" --no-children --sort dso,srcline -g none
 report_same stacks.srcfile stacks.data "--sort dso,srcfile -g none" --no-children --sort dso,srcfile -g none
 report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no-children --sort dso,sym,srcline -g none
