@@ -19,7 +19,8 @@
 #     docs/unwind.md);
 #   - report --no-children and --children (graphs), with --no-inline, equal
 #     perf's; report --no-children with inlined frames equals perf's;
-#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's;
+#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's, and
+#     script -F +srcline on >= 99 % of the frames (glibc's aside);
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
 #   - report --children has __libc_start_call_main in one row;
@@ -119,6 +120,12 @@ $agree stacks.perf stacks.rp --min-share 100 ||
 	fail "stacks script: frame addresses differ from perf's"
 $agree stacks.perf stacks.rp --text --min-share 99 ||
 	fail "stacks script: inlined frames' text differs from perf's"
+
+perf script -i stacks.data -F +srcline >stacks.srcl.perf 2>/dev/null
+"$RP" script -F +srcline stacks.data >stacks.srcl.rp 2>/dev/null
+python3 "$here/srcline_agree.py" stacks.srcl.perf stacks.srcl.rp --min-share 99 \
+	--skip '(libc|libm|ld-linux-x86-64)\.so' ||
+	fail "stacks script -F +srcline differs from perf's"
 
 report_same stacks.graph.noinl stacks.data "--no-inline" --no-children --no-inline
 report_same stacks.children.noinl stacks.data "--children --no-inline" --children --no-inline
