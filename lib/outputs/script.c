@@ -463,18 +463,6 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
 }
 
-/* PLT entries and the .init/.fini code: where perf 6.1 prints an
- * unknown source line as "dso[addr]" rather than "??:0" (measured). */
-static int rp_script_stub(const struct rp_symbol *sym)
-{
-	if (!sym || !sym->name)
-		return 0;
-	size_t n = strlen(sym->name);
-
-	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
-	       !strcmp(sym->name, "_fini");
-}
-
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
@@ -502,7 +490,7 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 		out->src = file;
 		out->src_line = line;
 	} else if (rp_dso_is_kernel(al->dso) || rp_dso_long_name(al->dso)[0] == '[' ||
-		   rp_script_stub(al->sym)) {
+		   rp_symbol_is_stub(al->sym)) {
 		out->src_kind = RP_SRC_DSO_ADDR;
 		out->src = rp_dso_short_name(al->dso);
 		out->src_addr = rp_dso_is_kernel(al->dso) ? al->ip : al->addr;

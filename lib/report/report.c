@@ -402,18 +402,6 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
-/* PLT entries and the .init/.fini code: where perf 6.1 prints an
- * unknown source line as "sym+OFFSET" rather than "??:0" (measured). */
-static int rp_stub_symbol(const struct rp_symbol *sym)
-{
-	if (!sym || !sym->name)
-		return 0;
-	size_t n = strlen(sym->name);
-
-	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
-	       !strcmp(sym->name, "_fini");
-}
-
 /*
  * The srcline and srcfile texts of a location, as perf's
  * hist_entry__srcline() and hist_entry__get_srcfile() make them: "file:line"
@@ -439,7 +427,7 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
 		file_txt = slash ? slash + 1 : file;
 		n = asprintf(&line_txt, "%s:%u", file_txt, line);
 	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_stub_symbol(sym))) {
+		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
 		/* What perf 6.1 prints for a file's address without a line
 		 * (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
