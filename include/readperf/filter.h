@@ -99,6 +99,13 @@ int rp_filter_drops(const struct rp_filter *filter, const struct rp_event *ev);
  */
 unsigned rp_filter_entry(struct rp_filter *filter, const struct rp_resolved *res);
 
+/*
+ * Whether --cpu leaves out cpu (1) or not (0; also without --cpu).  perf
+ * script applies it to the side-band records it shows (task, mmap, switch
+ * events) too.  filter may be NULL.
+ */
+int rp_filter_cpu_drops(const struct rp_filter *filter, uint32_t cpu);
+
 /* Which list rp_filter_single() looks at. */
 enum rp_filter_list {
 	RP_FILTER_COMMS,

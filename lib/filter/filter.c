@@ -620,6 +620,12 @@ int rp_filter_drops(const struct rp_filter *f, const struct rp_event *ev)
 	return 0;
 }
 
+int rp_filter_cpu_drops(const struct rp_filter *f, uint32_t cpu)
+{
+	return f && f->cpus &&
+	       (cpu >= RP_FILTER_MAX_CPUS || !(f->cpus[cpu / 64] & (1ull << (cpu % 64))));
+}
+
 static struct rp_vcache *rp_vcache_slot(struct rp_vcache *c, const void *key)
 {
 	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;

@@ -279,6 +279,9 @@ for f in "${filters_sys[@]}"; do
 	script sys.data $f
 done
 report_rows sys.data cpu,comm -C 1
+# perf script hides the side-band lines of other CPUs too (and only those).
+script sys.data -C 1 --show-task-events --show-mmap-events
+script two.data --comms wl-fork --time 10%-90% --show-task-events
 report_text sys.data -C 0 -g none
 collapse sys.data -C 1
 

@@ -137,6 +137,7 @@ int cmd_script(int argc, char **argv)
 		cli_warnf("%s: damaged TRACING_DATA section: tracepoint fields are not shown",
 			  in.path);
 	rp_script_set_machine(script, in.machine);
+	rp_script_set_filter(script, in.filter);
 
 	static char buf[SCRIPT_STDOUT_BUF];
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
