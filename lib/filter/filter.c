@@ -116,7 +116,15 @@ static int rp_strlist_parse(struct rp_strlist *l, const char *str, const char *w
 	}
 }
 
-/* perf's intlist__new(): decimal numbers separated by commas. */
+static int rp_long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* perf's intlist__new(): decimal numbers separated by commas; kept
+ * sorted, each once, for a binary search per sample. */
 static int rp_intlist_parse(struct rp_intlist *l, const char *str, const char *what,
 			    struct rp_error *err)
 {
@@ -141,15 +149,19 @@ static int rp_intlist_parse(struct rp_intlist *l, const char *str, const char *w
 		l->v[l->nr++] = v;
 		s = sep + 1;
 	} while (*sep);
+	qsort(l->v, l->nr, sizeof(l->v[0]), rp_long_cmp);
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->nr; i++)
+		if (!kept || l->v[kept - 1] != l->v[i])
+			l->v[kept++] = l->v[i];
+	l->nr = kept;
 	return 0;
 }
 
 static int rp_intlist_has(const struct rp_intlist *l, long v)
 {
-	for (size_t i = 0; i < l->nr; i++)
-		if (l->v[i] == v)
-			return 1;
-	return 0;
+	return l->nr && bsearch(&v, l->v, l->nr, sizeof(l->v[0]), rp_long_cmp) != NULL;
 }
 
 /*
