@@ -78,7 +78,11 @@ static int rp_strlist_has(const struct rp_strlist *l, const char *s)
 	return 0;
 }
 
-/* perf's strlist__new(): entries between commas, as written, each once. */
+/*
+ * perf's strlist__new(): entries between commas, as written; an entry
+ * given twice is an error (perf: "problems parsing comm list"); an empty
+ * entry counts, except after the last comma.
+ */
 static int rp_strlist_parse(struct rp_strlist *l, const char *str, const char *what,
 			    struct rp_error *err)
 {
@@ -94,8 +98,14 @@ static int rp_strlist_parse(struct rp_strlist *l, const char *str, const char *w
 			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 		memcpy(e, p, len);
 		e[len] = 0;
+		if (!c && !*e) {
+			free(e);
+			return 0;
+		}
 		if (rp_strlist_has(l, e)) {
 			free(e);
+			return rp_error_set(err, RP_ERR_INVAL, "problems parsing %s list '%s'", what,
+					    str);
 		} else {
 			if (l->nr >= RP_FILTER_MAX_LIST) {
 				free(e);
@@ -123,8 +133,11 @@ static int rp_long_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* perf's intlist__new(): decimal numbers separated by commas; kept
- * sorted, each once, for a binary search per sample. */
+/*
+ * perf's intlist__new(): decimal numbers separated by commas, as strtol()
+ * reads them (an empty entry is 0); a number given twice is an error.
+ * Kept sorted for a binary search per sample.
+ */
 static int rp_intlist_parse(struct rp_intlist *l, const char *str, const char *what,
 			    struct rp_error *err)
 {
@@ -133,10 +146,9 @@ static int rp_intlist_parse(struct rp_intlist *l, const char *str, const char *w
 
 	l->set = 1;
 	do {
-		errno = 0;
 		long v = strtol(s, &sep, 10);
 
-		if ((*sep != ',' && *sep != '\0') || sep == s || errno)
+		if (*sep != ',' && *sep != '\0')
 			return rp_error_set(err, RP_ERR_INVAL, "problems parsing %s list '%s'",
 					    what, str);
 		if (l->nr >= RP_FILTER_MAX_LIST)
@@ -150,12 +162,10 @@ static int rp_intlist_parse(struct rp_intlist *l, const char *str, const char *w
 		s = sep + 1;
 	} while (*sep);
 	qsort(l->v, l->nr, sizeof(l->v[0]), rp_long_cmp);
-	size_t kept = 0;
-
-	for (size_t i = 0; i < l->nr; i++)
-		if (!kept || l->v[kept - 1] != l->v[i])
-			l->v[kept++] = l->v[i];
-	l->nr = kept;
+	for (size_t i = 1; i < l->nr; i++)
+		if (l->v[i - 1] == l->v[i])
+			return rp_error_set(err, RP_ERR_INVAL, "problems parsing %s list '%s'",
+					    what, str);
 	return 0;
 }
 

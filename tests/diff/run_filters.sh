@@ -211,6 +211,8 @@ fi
 filters_two=(
 	"--comms wl-fork"
 	"--comms wl-fork,wl-exec"
+	"--comms wl-fork,"
+	"--comms ,wl-exec"
 	"--pid $pid1"
 	"--pid $pid1,$pid2"
 	"--tid $tid3"
@@ -291,6 +293,8 @@ refused two.data --time "$t1"
 refused two.data --time "$t2,$t1"
 refused two.data --time 10%/11
 refused two.data --pid 12x
+refused two.data --comms wl-fork,wl-fork
+refused two.data --pid "$pid1,$pid1"
 echo "run_filters: $(($(date +%s) - start)) s"
 
 if [ "$failures" -ne 0 ]; then

@@ -143,10 +143,19 @@ static void test_lists(void **state)
 	/* Nothing set: no filter. */
 	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
 	assert_null(f);
-	/* Duplicates count once; a hexadecimal entry is an address ("cafe"
-	 * too, as in perf), so the symbol list has one name. */
+	/* An entry given twice is an error, as in perf. */
 	o.comms = "a,b,a";
-	o.dsos = "libc.so.6";
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), RP_ERR_INVAL);
+	assert_null(f);
+	o.comms = "a";
+	o.pids = "1,2,1";
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), RP_ERR_INVAL);
+	o.pids = NULL;
+	/* An empty entry after the last comma does not count; a hexadecimal
+	 * entry is an address ("cafe" too, as in perf), so the symbol list
+	 * has one name. */
+	o.comms = "a,b";
+	o.dsos = "libc.so.6,";
 	o.symbols = "fib,0x400,cafe";
 	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
 	assert_non_null(f);
@@ -154,6 +163,11 @@ static void test_lists(void **state)
 	assert_string_equal(rp_filter_single(f, RP_FILTER_DSOS), "libc.so.6");
 	assert_string_equal(rp_filter_single(f, RP_FILTER_SYMBOLS), "fib");
 	assert_null(rp_filter_time_str(f));
+	rp_filter_free(f);
+	/* One before the first comma does. */
+	o.dsos = ",libc.so.6";
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
+	assert_null(rp_filter_single(f, RP_FILTER_DSOS));
 	rp_filter_free(f);
 
 	/* Bad lists. */
@@ -230,6 +244,12 @@ static void test_entry(void **state)
 	res.comm = "wl-fork";
 	res.thread = rp_machine_findnew_thread(m, 20, 20);
 	assert_int_equal(rp_filter_entry(f, &res), RP_FILTERED_THREAD);
+	/* perf reads an empty pid as 0. */
+	rp_filter_free(f);
+	o.pids = "10,11,";
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
+	res.thread = rp_machine_findnew_thread(m, 0, 0);
+	assert_int_equal(rp_filter_entry(f, &res), 0);
 	res.thread = rp_machine_findnew_thread(m, 11, 11);
 	res.al.dso = &kernel;
 	assert_int_equal(rp_filter_entry(f, &res), 0);
