@@ -211,8 +211,8 @@ static void test_entry(void **state)
 	struct rp_error err = { 0 };
 	struct rp_filter_opts o = { .sz = sizeof(o) };
 	struct rp_dso libc = { 0 }, kernel = { 0 };
-	struct rp_symbol fib = { 0x1000, 0x1100, "fib", 1 };
-	struct rp_symbol other = { 0x1100, 0x1200, "other", 1 };
+	struct rp_symbol fib = { .start = 0x1000, .end = 0x1100, .name = "fib", .binding = 1 };
+	struct rp_symbol other = { .start = 0x1100, .end = 0x1200, .name = "other", .binding = 1 };
 	struct rp_resolved res;
 
 	(void)state;
