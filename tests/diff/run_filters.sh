@@ -4,9 +4,10 @@
 #
 #   run_filters.sh /path/to/readperf
 #
-# Records the bundled workload twice: two events with call stacks
+# Records the bundled workload three times: two events with call stacks
 # (cpu-clock,task-clock -g, two worker processes, fork and exec children),
-# and system-wide (cpu-clock -a -g, whose samples carry the CPU).  The
+# system-wide (cpu-clock -a -g, whose samples carry the CPU), and one
+# tracepoint system-wide (sched:sched_switch -a).  The
 # filter values (commands, process and thread ids, shared objects,
 # symbols, a sampled address, CPUs, absolute times) are taken from the
 # recordings.  For each filter it compares
@@ -183,6 +184,7 @@ refused() {
 start=$(date +%s)
 record_workload two -e cpu-clock,task-clock -g -- -t 400 -j 2 -f 2
 record_workload sys -e cpu-clock -a -g -- -t 400 -j 2
+record_workload tp -e sched:sched_switch -a -- -t 300 -j 2
 
 # The values the filters take, from the recordings.
 # most_common FILE FIELD [NTH]: the NTH most frequent value of perf
@@ -243,14 +245,14 @@ done
 report_rows two.data comm,dso,sym --time "$t0,$t1 $t2,$t3"
 script two.data --time "$t0,$t1 $t2,"
 # Filters on keys that are not columns: perf hides a row by the first
-# sample that made it.
-report_rows two.data dso,sym --comms wl-fork
-report_rows two.data dso,sym --pid "$pid2"
-report_rows two.data sym --tid "$tid1"
-report_rows two.data comm,dso --dsos libc.so.6
-# (a command's row is shown only when its first sample was in libc: often
-# none is)
+# sample that made it, so that no row at all may be shown (a command's
+# row only when its first sample was in libc, a function's only when its
+# first sample was the process's).
+allow_empty=1 report_rows two.data dso,sym --comms wl-fork
+allow_empty=1 report_rows two.data dso,sym --pid "$pid2"
+allow_empty=1 report_rows two.data sym --tid "$tid1"
 allow_empty=1 report_rows two.data comm --dsos libc.so.6
+report_rows two.data comm,dso --dsos libc.so.6
 report_rows two.data pid,sym -S fib,checksum
 # The aligned report: header lines, elided columns, call graphs.
 report_text two.data --comms wl-fork
@@ -266,12 +268,15 @@ collapse two.data --comms wl-fork
 collapse two.data --pid "$pid1" --time 20%-60%
 collapse two.data -S fib,checksum
 
-# CPUs: only a recording whose samples carry the CPU.
+# CPUs: only a recording whose samples carry the CPU.  The workload's
+# own CPU is the one most of its samples were taken on.
+cpuw=$(perf script -i sys.data --comms workload -F cpu 2>/dev/null | tr -d '[] ' |
+	LC_ALL=C sort | uniq -c | sort -k1,1nr | awk 'NR == 1 { print $2 + 0 }')
 filters_sys=(
 	"-C 0"
 	"-C 0-1"
 	"--cpu 1,0"
-	"-C 1 --comms workload"
+	"-C ${cpuw:-0} --comms workload"
 	"-C 0 --time 0%-50%"
 )
 for f in "${filters_sys[@]}"; do
@@ -286,6 +291,14 @@ script sys.data -C 1 --show-task-events --show-mmap-events
 script two.data --comms wl-fork --time 10%-90% --show-task-events
 report_text sys.data -C 0 -g none
 collapse sys.data -C 1
+
+# A tracepoint recording (one event, the trace field in script).
+for f in "--comms workload" "-C 0" "--time 10%/2" "-S __schedule" "--dsos [kernel.kallsyms]"; do
+	# shellcheck disable=SC2086
+	report_rows tp.data comm,dso,sym $f
+	# shellcheck disable=SC2086
+	script tp.data $f
+done
 
 # What perf refuses.
 refused two.data -C 0
