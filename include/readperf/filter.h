@@ -40,6 +40,8 @@ struct rp_resolved;
  */
 struct rp_filter_opts {
 	size_t sz;           /* sizeof(struct rp_filter_opts) */
+	/* The lists (comms, dsos, symbols) take "file://PATH" entries too: the
+	 * lines of PATH, as perf reads them. */
 	const char *comms;   /* --comms: command names, comma separated */
 	const char *pids;    /* --pid: process ids, comma separated */
 	const char *tids;    /* --tid: thread ids, comma separated */
@@ -75,7 +77,8 @@ struct rp_filter;
  * recording's).  *out is NULL when no filter is set (nothing to filter).
  * Returns 0; RP_ERR_INVAL with err->msg telling what is wrong (a bad list,
  * a bad time string, percentages without SAMPLE_TIME, --cpu on a file
- * without CPUs); RP_ERR_NOMEM.  err may be NULL.
+ * without CPUs); RP_ERR_NOMEM; RP_ERR_IO (a file:// list that cannot be
+ * read).  err may be NULL.
  */
 int rp_filter_new(struct rp_filter **out, const struct rp_session *session,
 		  const struct rp_filter_opts *opts, struct rp_error *err);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,15 +79,76 @@ static int rp_strlist_has(const struct rp_strlist *l, const char *s)
 	return 0;
 }
 
+/* Adds e (taken over) to l; an entry already there is an error, as in
+ * perf ("problems parsing comm list"). */
+static int rp_strlist_add(struct rp_strlist *l, char *e, const char *what, const char *str,
+			  struct rp_error *err)
+{
+	if (rp_strlist_has(l, e)) {
+		free(e);
+		return rp_error_set(err, RP_ERR_INVAL, "problems parsing %s list '%s'", what, str);
+	}
+	if (l->nr >= RP_FILTER_MAX_LIST) {
+		free(e);
+		return rp_error_set(err, RP_ERR_INVAL, "too many %s entries", what);
+	}
+	char **s = realloc(l->s, (l->nr + 1) * sizeof(*s));
+
+	if (!s) {
+		free(e);
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	l->s = s;
+	l->s[l->nr++] = e;
+	return 0;
+}
+
 /*
- * perf's strlist__new(): entries between commas, as written; an entry
- * given twice is an error (perf: "problems parsing comm list"); an empty
- * entry counts, except after the last comma.
+ * perf's strlist__load(): a "file://PATH" entry stands for the lines of
+ * PATH, each without its last character (the newline), at most
+ * RP_FILTER_MAX_LINE bytes each.
+ */
+#define RP_FILTER_MAX_LINE 1024
+static int rp_strlist_load(struct rp_strlist *l, const char *path, const char *what,
+			   const char *str, struct rp_error *err)
+{
+	char line[RP_FILTER_MAX_LINE];
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f) {
+		int e = errno;
+
+		rc = rp_error_set(err, RP_ERR_IO, "cannot read the %s list %s: %s", what, path,
+				  strerror(e));
+		if (err)
+			err->sys_errno = e;
+		return rc;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		if (!len)
+			continue;
+		line[len - 1] = 0;
+		char *e = strdup(line);
+
+		rc = e ? rp_strlist_add(l, e, what, str, err)
+		       : rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * perf's strlist__new(): entries between commas, as written (an empty
+ * entry counts, except after the last comma), or file://PATH.
  */
 static int rp_strlist_parse(struct rp_strlist *l, const char *str, const char *what,
 			    struct rp_error *err)
 {
 	const char *p = str;
+	int rc;
 
 	l->set = 1;
 	for (;;) {
@@ -102,26 +164,14 @@ static int rp_strlist_parse(struct rp_strlist *l, const char *str, const char *w
 			free(e);
 			return 0;
 		}
-		if (rp_strlist_has(l, e)) {
+		if (!strncmp(e, "file://", 7)) {
+			rc = rp_strlist_load(l, e + 7, what, str, err);
 			free(e);
-			return rp_error_set(err, RP_ERR_INVAL, "problems parsing %s list '%s'", what,
-					    str);
 		} else {
-			if (l->nr >= RP_FILTER_MAX_LIST) {
-				free(e);
-				return rp_error_set(err, RP_ERR_INVAL, "too many %s entries", what);
-			}
-			char **s = realloc(l->s, (l->nr + 1) * sizeof(*s));
-
-			if (!s) {
-				free(e);
-				return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
-			}
-			l->s = s;
-			l->s[l->nr++] = e;
+			rc = rp_strlist_add(l, e, what, str, err);
 		}
-		if (!c)
-			return 0;
+		if (rc || !c)
+			return rc;
 		p = c + 1;
 	}
 }

@@ -241,6 +241,10 @@ for f in "${filters_two[@]}"; do
 	# shellcheck disable=SC2086
 	script two.data $f
 done
+# A list from a file (perf's file://).
+printf 'wl-fork\nwl-exec\n' >comms.list
+report_rows two.data comm,dso,sym --comms "file://$work/comms.list"
+script two.data --comms "file://$work/comms.list"
 # Several absolute ranges are one argument with a space inside.
 report_rows two.data comm,dso,sym --time "$t0,$t1 $t2,$t3"
 script two.data --time "$t0,$t1 $t2,"

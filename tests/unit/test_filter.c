@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -169,6 +170,28 @@ static void test_lists(void **state)
 	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
 	assert_null(rp_filter_single(f, RP_FILTER_DSOS));
 	rp_filter_free(f);
+
+	/* file://PATH: the file's lines (the last character of each cut). */
+	char path[] = "/tmp/rp-test-filter.XXXXXX";
+	int fd = mkstemp(path);
+	char spec[64];
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "wl-fork\n", 8), 8);
+	close(fd);
+	snprintf(spec, sizeof(spec), "file://%s", path);
+	o.dsos = NULL;
+	o.symbols = NULL;
+	o.comms = spec;
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), 0);
+	assert_string_equal(rp_filter_single(f, RP_FILTER_COMMS), "wl-fork");
+	rp_filter_free(f);
+	/* With a name that is in the file too: given twice. */
+	snprintf(spec, sizeof(spec), "wl-fork,file://%s", path);
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), RP_ERR_INVAL);
+	unlink(path);
+	assert_int_equal(rp_filter_new(&f, NULL, &o, &err), RP_ERR_IO);
+	o.comms = NULL;
 
 	/* Bad lists. */
 	memset(&o, 0, sizeof(o));
