@@ -43,6 +43,7 @@ static void report_usage(FILE *out)
 	      "      --stdio               accepted, as perf's default here\n"
 	      CLI_INLINE_HELP
 	      CLI_FILTER_USAGE
+	      "  -d                    as --dsos (perf report's short option)\n"
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
