@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <readperf/error.h>
+#include <readperf/filter.h>
 
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
@@ -33,6 +34,7 @@ struct rp_script {
 	const struct rp_session *session;
 	struct rp_machine *machine;
 	struct rp_symbols *symbols; /* the srcline field's lines, or NULL */
+	const struct rp_filter *filter; /* rp_script_set_filter(), or NULL */
 	uint32_t fields[RP_SCRIPT_NR_TYPES];
 	unsigned show;
 	int nanosecs;
@@ -805,7 +807,11 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		sid.time = time;
 		sid.pid = (uint32_t)pid;
 		sid.tid = (uint32_t)tid;
+		sid.present |= RP_SAMPLE_CPU;
 	}
+	/* perf script's filter_cpu(): a record without a cpu is shown. */
+	if ((sid.present & RP_SAMPLE_CPU) && rp_filter_cpu_drops(s->filter, sid.cpu))
+		return 0;
 	const char *comm = NULL;
 	if (tid != -1 && s->machine) {
 		struct rp_thread *th = rp_machine_findnew_thread(s->machine, (uint32_t)pid,
@@ -857,6 +863,11 @@ static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp
 void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine)
 {
 	script->machine = machine;
+}
+
+void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter)
+{
+	script->filter = filter;
 }
 
 struct rp_consumer rp_script_consumer(struct rp_script *script)
