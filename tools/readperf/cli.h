@@ -41,7 +41,7 @@ struct cli_symbol_opts {
 
 /* perf's --inline / --no-inline, in every command that prints call
  * stacks: the getopt entries and their codes. */
-enum { CLI_OPT_INLINE = 0x1000, CLI_OPT_NO_INLINE };
+enum { CLI_OPT_INLINE = 0x1100, CLI_OPT_NO_INLINE };
 #define CLI_INLINE_LONGOPTS                                      \
 	{ "inline", no_argument, NULL, CLI_OPT_INLINE },         \
 	{ "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE }
