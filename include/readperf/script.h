@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -72,7 +73,7 @@ struct rp_script;
  * for RP_ERR_INVAL (an unknown field or type).  Fields that are invalid
  * for a type (trace for sw) are dropped from that type, as perf does.
  */
-int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
+RP_API int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
 			   size_t errsz);
 
 /*
@@ -89,26 +90,26 @@ int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *
  * field."  Returns 0, RP_ERR_INVAL or RP_ERR_NOMEM.  session must outlive
  * the printer.
  */
-int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
+RP_API int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
 		  const struct rp_script_opts *opts, char *err, size_t errsz);
 /*
  * The machine the records are applied to (rp_process()'s): sideband lines
  * show the comm of the thread they name, as perf does.  NULL: ":-1".
  */
-void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
+RP_API void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
 /* The consumer (asks for callchains when some event has them). */
-struct rp_consumer rp_script_consumer(struct rp_script *script);
+RP_API struct rp_consumer rp_script_consumer(struct rp_script *script);
 /* Whether tracepoint fields could not be formatted (no libtraceevent or a
  * damaged TRACING_DATA section): 0 fine, else a negative rp_err. */
-int rp_script_trace_status(const struct rp_script *script);
+RP_API int rp_script_trace_status(const struct rp_script *script);
 /*
  * Writes what is still being formatted, after the last record (call it
  * after rp_process(), before looking at ferror(out)).  Returns 0,
  * RP_ERR_NOMEM, or RP_ERR_IO (out failed).
  */
-int rp_script_finish(struct rp_script *script);
+RP_API int rp_script_finish(struct rp_script *script);
 /* Finishes (ignoring errors) and frees.  NULL is allowed. */
-void rp_script_free(struct rp_script *script);
+RP_API void rp_script_free(struct rp_script *script);
 
 #ifdef __cplusplus
 }

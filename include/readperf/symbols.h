@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
 #include <readperf/machine.h>
 #include <readperf/session.h>
 
@@ -50,9 +51,9 @@ struct rp_symbols_opts {
  * (whose header tells the kernel release and build-ids).  Both must outlive
  * it.  opts may be NULL.  Returns 0 or RP_ERR_NOMEM.
  */
-int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
+RP_API int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		   const struct rp_symbols_opts *opts);
-void rp_symbols_free(struct rp_symbols *symbols);
+RP_API void rp_symbols_free(struct rp_symbols *symbols);
 
 /*
  * The symbol covering addr (in the DSO's address space, as in
@@ -63,7 +64,7 @@ void rp_symbols_free(struct rp_symbols *symbols);
  * says RP_ERR_NOMEM: the results are then incomplete.  The symbol lives
  * as long as the resolver.
  */
-const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
 					uint64_t addr);
 
 /*
@@ -74,7 +75,7 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_ds
  * in this call or an earlier one (rp_symbols_error()): the caller should
  * stop, as its results would lack those symbols.
  */
-int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
+RP_API int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
 		       struct rp_thread *thread, uint8_t cpumode, uint64_t ip,
 		       struct rp_addr_location *al);
 
@@ -84,7 +85,7 @@ int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
  * RP_ERR_NOMEM, when its name could not be copied).  Valid as long as
  * the resolver.
  */
-const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
 				   const struct rp_symbol *sym);
 
 /*
@@ -96,7 +97,7 @@ const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *ds
  * recording's kernel must be the running one).  Optional; call once,
  * before the first resolution.  Returns 0, also when nothing was started.
  */
-int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
+RP_API int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
 
 /*
  * 0, or RP_ERR_NOMEM once an allocation failed while a DSO's symbol
@@ -105,7 +106,7 @@ int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
  * and a report made from them would be wrong.  It stays set for the
  * resolver's lifetime.  symbols may be NULL (0).
  */
-int rp_symbols_error(const struct rp_symbols *symbols);
+RP_API int rp_symbols_error(const struct rp_symbols *symbols);
 
 #ifdef __cplusplus
 }
