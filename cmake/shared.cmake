@@ -16,6 +16,7 @@ set_target_properties(readperf-shared PROPERTIES
   LINKER_LANGUAGE C
   LINK_DEPENDS ${RP_VERSION_SCRIPT})
 target_link_libraries(readperf-shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,readperf>")
+target_include_directories(readperf-shared INTERFACE ${CMAKE_SOURCE_DIR}/include)
 target_link_options(readperf-shared PRIVATE "LINKER:--version-script=${RP_VERSION_SCRIPT}")
 # Every dependency named at link time (DT_NEEDED), none left to the
 # program; the sanitizers' and libFuzzer's runtimes are the program's.

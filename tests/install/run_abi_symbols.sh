@@ -5,7 +5,10 @@
 #   - the symbols `nm -D --defined-only` lists are exactly the functions
 #     declared with RP_API in include/readperf/*.h, each in a READPERF_*
 #     version node (no internal rp_* helper, no protobuf-c code, no data);
-#   - lib/readperf.map names exactly those functions.
+#   - lib/readperf.map names exactly those functions;
+#   - the command uses only that API: built again against libreadperf.so
+#     alone (rp-readperf-shared, see CMakeLists.txt), it prints what the
+#     command prints for tests/golden/demo.perf.data.
 # The library is found beside the readperf binary (the build directory).
 #
 #   run_abi_symbols.sh /path/to/build/readperf
@@ -66,6 +69,20 @@ if [ -s "$work/mapdiff" ]; then
 	fail "lib/readperf.map and the RP_API declarations differ (left: only in the map," \
 	     "right: only in the headers):"
 	sed 's/^/    /' "$work/mapdiff" >&2
+fi
+
+# The command on the shared library.
+dyn=$build/rp-readperf-shared
+data=$root/tests/golden/demo.perf.data
+if [ ! -x "$dyn" ]; then
+	fail "$dyn was not built (the command linked with libreadperf.so only)"
+elif ! readelf -d "$dyn" | grep -q "NEEDED.*\[libreadperf.so.$major\]"; then
+	fail "$dyn does not link libreadperf.so.$major"
+else
+	"$RP" report --sort dso,sym "$data" >"$work/static.out" 2>&1
+	LD_LIBRARY_PATH=$build "$dyn" report --sort dso,sym "$data" >"$work/shared.out" 2>&1
+	rp_same "readperf report on libreadperf.so" "$work/static.out" "$work/shared.out" &&
+		echo "ok   the command built on libreadperf.so.$major alone prints the same report"
 fi
 
 n=$(wc -l <"$work/exported")
