@@ -38,6 +38,17 @@ grep -h '^RP_API ' "$root"/include/readperf/*.h |
 	sed -n 's/^RP_API [^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' | sort -u >"$work/declared"
 [ -s "$work/declared" ] || { echo "$rp_name: no RP_API declaration found" >&2; exit 1; }
 
+# A function declared in a public header without RP_API would be hidden
+# from the shared library: every top-level declaration of an rp_ function
+# carries it.
+grep -nE '^(const |unsigned |struct |enum )*[A-Za-z_][A-Za-z0-9_ ]*[ *]+\**rp_[a-z0-9_]+\(' \
+	"$root"/include/readperf/*.h | grep -vE '^[^:]+:[0-9]+:(RP_API |#|typedef |static )' \
+	>"$work/unmarked"
+if [ -s "$work/unmarked" ]; then
+	fail "public functions declared without RP_API (not exported; mark them and name them in lib/readperf.map):"
+	sed "s|^$root/||; s/^/    /" "$work/unmarked" >&2
+fi
+
 # What the library exports: "NAME@@NODE" (or "NAME@NODE") of each defined
 # dynamic symbol; the version nodes themselves are absolute symbols (A).
 nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }' | sort -u >"$work/exported.raw"
