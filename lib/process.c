@@ -32,6 +32,7 @@
 #include "common/hashmap.h"
 #include "format/session_int.h"
 #include "machine/machine_int.h"
+#include "unwind/unwind.h"
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u
@@ -97,7 +98,8 @@ struct rp_pipeline {
 	size_t nr_consumers;
 	unsigned flags; /* RP_CONSUMER_* of all consumers */
 	struct rp_frame *frames;
-	size_t frames_alloc;
+	uint32_t frames_alloc;
+	int no_inline; /* no inline frames (perf's --no-inline) */
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
@@ -109,6 +111,13 @@ struct rp_pipeline {
 	struct rp_hashmap read_sids;
 	size_t read_sids_evsels; /* evsels indexed in read_sids */
 	struct rp_read_sid *read_sid_store;
+	/* --call-graph dwarf: the unwinder (made at the first sample with
+	 * user registers and stack), and the sample's call stack as
+	 * recorded plus its unwound user part. */
+	struct rp_unwinder *unwinder;
+	int can_unwind; /* symbols and machine: an unwinder can be made */
+	uint64_t *uw_ips;
+	size_t uw_ips_alloc;
 };
 
 /* The last value read for one sample id (perf's perf_sample_id.period). */
@@ -193,21 +202,47 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
 	return th;
 }
 
+/* Room for n frames in *frames (*alloc of them).  0 or RP_ERR_NOMEM. */
+static int rp_frames_reserve(struct rp_frame **frames, uint32_t *alloc, size_t n)
+{
+	if (n <= *alloc)
+		return 0;
+	if (n > RP_MAX_CALLCHAIN * 2)
+		return RP_ERR_LIMIT;
+	size_t want = *alloc ? *alloc : 32;
+
+	while (want < n)
+		want *= 2;
+	struct rp_frame *f = realloc(*frames, want * sizeof(*f));
+
+	if (!f)
+		return RP_ERR_NOMEM;
+	*frames = f;
+	*alloc = (uint32_t)want;
+	return 0;
+}
+
 /*
  * perf's thread__resolve_callchain_sample() for frame-pointer chains, in
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
  * (and USER_DEFERRED, which starts a merged deferred user part) switch
  * the mode of the entries after them; any other marker means a corrupt
- * chain, which perf discards whole.  Fills frames[0..*nr) (room for
- * nr_ips); a discarded chain leaves *nr 0.
+ * chain, which perf discards whole.  Each entry whose function has
+ * inlined code at its address becomes the frames of its inline chain
+ * (perf's append_inlines()), unless the pipeline's no_inline is set.
+ * Fills (*frames)[0..*nr) (grown as needed); a discarded chain leaves *nr
+ * 0.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
  */
-static void rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
-			    uint64_t nr_ips, struct rp_frame *frames, size_t *nr)
+static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
+			    uint64_t nr_ips, struct rp_frame **frames, uint32_t *alloc, size_t *nr)
 {
 	uint8_t cpumode = RP_MISC_USER;
 	size_t n = 0;
+	int ret;
 
 	*nr = 0;
+	if ((ret = rp_frames_reserve(frames, alloc, (size_t)nr_ips)) < 0)
+		return ret;
 	for (uint64_t i = 0; i < nr_ips; i++) {
 		uint64_t ip = ips[i];
 
@@ -219,13 +254,34 @@ static void rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, co
 			else if (ip == RP_CONTEXT_USER || ip == RP_CONTEXT_USER_DEFERRED)
 				cpumode = RP_MISC_USER;
 			else
-				return;
+				return 0;
 			continue;
 		}
-		rp_resolve_ip(p, thread, cpumode, ip, &frames[n].al);
-		n++;
+		struct rp_addr_location al;
+
+		rp_resolve_ip(p, thread, cpumode, ip, &al);
+		const struct rp_inline_frame *inl = NULL;
+		int nr_inl = 0;
+
+		if (!p->no_inline && al.sym && al.dso && p->symbols &&
+		    (nr_inl = rp_symbols_inlines(p->symbols, al.dso, al.sym, al.addr, &inl)) < 0)
+			return nr_inl;
+		if (nr_inl > 1 || (nr_inl == 1 && inl[0].sym != al.sym)) {
+			/* Entries still to come need a frame each at least. */
+			if ((ret = rp_frames_reserve(frames, alloc,
+						     n + (size_t)nr_inl + (size_t)(nr_ips - i - 1))) < 0)
+				return ret;
+			for (int k = 0; k < nr_inl; k++) {
+				(*frames)[n].al = al;
+				(*frames)[n].al.sym = inl[k].sym;
+				n++;
+			}
+			continue;
+		}
+		(*frames)[n++].al = al;
 	}
 	*nr = n;
+	return 0;
 }
 
 /* A hash of a stack's entries: four independent lanes, so that the
@@ -256,40 +312,33 @@ static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_th
  * generation for the same thread and address space gets its frames from
  * there; a new one is resolved and kept.
  */
-static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sample *d,
+static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ips,
 				       uint64_t nr, struct rp_resolved *res)
 {
 	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
-	uint64_t h = rp_ips_hash(d->callchain, nr, res->thread);
+	uint64_t h = rp_ips_hash(ips, nr, res->thread);
 	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
 
 	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
-	    e->nr_ips == nr && !memcmp(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t))) {
+	    e->nr_ips == nr && !memcmp(e->ips, ips, (size_t)nr * sizeof(uint64_t))) {
 		res->nr_callchain = e->nr_frames;
 		res->callchain = e->frames;
 		res->stack_id = e->id;
 		p->stack = e;
 		return 0;
 	}
-	if (nr > e->frames_alloc) {
-		size_t want = nr < 32 ? 32 : (size_t)nr;
-		struct rp_frame *frames = realloc(e->frames, want * sizeof(*frames));
-
-		if (!frames)
-			return RP_ERR_NOMEM;
-		e->frames = frames;
-		e->frames_alloc = (uint32_t)want;
-	}
 	uint64_t gen = p->gen;
 	size_t n;
+	int ret;
 
 	e->gen = 0;
-	rp_resolve_chain(p, res->thread, d->callchain, nr, e->frames, &n);
+	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, &e->frames, &e->frames_alloc, &n)) < 0)
+		return ret;
 	res->nr_callchain = n;
 	res->callchain = e->frames;
 	if (p->gen != gen)
 		return 0; /* a lookup changed the maps: not kept */
-	memcpy(e->ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	memcpy(e->ips, ips, (size_t)nr * sizeof(uint64_t));
 	memset(e->slot, 0, sizeof(e->slot));
 	e->gen = gen;
 	e->hash = h;
@@ -303,26 +352,62 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const struct rp_sa
 	return 0;
 }
 
+/*
+ * The sample's call stack as perf's thread__resolve_callchain() builds it
+ * in callee order: the recorded callchain, then, for a sample with user
+ * registers and stack (--call-graph dwarf), the unwound user frames behind
+ * a PERF_CONTEXT_USER marker.  *ips points at the recorded entries or at
+ * p->uw_ips.  Returns the number of entries or RP_ERR_NOMEM.
+ */
+static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
+			       struct rp_thread *thread, const uint64_t **ips)
+{
+	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+
+	*ips = d->callchain;
+	if (!p->can_unwind || !rp_unwind_applies(d))
+		return (int64_t)nr;
+	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
+		return RP_ERR_NOMEM;
+	size_t want = (size_t)nr + 1 + RP_UNWIND_MAX_STACK;
+
+	if (want > p->uw_ips_alloc) {
+		uint64_t *v = realloc(p->uw_ips, want * sizeof(*v));
+
+		if (!v)
+			return RP_ERR_NOMEM;
+		p->uw_ips = v;
+		p->uw_ips_alloc = want;
+	}
+	if (nr)
+		memcpy(p->uw_ips, d->callchain, (size_t)nr * sizeof(uint64_t));
+	p->uw_ips[nr] = RP_CONTEXT_USER;
+	size_t n = rp_unwind_user(p->unwinder, thread, d, p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
+
+	*ips = p->uw_ips;
+	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
+}
+
 /* The sample's callchain into res (see struct rp_resolved). */
 static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d,
 				struct rp_resolved *res)
 {
-	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+	const uint64_t *ips;
+	int64_t got = rp_sample_stack(p, d, res->thread, &ips);
 	size_t n;
 
+	if (got < 0)
+		return (int)got;
+	uint64_t nr = (uint64_t)got;
+
 	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
-		return rp_resolve_callchain_cached(p, d, nr, res);
+		return rp_resolve_callchain_cached(p, ips, nr, res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
-	if (nr > p->frames_alloc) {
-		struct rp_frame *f = realloc(p->frames, (size_t)nr * sizeof(*f));
+	int ret = rp_resolve_chain(p, res->thread, ips, nr, &p->frames, &p->frames_alloc, &n);
 
-		if (!f)
-			return RP_ERR_NOMEM;
-		p->frames = f;
-		p->frames_alloc = (size_t)nr;
-	}
-	rp_resolve_chain(p, res->thread, d->callchain, nr, p->frames, &n);
+	if (ret < 0)
+		return ret;
 	res->nr_callchain = n;
 	res->callchain = p->frames;
 	return 0;
@@ -464,7 +549,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		res.callchain = NULL;
 		res.stack_id = 0;
 		res.stack_slot = NULL;
-		if ((p->flags & RP_CONSUMER_CALLCHAIN) && d->callchain_nr &&
+		if ((p->flags & RP_CONSUMER_CALLCHAIN) &&
+		    (d->callchain_nr || (p->can_unwind && rp_unwind_applies(d))) &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
 			return ret;
 		if (d->sample_type & RP_SAMPLE_READ)
@@ -754,6 +840,7 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		p->flags |= consumers[i].flags;
 	if (p->flags & RP_CONSUMER_CALLCHAIN)
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
+	p->can_unwind = symbols && machine;
 
 	/* With a second CPU, the kernel formats /proc/kallsyms for us while
 	 * the records are read, when some event samples the kernel. */
@@ -771,6 +858,8 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	/* A symbol table lost for lack of memory makes every result wrong. */
 	if (ret >= 0 && rp_symbols_error(symbols) < 0)
 		ret = rp_symbols_error(symbols);
+	rp_unwinder_free(p->unwinder);
+	free(p->uw_ips);
 	free(p->frames);
 	free(p->rcache);
 	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)

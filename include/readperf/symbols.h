@@ -32,6 +32,20 @@ struct rp_symbol {
 	uint64_t start, end; /* [start, end) in the DSO's address space */
 	const char *name;    /* demangled as perf prints it */
 	uint8_t binding;     /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	/* An inlined function's frame (rp_symbols_inlines()): start and end
+	 * are those of the function it was inlined into, as in perf. */
+	uint8_t inlined;
+};
+
+/*
+ * One frame of the inline chain at an address (perf's inline_list entry):
+ * the function, and the source line that frame is at (the address's own
+ * line for the innermost, the call site for the others).
+ */
+struct rp_inline_frame {
+	const struct rp_symbol *sym; /* owned by the resolver */
+	const char *file;            /* full path as in DWARF, or NULL (??) */
+	uint32_t line;               /* 0: unknown */
 };
 
 struct rp_symbols_opts {
@@ -44,6 +58,9 @@ struct rp_symbols_opts {
 	/* Prefix for every DSO path (perf's --symfs); NULL for none. */
 	const char *symfs;
 	int no_demangle; /* keep mangled names */
+	/* No inline chains: rp_symbols_inlines() finds none (perf's
+	 * --no-inline). */
+	int no_inline;
 };
 
 /*
@@ -87,6 +104,22 @@ RP_API int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *mac
  */
 RP_API const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
 				   const struct rp_symbol *sym);
+
+/*
+ * The inline chain at addr (in the DSO's address space, as al.addr) of
+ * dso, whose symbol there is sym: the frames perf's addr2line-based
+ * dso__parse_addr_inlines() gives, innermost first, ending with the
+ * function the code belongs to.  Names come from DWARF (the linkage name,
+ * demangled as perf demangles, else the name) through libdw; a frame
+ * whose name equals sym's name is sym itself, any other is a symbol with
+ * `inlined` set and sym's start and end.  Returns the number of frames
+ * (*out valid as long as the resolver), 0 when the DSO has no DWARF for
+ * addr (the frame stays as it is), or RP_ERR_NOMEM.  Cached per (dso,
+ * addr).
+ */
+int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
+		       const struct rp_symbol *sym, uint64_t addr,
+		       const struct rp_inline_frame **out);
 
 /*
  * Starts reading /proc/kallsyms on a thread of the resolver's own, when

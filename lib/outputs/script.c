@@ -447,6 +447,8 @@ static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 
 static const char *rp_script_dso_name(const struct rp_addr_location *al)
 {
+	if (al->sym && al->sym->inlined)
+		return "inlined"; /* perf: "func+0xoff (inlined)" */
 	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
 }
 

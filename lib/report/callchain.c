@@ -25,6 +25,7 @@ void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool
 void rp_ctree_release(struct rp_ctree *t)
 {
 	rp_hashmap_release(&t->index);
+	rp_hashmap_release(&t->name_index);
 }
 
 struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
@@ -37,11 +38,15 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
 }
 
 /* What makes two frames one node: perf's match_chain() with the
- * function key (the symbol's start in its DSO, or the ip without one). */
+ * function key (the symbol's start in its DSO, or the ip without one;
+ * an inlined function's frame, which shares its start with the function
+ * it was inlined into, by its name). */
 static void rp_frame_key(const struct rp_cframe *f, const char **name, uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
 	*key = f->sym ? f->sym->start : f->ip;
+	if (f->sym && f->sym->inlined)
+		*key = rp_hash_bytes(*name, strlen(*name)) | (1ull << 63);
 }
 
 static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso *dso,
@@ -73,6 +78,17 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	for (n = first; n; n = n->hnext)
 		if (n->parent == parent && n->dso == dso && !n->name == !name && n->key == key)
 			return n;
+	/* perf's match_chain(): when either frame is an inlined function's,
+	 * the two are one if their names are. */
+	uint64_t hn = 0;
+
+	if (name) {
+		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
+		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
+			if (n->parent == parent && (n->inlined || f->sym->inlined) &&
+			    !strcmp(n->name, name))
+				return n;
+	}
 	if (t->nr_nodes >= RP_CTREE_MAX_NODES) {
 		*err = RP_ERR_LIMIT;
 		return NULL;
@@ -83,6 +99,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 		return NULL;
 	}
 	memset(n, 0, sizeof(*n));
+	n->inlined = f->sym && f->sym->inlined;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
 		if (!n->name) {
@@ -95,6 +112,13 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	n->key = key;
 	n->ip = f->ip;
 	n->hnext = first;
+	if (name) {
+		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
+		if (rp_hashmap_put(&t->name_index, hn, n) < 0) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+	}
 	if (rp_hashmap_put(&t->index, h, n) < 0) {
 		*err = RP_ERR_NOMEM;
 		return NULL;
@@ -236,7 +260,7 @@ static unsigned rp_mask_bit(int i)
 static void rp_frame_name(FILE *out, const struct rp_cnode *n)
 {
 	if (n->name)
-		fprintf(out, "%.*s", RP_CTREE_NAME_MAX - 1, n->name);
+		fprintf(out, "%.*s%s", RP_CTREE_NAME_MAX - 1, n->name, n->inlined ? " (inlined)" : "");
 	else if (n->ip)
 		fprintf(out, "%#" PRIx64, n->ip);
 	else

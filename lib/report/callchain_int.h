@@ -47,8 +47,10 @@ struct rp_cnode {
 	struct rp_cnode *child;   /* first child */
 	struct rp_cnode *sibling; /* next child of parent */
 	struct rp_cnode *hnext;   /* chain of the child index */
+	struct rp_cnode *hnext_name; /* chain of the name index */
 	struct rp_dso *dso;       /* NULL: no map (owned by the machine) */
 	const char *name;         /* interned symbol name; NULL: unresolved */
+	uint8_t inlined;          /* an inlined function: " (inlined)" after the name */
 	uint64_t key;             /* symbol start, or ip when unresolved */
 	uint64_t ip;              /* the first frame's ip, as sampled */
 	uint64_t hit;             /* period of the paths that end here */
@@ -64,6 +66,9 @@ struct rp_ctree {
 	struct rp_arena *arena;   /* not owned */
 	struct rp_strpool *pool;  /* not owned */
 	struct rp_hashmap index;  /* (parent, frame) -> first node of chain */
+	/* (parent, symbol name) -> first named node of chain: where an
+	 * inlined frame meets a frame of the same name */
+	struct rp_hashmap name_index;
 	size_t nr_nodes;
 };
 

@@ -71,6 +71,7 @@ struct rp_hist_entry {
 	const char *dso_name; /* interned short name; NULL: no map */
 	const char *sym_name; /* interned; NULL: unresolved */
 	uint64_t sym_start, sym_end;
+	uint8_t sym_inlined;  /* an inlined function's frame (--children) */
 	uint64_t ip;          /* al.addr: the address in the DSO's space */
 	char level;
 	uint64_t period;
@@ -435,8 +436,15 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 			if (!a->sym_name) {
 				if (a->ip != b->ip)
 					return 0;
-			} else if (a->dso_name != b->dso_name || a->sym_start != b->sym_start ||
-				   a->sym_end != b->sym_end) {
+			} else if (a->dso_name != b->dso_name) {
+				return 0;
+			} else if (a->sym_inlined || b->sym_inlined) {
+				/* perf's _sort__sym_cmp(): inlined frames by
+				 * name, within overlapping functions. */
+				if (strcmp(a->sym_name, b->sym_name) || a->sym_start > b->sym_end ||
+				    a->sym_end < b->sym_start)
+					return 0;
+			} else if (a->sym_start != b->sym_start || a->sym_end != b->sym_end) {
 				return 0;
 			}
 			break;
@@ -623,6 +631,7 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		k.dso_name = NULL;
 		k.sym_name = NULL;
 		k.sym_start = k.sym_end = 0;
+		k.sym_inlined = 0;
 		/* perf's fill_callchain_info(): the frame's ip as sampled; the
 		 * level is the map's, or stays the previous one without a map. */
 		k.ip = f->ip;
@@ -637,6 +646,7 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		if (f->sym) {
 			k.sym_name = f->sym->name ? f->sym->name : "";
 			k.sym_start = f->sym->start;
+			k.sym_inlined = f->sym->inlined;
 			k.sym_end = f->sym->end;
 		}
 		k.hash = rp_entry_hash(r, &k);
@@ -785,6 +795,7 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.dso_name = NULL;
 	key.sym_name = NULL;
 	key.sym_start = key.sym_end = 0;
+	key.sym_inlined = 0;
 	key.period = key.nr_samples = key.acc_period = key.acc_samples = 0;
 	key.chain = NULL;
 	key.thread = res ? res->thread : NULL;
@@ -1238,6 +1249,7 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 		if (e->dso_name)
 			dso = rp_max(dso, (int)strlen(e->dso_name));
 		if (e->sym_name) {
+			/* perf leaves " (inlined)" out of the width. */
 			sym = rp_max(sym, (int)strlen(e->sym_name) + 4);
 		} else {
 			sym = rp_max(sym, RP_ADDR_DIGITS + 4 + 2);
@@ -1365,7 +1377,8 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 		if (e->sym_name) {
 			int nw = width - 4;
 
-			rc = rp_buf_printf(b, "%.*s", nw < 0 ? 0 : nw, e->sym_name);
+			rc = rp_buf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
+					   e->sym_inlined ? " (inlined)" : "");
 		} else {
 			/* "%#.16llx": zero gets no "0x", as in perf. */
 			rc = rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
@@ -1656,14 +1669,32 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		rc = sep ? 0 : rp_buf_printf(b, "  ");
 		if (!rc)
 			rc = rp_format_numbers(r, idx, nr_shown, children, e, b);
+		size_t nr_cols = 1, key_at = 0;
+
+		for (size_t c = 0; sep && *sep && c + strlen(sep) <= b->len; c++)
+			nr_cols += !memcmp(b->p + c, sep, strlen(sep));
 		for (k = 0; !rc && k < r->nr_keys; k++) {
 			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
+			key_at = b->len;
 			if (!rc)
 				rc = rp_format_key(r, r->keys[k], e, rp_key_width(r->keys[k], &w),
 						   k + 1 == r->nr_keys, b);
 		}
 		if (rc)
 			return rc;
+		if (sep && r->nr_keys) {
+			/* perf prints a row into a buffer of the columns'
+			 * widths, two per gap and four more (hists__fprintf's
+			 * linesz): with a one-character separator a last column
+			 * wider than its width (" (inlined)" is not counted
+			 * in it) loses what does not fit. */
+			int kw = rp_key_width(r->keys[r->nr_keys - 1], &w);
+			long slack = (long)(nr_cols + r->nr_keys - 1) * (2 - (long)strlen(sep)) + 3;
+			long over = (long)(b->len - key_at) - kw;
+
+			if (slack >= 0 && over > slack)
+				b->len -= (size_t)(over - slack);
+		}
 		fwrite(b->p, 1, b->len, out);
 		fputc('\n', out);
 		if (graph && e->chain) {

@@ -23,7 +23,7 @@ static char *dup_or_empty(const char *s)
 int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		   const struct rp_symbols_opts *opts)
 {
-	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0 };
+	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0, 0 };
 	struct rp_symbols *s;
 
 	*out = NULL;
@@ -36,6 +36,7 @@ int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		return RP_ERR_NOMEM;
 	s->session = session;
 	s->no_demangle = o.no_demangle;
+	s->no_inline = o.no_inline;
 	s->symfs = dup_or_empty(o.symfs);
 	/* A perf record --kcore directory carries the kallsyms of its
 	 * recording, which perf report then uses as with --kallsyms. */
@@ -220,7 +221,7 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso
 	return sym;
 }
 
-static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, uint64_t start)
+void *rp_symtab_dwarf(struct rp_dso_symtab *t)
 {
 	if (!t->dwarf_tried) {
 		t->dwarf_tried = 1;
@@ -235,23 +236,31 @@ static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, 
 			}
 		}
 	}
-	if (!t->dwarf)
-		return NULL;
-	/* Back from the file-offset space to link-time addresses. */
-	uint64_t vaddr = start;
-	if (t->addr_is_offset) {
-		int found = 0;
-		for (size_t i = 0; i < t->nr_segs; i++) {
-			const struct rp_segment *g = &t->segs[i];
-			if (start >= g->offset && start - g->offset < g->size) {
-				vaddr = start - g->offset + g->vaddr;
-				found = 1;
-				break;
-			}
+	return t->dwarf;
+}
+
+int rp_symtab_vaddr(const struct rp_dso_symtab *t, uint64_t addr, uint64_t *vaddr)
+{
+	*vaddr = addr;
+	if (!t->addr_is_offset)
+		return 0;
+	for (size_t i = 0; i < t->nr_segs; i++) {
+		const struct rp_segment *g = &t->segs[i];
+
+		if (addr >= g->offset && addr - g->offset < g->size) {
+			*vaddr = addr - g->offset + g->vaddr;
+			return 0;
 		}
-		if (!found)
-			return NULL;
 	}
+	return -1;
+}
+
+static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, uint64_t start)
+{
+	uint64_t vaddr;
+
+	if (!rp_symtab_dwarf(t) || rp_symtab_vaddr(t, start, &vaddr) < 0)
+		return NULL;
 	Dwarf_Die cu;
 	if (!dwarf_addrdie(t->dwarf, vaddr, &cu))
 		return NULL;

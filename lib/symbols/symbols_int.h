@@ -86,7 +86,31 @@ struct rp_dso_symtab {
 	int dwarf_fd;
 	uint8_t dwarf_tried;
 	uint8_t addr_is_offset; /* symbols are file offsets (user ELF) */
+	/* The ELF file the runtime symbols came from (the binary, or its
+	 * build-id cache copy), for the unwinder's CFI; NULL: none. */
+	char *elf_path;
+	/* Inline chains by address (struct rp_inline_node *), and the
+	 * inlined-function symbols made for them, by (name, base start). */
+	struct rp_hashmap inlines;
+	struct rp_hashmap inline_syms;
+	/* Subprograms (by DIE offset) named after their entry symbol once
+	 * they were the innermost function of a lookup (binutils keeps that
+	 * name for later lookups, where they are outer frames). */
+	struct rp_hashmap inline_renamed;
+	struct rp_arena inline_arena;
 };
+
+/* Most addresses whose inline chain one DSO keeps; past it, chains are
+ * no longer looked up for that DSO (stated in docs/symbols.md). */
+#define RP_SYMBOLS_MAX_INLINE_ADDRS (4u << 20)
+/* Most frames of one inline chain kept. */
+#define RP_SYMBOLS_MAX_INLINE_DEPTH 64u
+
+/* Opens t's DWARF on first use; NULL when it has none. */
+void *rp_symtab_dwarf(struct rp_dso_symtab *t);
+/* addr (t's address space) as the link-time address DWARF speaks of;
+ * -1 when no segment holds it. */
+int rp_symtab_vaddr(const struct rp_dso_symtab *t, uint64_t addr, uint64_t *vaddr);
 
 /* The resolver. */
 struct rp_symbols {
@@ -95,6 +119,7 @@ struct rp_symbols {
 	char *symfs;       /* "" when none */
 	char *kallsyms;    /* opts->kallsyms, or NULL */
 	int no_demangle;
+	int no_inline;
 	int is_x86_64;
 	/* The kernel map's recorded address of its reference symbol (_text),
 	 * from rp_symbols_resolve(); 0 when unknown. */

@@ -681,6 +681,11 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	free(t->tree_left);
 	free(t->tree_right);
 	free(t->dwarf_path);
+	free(t->elf_path);
+	rp_hashmap_release(&t->inlines);
+	rp_hashmap_release(&t->inline_syms);
+	rp_hashmap_release(&t->inline_renamed);
+	rp_arena_release(&t->inline_arena);
 	free(t->segs);
 	free(t->src);
 	free(t->src_done);

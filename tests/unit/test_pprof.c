@@ -59,7 +59,7 @@ static void test_profile(void **state)
 	struct rp_frame frames[2];
 	struct rp_dso dso = { 0 };
 	struct rp_map map = { 0x400000, 0x402000, 0x1000, &dso, 5, 2, 0 };
-	struct rp_symbol sym = { 0x1000, 0x1100, "hot", 1 };
+	struct rp_symbol sym = { 0x1000, 0x1100, "hot", 1, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;

@@ -51,7 +51,7 @@ static struct rp_symbols *new_resolver(const char *kallsyms)
 {
 	struct rp_symbols *s = NULL;
 	char cache[300];
-	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0 };
+	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0, 0 };
 
 	/* An empty build-id cache of our own, so ~/.debug plays no part. */
 	snprintf(cache, sizeof(cache), "%s/emptycache", tmpdir);
@@ -302,7 +302,7 @@ static void test_kernel_cache(void **state)
 	fputs("ffffffff91000000 T _text\nffffffff91000100 T first\nffffffff91000200 T second\n", f);
 	fclose(f);
 	snprintf(dir, sizeof(dir), "%s/kcache", tmpdir);
-	struct rp_symbols_opts o = { sizeof(o), dir, NULL, NULL, 0 };
+	struct rp_symbols_opts o = { sizeof(o), dir, NULL, NULL, 0, 0 };
 	struct rp_symbols *s = NULL;
 	assert_int_equal(rp_symbols_new(&s, NULL, &o), 0);
 	struct rp_dso k;
@@ -598,7 +598,7 @@ static void test_build_ids(void **state)
 	snprintf(link, sizeof(link), "%s/%s", linkdir, hex + 2);
 	assert_int_equal(run("mkdir -p %s && ln -sf ../../gone/prog/%s %s", linkdir, hex, link), 0);
 
-	struct rp_symbols_opts o = { sizeof(o), cache, NULL, NULL, 0 };
+	struct rp_symbols_opts o = { sizeof(o), cache, NULL, NULL, 0, 0 };
 	assert_int_equal(rp_symbols_new(&s, NULL, &o), 0);
 	make_dso(&d, "/gone/prog", RP_DSO_USER);
 	memcpy(d.build_id, bid, 20);
@@ -659,7 +659,7 @@ static void test_cplusplus(void **state)
 	rp_symbols_free(s);
 
 	/* no_demangle keeps the mangled names. */
-	struct rp_symbols_opts o = { sizeof(o), tmpdir, NULL, NULL, 1 };
+	struct rp_symbols_opts o = { sizeof(o), tmpdir, NULL, NULL, 1, 0 };
 	assert_int_equal(rp_symbols_new(&s, NULL, &o), 0);
 	make_dso(&d, bin, RP_DSO_USER);
 	snprintf(cmd, sizeof(cmd), "nm '%s' | grep ' W _ZN5outer5inner5twiceIiEET_S2_$'", bin);

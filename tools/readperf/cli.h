@@ -31,7 +31,18 @@ struct cli_symbol_opts {
 	const char *symfs;
 	const char *kallsyms;
 	int no_demangle;
+	int no_inline; /* --no-inline: no inlined frames in call stacks */
 };
+
+/* perf's --inline / --no-inline, in every command that prints call
+ * stacks: the getopt entries and their codes. */
+enum { CLI_OPT_INLINE = 0x1000, CLI_OPT_NO_INLINE };
+#define CLI_INLINE_LONGOPTS                                      \
+	{ "inline", no_argument, NULL, CLI_OPT_INLINE },         \
+	{ "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE }
+#define CLI_INLINE_HELP                                                          \
+	"      --no-inline          no inlined functions in call stacks (--inline: them,\n" \
+	"                           the default)\n"
 
 /* Opens path with a machine and, unless symbol_opts is NULL, symbols.
  * Returns 0 or prints the error and returns an exit status. */

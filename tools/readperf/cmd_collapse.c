@@ -29,6 +29,7 @@ static void collapse_usage(FILE *out)
 	      "      --kernel         annotate kernel functions with _[k]\n"
 	      "      --jit            annotate JIT-compiled functions with _[j]\n"
 	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -64,6 +65,10 @@ static int cli_collapse_option(int c, struct rp_collapse_opts *opts, struct cli_
 	case OPT_NO_DEMANGLE:
 		sym->no_demangle = 1;
 		return 1;
+	case CLI_OPT_INLINE:
+	case CLI_OPT_NO_INLINE:
+		sym->no_inline = c == CLI_OPT_NO_INLINE;
+		return 1;
 	}
 	return 0;
 }
@@ -77,7 +82,8 @@ static int cli_collapse_option(int c, struct rp_collapse_opts *opts, struct cli_
 	{ "jit", no_argument, NULL, OPT_JIT },                                   \
 	{ "symfs", required_argument, NULL, OPT_SYMFS },                         \
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },                   \
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE }
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },                   \
+	CLI_INLINE_LONGOPTS
 
 int cmd_collapse(int argc, char **argv)
 {

@@ -32,6 +32,7 @@ static void flamegraph_usage(FILE *out)
 	      "      --width PIXELS   image width (default 1200)\n"
 	      "      --include-tid, --include-pid, --no-comm, --tidy-java   as for collapse\n"
 	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -69,6 +70,7 @@ int cmd_flamegraph(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "threads", required_argument, NULL, 'j' },
+		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -127,6 +129,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case 'j':
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
+			break;
+		case CLI_OPT_INLINE:
+			sym.no_inline = 0;
+			break;
+		case CLI_OPT_NO_INLINE:
+			sym.no_inline = 1;
 			break;
 		case 'h':
 			flamegraph_usage(stdout);

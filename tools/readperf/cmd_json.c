@@ -18,6 +18,7 @@ static void json_usage(FILE *out)
 {
 	fputs("usage: readperf json [-o OUT] [--no-trace-fields] [-i FILE] [FILE]\n"
 	      "  writes perf data convert --to-json's document to OUT (default: stdout)\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -31,11 +32,13 @@ int cmd_json(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
 		{ "threads", required_argument, NULL, 'j' },
+		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rp_json_opts opts = { .sz = sizeof(opts), .captured_on = -1 };
 	const char *path = NULL, *outpath = NULL;
+	struct cli_symbol_opts sym = { 0 };
 	int c;
 
 	optind = 1;
@@ -54,6 +57,12 @@ int cmd_json(int argc, char **argv)
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
 			break;
+		case CLI_OPT_INLINE:
+			sym.no_inline = 0;
+			break;
+		case CLI_OPT_NO_INLINE:
+			sym.no_inline = 1;
+			break;
 		case 'h':
 			json_usage(stdout);
 			return RP_EXIT_OK;
@@ -70,7 +79,6 @@ int cmd_json(int argc, char **argv)
 		path = argv[optind];
 	}
 
-	struct cli_symbol_opts sym = { 0 };
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
 	if (status)

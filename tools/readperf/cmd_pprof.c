@@ -15,6 +15,7 @@ static void pprof_usage(FILE *out)
 	fputs("usage: readperf pprof [-o OUT] [-i FILE] [FILE]\n"
 	      "  writes a gzip'd pprof profile to OUT (default: perf.pb.gz; - for stdout);\n"
 	      "  read it with `go tool pprof -top OUT`\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -25,10 +26,12 @@ int cmd_pprof(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "threads", required_argument, NULL, 'j' },
+		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL, *outpath = "perf.pb.gz";
+	struct cli_symbol_opts sym = { 0 };
 	int c;
 
 	optind = 1;
@@ -43,6 +46,12 @@ int cmd_pprof(int argc, char **argv)
 		case 'j':
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
+			break;
+		case CLI_OPT_INLINE:
+			sym.no_inline = 0;
+			break;
+		case CLI_OPT_NO_INLINE:
+			sym.no_inline = 1;
 			break;
 		case 'h':
 			pprof_usage(stdout);
@@ -60,7 +69,6 @@ int cmd_pprof(int argc, char **argv)
 		path = argv[optind];
 	}
 
-	struct cli_symbol_opts sym = { 0 };
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
 	if (status)

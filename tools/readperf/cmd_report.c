@@ -39,6 +39,7 @@ static void report_usage(FILE *out)
 	      "                            callchains and no -t; caller order with --children)\n"
 	      "  -G, --inverted            caller order (as -g caller)\n"
 	      "      --stdio               accepted, as perf's default here\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -61,6 +62,7 @@ int cmd_report(int argc, char **argv)
 		{ "group", no_argument, NULL, OPT_GROUP },
 		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 		{ "threads", required_argument, NULL, 'j' },
+		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -133,6 +135,12 @@ int cmd_report(int argc, char **argv)
 		case 'j':
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
+			break;
+		case CLI_OPT_INLINE:
+			sym.no_inline = 0;
+			break;
+		case CLI_OPT_NO_INLINE:
+			sym.no_inline = 1;
 			break;
 		case 'h':
 			report_usage(stdout);

@@ -21,6 +21,7 @@ static void script_usage(FILE *out)
 	      "                       [-i FILE] [FILE]\n"
 	      "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n"
+	      CLI_INLINE_HELP
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -39,6 +40,7 @@ int cmd_script(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "threads", required_argument, NULL, 'j' },
+		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +86,12 @@ int cmd_script(int argc, char **argv)
 		case 'j':
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
+			break;
+		case CLI_OPT_INLINE:
+			sym.no_inline = 0;
+			break;
+		case CLI_OPT_NO_INLINE:
+			sym.no_inline = 1;
 			break;
 		case 'h':
 			script_usage(stdout);

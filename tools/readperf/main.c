@@ -69,6 +69,7 @@ int cli_input_open(struct cli_input *in, const char *path, enum rp_order order,
 			.symfs = symbol_opts->symfs,
 			.kallsyms = symbol_opts->kallsyms,
 			.no_demangle = symbol_opts->no_demangle,
+			.no_inline = symbol_opts->no_inline,
 		};
 
 		if (rp_symbols_new(&in->symbols, in->session, &so) < 0) {

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inline chains from DWARF (libdw): what perf 6.1 gets from `addr2line -i
+ * -f` for an address (util/srcline.c dso__parse_addr_inlines() and
+ * inline_list__append_record()), found here in-process.
+ *
+ * For an address, the scopes that hold it (dwarf_getscopes) are walked
+ * from the innermost out: each DW_TAG_inlined_subroutine is a frame, and
+ * the first DW_TAG_subprogram the last one.  Code that DWARF gives no
+ * function (assembly) has no chain here: addr2line names it after one of
+ * the symbol table's aliases at that address, by rules docs/symbols.md
+ * says readperf does not follow.  A frame's name is the
+ * function's linkage name (through DW_AT_abstract_origin and
+ * DW_AT_specification), demangled as perf demangles, else its DW_AT_name,
+ * as binutils' addr2line prefers them; its line is the address's own for
+ * the innermost frame and the call site (DW_AT_call_file/line) of the
+ * frame inside it for the others.  An address no compile unit covers has
+ * no chain, as addr2line answers "??" for it.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symbols_int.h"
+
+/* The cached chain of one address. */
+struct rp_inline_node {
+	uint32_t nr;
+	struct rp_inline_frame frames[];
+};
+
+static int has_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	       dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		name = dwarf_formstring(&a);
+	if (!name && dwarf_attr_integrate(die, DW_AT_name, &a))
+		name = dwarf_formstring(&a);
+	return name;
+}
+
+/* Whether binutils takes a DW_AT_name of cu's language as the linkage
+ * name (languages that do not mangle). */
+static int name_is_linkage(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case DW_LANG_Ada83:
+	case DW_LANG_Ada95:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Fortran90:
+	case DW_LANG_Fortran95:
+	case DW_LANG_Fortran03:
+	case DW_LANG_Fortran08:
+	case DW_LANG_Pascal83:
+	case DW_LANG_Modula2:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether die's code starts at base's first address: binutils compares
+ * the function's first address range (a function split in hot and cold
+ * parts lists the hot one first) with the symbol's value. */
+static int starts_at(const struct rp_dso_symtab *t, Dwarf_Die *die, const struct rp_symbol *base)
+{
+	Dwarf_Addr lowpc, rbase, end;
+	uint64_t v;
+
+	if (dwarf_lowpc(die, &lowpc) != 0 && dwarf_ranges(die, 0, &rbase, &lowpc, &end) <= 0)
+		return 0;
+	return rp_symtab_vaddr(t, base->start, &v) == 0 && v == lowpc;
+}
+
+/* The symbol of an inline frame named `name` whose code lies in base. */
+static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_symtab *t,
+					  const struct rp_symbol *base, const char *name,
+					  int mangled)
+{
+	char *demangled = NULL;
+
+	if (!name)
+		name = "??";
+	if (mangled && !s->no_demangle && rp_demangle(name, &demangled) < 0)
+		return NULL;
+	if (demangled)
+		name = demangled;
+	if (base->name && !strcmp(name, base->name)) {
+		free(demangled);
+		return base;
+	}
+	uint64_t key = rp_hash_bytes(name, strlen(name)) ^ rp_hash64(base->start) ^ base->end;
+	struct rp_symbol *sym = rp_hashmap_get(&t->inline_syms, key);
+
+	if (sym && sym->start == base->start && sym->end == base->end && !strcmp(sym->name, name)) {
+		free(demangled);
+		return sym;
+	}
+	struct rp_symbol *n = rp_arena_alloc(&t->inline_arena, sizeof(*n));
+	char *copy = rp_arena_strdup(&t->inline_arena, name);
+
+	free(demangled);
+	if (!n || !copy)
+		return NULL;
+	*n = (struct rp_symbol){ base->start, base->end, copy, base->binding, 1 };
+	if (!sym && rp_hashmap_put(&t->inline_syms, key, n) < 0)
+		return NULL;
+	return n;
+}
+
+/* The file of a DW_AT_call_file index in cu's line table, or NULL. */
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nr;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx) != 0)
+		return NULL;
+	if (dwarf_getsrcfiles(cu, &files, &nr) != 0 || idx >= nr)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static uint32_t call_line(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word line;
+
+	if (!dwarf_attr(die, DW_AT_call_line, &a) || dwarf_formudata(&a, &line) != 0)
+		return 0;
+	return line > UINT32_MAX ? 0 : (uint32_t)line;
+}
+
+/* The chain at vaddr, or NULL (none) with *err 0, or NULL with *err
+ * RP_ERR_NOMEM. */
+static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
+					  const struct rp_symbol *base, uint64_t vaddr, int *err)
+{
+	Dwarf *dw = t->dwarf;
+	Dwarf_Die cu, *scopes = NULL;
+	struct rp_inline_frame f[RP_SYMBOLS_MAX_INLINE_DEPTH];
+	uint32_t nr = 0;
+
+	*err = 0;
+	if (!dwarf_addrdie(dw, vaddr, &cu))
+		return NULL;
+	/* The innermost scope, then its concrete parents (dwarf_getscopes
+	 * continues an inlined subroutine with its abstract definition's). */
+	int n = dwarf_getscopes(&cu, vaddr, &scopes);
+
+	if (n > 0) {
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
+	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+	const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+	int lineno = 0;
+
+	if (line)
+		dwarf_lineno(line, &lineno);
+	for (int i = 0; i < n && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		const char *name = NULL;
+		int mangled = 1;
+		uint64_t off = dwarf_dieoffset(&scopes[i]);
+
+		if (!name_is_linkage(&cu) && !has_linkage_name(&scopes[i])) {
+			/*
+			 * binutils names the innermost function, when DWARF
+			 * gives it no linkage name, after the symbol table's
+			 * function at the address (the symbol of the frame);
+			 * when that symbol starts where the function does,
+			 * the name stays with the function for every later
+			 * lookup in the same file, where it may be an outer
+			 * frame.
+			 */
+			name = rp_hashmap_get(&t->inline_renamed, off);
+			if (!name && !nr && base->name) {
+				name = base->name;
+				if (starts_at(t, &scopes[i], base) &&
+				    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
+					*err = RP_ERR_NOMEM;
+					break;
+				}
+			}
+			if (name)
+				mangled = 0;
+		}
+		if (!name)
+			name = die_name(&scopes[i]);
+		const struct rp_symbol *sym = inline_sym(s, t, base, name, mangled);
+
+		if (!sym) {
+			*err = RP_ERR_NOMEM;
+			break;
+		}
+		f[nr].sym = sym;
+		f[nr].file = file ? rp_arena_strdup(&t->inline_arena, file) : NULL;
+		f[nr].line = lineno > 0 ? (uint32_t)lineno : 0;
+		if (file && !f[nr].file) {
+			*err = RP_ERR_NOMEM;
+			break;
+		}
+		nr++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		file = call_file(&cu, &scopes[i]);
+		lineno = (int)call_line(&scopes[i]);
+	}
+	free(scopes);
+	if (*err || !nr)
+		return NULL;
+	struct rp_inline_node *node =
+		rp_arena_alloc(&t->inline_arena, sizeof(*node) + nr * sizeof(node->frames[0]));
+
+	if (!node) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	node->nr = nr;
+	memcpy(node->frames, f, nr * sizeof(f[0]));
+	return node;
+}
+
+/* The node cached for addresses without a chain. */
+static struct rp_inline_node no_chain;
+
+int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp_symbol *sym,
+		       uint64_t addr, const struct rp_inline_frame **out)
+{
+	*out = NULL;
+	if (!s || s->no_inline || !dso || !sym || sym->inlined)
+		return 0;
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
+
+	if (!t || !t->dwarf_path)
+		return 0;
+	struct rp_inline_node *node = rp_hashmap_get(&t->inlines, addr);
+
+	if (!node) {
+		uint64_t vaddr;
+		int err;
+
+		if (t->inlines.nr >= RP_SYMBOLS_MAX_INLINE_ADDRS || !rp_symtab_dwarf(t) ||
+		    rp_symtab_vaddr(t, addr, &vaddr) < 0)
+			return 0;
+		node = parse_chain(s, t, sym, vaddr, &err);
+		if (err) {
+			s->error = err;
+			return err;
+		}
+		if (!node)
+			node = &no_chain;
+		if (rp_hashmap_put(&t->inlines, addr, node) < 0) {
+			s->error = RP_ERR_NOMEM;
+			return RP_ERR_NOMEM;
+		}
+	}
+	*out = node->frames;
+	return (int)node->nr;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The unwinder: the user part of a sample's call stack from the registers
+ * and stack bytes it carries (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER,
+ * what `perf record --call-graph dwarf` writes), walked with elfutils'
+ * libdwfl unwinder over the binaries' .eh_frame / .debug_frame.
+ *
+ * State is kept per address space (one Dwfl per struct rp_maps, its
+ * modules reported once, when a walk first reaches them), never per
+ * sample; each DSO's ELF file is the one the symbols stage chose for it
+ * (the binary under --symfs, or its build-id cache copy).  Private to the
+ * library; depends on machine and symbols (docs/unwind.md).
+ */
+#ifndef RP_UNWIND_UNWIND_H
+#define RP_UNWIND_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <readperf/event.h>
+#include <readperf/machine.h>
+#include <readperf/symbols.h>
+
+/* perf's default --max-stack (sysctl kernel.perf_event_max_stack): the
+ * most user frames one walk delivers, the sampled ip included. */
+#define RP_UNWIND_MAX_STACK 127u
+/* Address spaces whose unwinding state is kept at once; past this every
+ * state is dropped and rebuilt on demand (bounds the open files and the
+ * CFI caches of an `-a` recording of many processes). */
+#define RP_UNWIND_MAX_SPACES 256u
+
+struct rp_unwinder;
+
+/* Counters of one unwinder's work (for docs and benchmarks). */
+struct rp_unwind_stats {
+	uint64_t samples;  /* walks started */
+	uint64_t frames;   /* frames delivered, the sampled ip included */
+	uint64_t no_state; /* samples whose first module could not be reported */
+	uint64_t rebuilds; /* address-space states dropped for changed maps */
+};
+
+/*
+ * A new unwinder over machine's address spaces, reading binaries through
+ * symbols (neither may be NULL; both must outlive it).  Returns 0 or
+ * RP_ERR_NOMEM.
+ */
+int rp_unwinder_new(struct rp_unwinder **out, struct rp_machine *machine,
+		    struct rp_symbols *symbols);
+void rp_unwinder_free(struct rp_unwinder *u);
+
+/* Whether sample d carries what a walk needs (user registers with an ip
+ * and a stack pointer, and stack bytes), as perf's
+ * thread__resolve_callchain_unwind() checks it. */
+int rp_unwind_applies(const struct rp_sample *d);
+
+/*
+ * Walks the user stack of sample d of thread: writes the frames' addresses
+ * into ips[0..n) in callee order (the sampled user ip first, then each
+ * caller's return address minus one, as perf reports them), at most max,
+ * and returns n.  A walk ends where the unwinder finds no CFI or no map,
+ * at an undefined return address, at a zero address, or at max frames;
+ * whatever was found before is kept, never an error.  Samples without
+ * what rp_unwind_applies() checks give 0.
+ */
+size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
+		      const struct rp_sample *d, uint64_t *ips, size_t max);
+
+void rp_unwinder_stats(const struct rp_unwinder *u, struct rp_unwind_stats *out);
+
+#endif
