@@ -117,7 +117,7 @@ RP_API const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_
  * addr (the frame stays as it is), or RP_ERR_NOMEM.  Cached per (dso,
  * addr).
  */
-int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
 		       const struct rp_symbol *sym, uint64_t addr,
 		       const struct rp_inline_frame **out);
 
