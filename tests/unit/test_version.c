@@ -34,7 +34,7 @@ static void test_macros(void **state)
 	/* MINOR and PATCH stay below 100, or RP_VERSION_NUMBER is ambiguous. */
 	assert_true(RP_VERSION_MINOR < 100 && RP_VERSION_PATCH < 100);
 #if RP_VERSION_NUMBER < 100
-#error "RP_VERSION_NUMBER is usable in #if and 0.1.0 is the first version"
+#error "RP_VERSION_NUMBER in #if: below 100 (0.1.0, the first version)"
 #endif
 }
 
