@@ -3,6 +3,7 @@
 #   1. DESTDIR=STAGE cmake --install BUILD --prefix /usr/local puts the
 #      command, every public header, libreadperf.so.MAJOR (SONAME, links),
 #      libreadperf.a, readperf.pc and the man pages under STAGE;
+#      each installed header compiles alone (C11 -Wpedantic, C++11);
 #   2. the installed readperf prints "readperf version X.Y.Z" (version.h);
 #   3. examples/hottest.c builds against the staged tree with
 #      `pkg-config --cflags --libs readperf` (PKG_CONFIG_SYSROOT_DIR=STAGE),
@@ -93,6 +94,21 @@ if [ -d "$build/man" ]; then
 elif command -v scdoc >/dev/null 2>&1; then
 	fail "scdoc is installed but $build has no man pages (reconfigure the build)"
 fi
+
+# Each installed header stands alone, in C11 and (when a C++ compiler is
+# there) in C++11: it includes what it uses and declares extern "C".
+for h in "$root_dir"/include/readperf/*.h; do
+	name=readperf/$(basename "$h")
+	printf '#include <%s>\nint rp_test_unit;\n' "$name" >"$work/hdr.c"
+	"$CC" -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only \
+		-I"$root_dir/include" "$work/hdr.c" 2>"$work/hdr.err" ||
+		{ fail "<$name> does not compile alone (C11):"; head -5 "$work/hdr.err" >&2; }
+	if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+		"${CXX:-c++}" -std=c++11 -Wall -Wextra -Werror -fsyntax-only -x c++ \
+			-I"$root_dir/include" "$work/hdr.c" 2>"$work/hdr.err" ||
+			{ fail "<$name> does not compile alone (C++11):"; head -5 "$work/hdr.err" >&2; }
+	fi
+done
 
 # --- 2. the installed command's version -----------------------------------
 for opt in --version -V; do
