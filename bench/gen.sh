@@ -39,7 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 DIR=${RP_BENCH_DIR:-/tmp/rp-bench}
 SCALE=${RP_BENCH_SCALE:-1}
-FILES=${RP_BENCH_FILES:-fp nocg sys dwarf}
+FILES=${RP_BENCH_FILES:-fp nocg sys dwarf cxx}
 
 command -v perf >/dev/null || { echo "gen: perf is not installed (apt-get install linux-perf)" >&2; exit 1; }
 mkdir -p "$DIR"
@@ -49,6 +49,15 @@ case "$DIR/" in "$root"/*) echo "gen: $DIR is inside the repository; choose anot
 wl=$DIR/bench-workload
 if [ ! -x "$wl" ] || [ "$here/workload.c" -nt "$wl" ]; then
 	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o "$wl" "$here/workload.c" -lm
+fi
+# The C++ program for cxx: -O2 -fomit-frame-pointer (only DWARF CFI walks
+# its stacks), inlined templates, threads, a shared library of its own.
+cxx=$DIR/bench-stacks
+src=$root/tests/workload
+if [ ! -x "$cxx" ] || [ "$src/stacks.cc" -nt "$cxx" ] || [ "$src/stacks_lib.c" -nt "$cxx" ]; then
+	"${CC:-cc}" -O2 -g -fomit-frame-pointer -fPIC -shared -o "$DIR/libstacks.so" "$src/stacks_lib.c"
+	"${CXX:-c++}" -O2 -g -fomit-frame-pointer -pthread -o "$cxx" "$src/stacks.cc" \
+		-L"$DIR" -lstacks -Wl,-rpath,'$ORIGIN'
 fi
 
 # name  nominal-MB  units-per-process-at-scale-1 (or NNNms: wall time, for
@@ -60,16 +69,20 @@ spec() {
 	nocg)  echo "130 139000 -e cpu-clock -F 50000" ;;
 	sys)   echo "180 12000ms -e cpu-clock -F 50000 -g -a" ;;
 	dwarf) echo "170 57000 -e cpu-clock -F 2000 --call-graph dwarf" ;;
-	*) echo "gen: unknown recording '$1' (fp nocg sys dwarf)" >&2; return 1 ;;
+	cxx)   echo "200 10600ms -e cpu-clock --call-graph dwarf" ;;
+	*) echo "gen: unknown recording '$1' (fp nocg sys dwarf cxx)" >&2; return 1 ;;
 	esac
 }
 
 for name in $FILES; do
 	read -r mb units opts <<<"$(spec "$name")"
 	mb=$(awk -v m="$mb" -v s="$SCALE" 'BEGIN { v = m * s; printf "%d", (v < 1 ? 1 : v + 0.5) }')
+	prog=$wl
 	case "$units" in
 	*ms) t=$(awk -v u="${units%ms}" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 100 ? 100 : v) }')
-	     wlargs=(-j 2 -n 100000000 -t "$t") ;;
+	     wlargs=(-j 2 -n 100000000 -t "$t")
+	     # the C++ program runs for a time, two threads
+	     [ "$name" = cxx ] && { prog=$cxx; wlargs=(-t "$t" -j 2); } ;;
 	*)   n=$(awk -v u="$units" -v s="$SCALE" 'BEGIN { v = u * s; printf "%d", (v < 10 ? 10 : v) }')
 	     wlargs=(-j 2 -n "$n") ;;
 	esac
@@ -79,7 +92,7 @@ for name in $FILES; do
 		continue
 	fi
 	# shellcheck disable=SC2086 # opts is a list of options
-	cmd=(perf record $opts -o "$out.tmp" -- "$wl" "${wlargs[@]}")
+	cmd=(perf record $opts -o "$out.tmp" -- "$prog" "${wlargs[@]}")
 	echo "gen: ${cmd[*]}" >&2
 	if ! "${cmd[@]}" >"$DIR/$name.log" 2>&1; then
 		cat "$DIR/$name.log" >&2

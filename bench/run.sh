@@ -21,6 +21,11 @@
 #   script   readperf script F                 perf script -i F
 #   stats    readperf stats F                  perf report -i F --stats
 #   dump     readperf dump F                   perf report -i F -D
+#   collapse readperf collapse F               perf script report stackcollapse -i F
+#            (folded stacks: the outputs are compared sorted)
+#   srcline  readperf report -g none --sort srcline F
+#                                              perf report -i F --stdio --no-children
+#                                                -g none --sort srcline
 #
 # Before the timed runs each row is checked, untimed: both tools must print
 # the same thing (report: the -t ';' rows, normalised by
@@ -33,7 +38,9 @@
 # Environment:
 #   RP_BENCH_RUNS    timed runs of each tool per row (default 3)
 #   RP_BENCH_CMDS    commands (default "report graph children script stats dump")
-#   RP_BENCH_FILES   recordings of gen.sh (default "fp nocg sys dwarf")
+#   RP_BENCH_FILES   recordings of gen.sh (default "fp nocg sys dwarf cxx"; cxx:
+#                    the C++ program of tests/workload/stacks.cc, -O2
+#                    -fomit-frame-pointer, --call-graph dwarf, ~200 MB)
 #   RP_BENCH_DATA    space-separated perf.data paths to use instead of gen.sh
 #   RP_BENCH_SCALE   passed to gen.sh (default 1)
 #   RP_BENCH_DIR     where gen.sh keeps the recordings (default /tmp/rp-bench);
@@ -94,7 +101,11 @@ cmdlines() { # command file
 	script) rp_cmd=("$RP" script "${RP_ARGS[@]}" "$2"); pf_cmd=(perf script -i "$2") ;;
 	stats)  rp_cmd=("$RP" stats "$2");  pf_cmd=(perf report -i "$2" --stats) ;;
 	dump)   rp_cmd=("$RP" dump "${RP_ARGS[@]}" "$2");   pf_cmd=(perf report -i "$2" -D) ;;
-	*) echo "bench: unknown command '$1' (report graph children script stats dump)" >&2; exit 1 ;;
+	collapse) rp_cmd=("$RP" collapse "${RP_ARGS[@]}" "$2")
+		pf_cmd=(perf script report stackcollapse -i "$2") ;;
+	srcline) rp_cmd=("$RP" report "${RP_ARGS[@]}" -g none --sort srcline "$2")
+		pf_cmd=(perf report -i "$2" --stdio --no-children -g none --sort srcline) ;;
+	*) echo "bench: unknown command '$1' (report graph children script stats dump collapse srcline)" >&2; exit 1 ;;
 	esac
 }
 
@@ -131,11 +142,16 @@ check_row() { # command file
 		perf report -i "$f" --stdio --no-children --sort comm,dso,sym \
 			-F overhead,sample,period,comm,dso,sym -t ';' -g none 2>/dev/null \
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/pf.out" ;;
-	graph | children)
+	graph | children | srcline)
 		cmdlines "$c" "$f"
 		"${rp_cmd[@]}" 2>"$work/rp.err" | notip >"$work/rp.out"
 		rc=${PIPESTATUS[0]}
 		"${pf_cmd[@]}" 2>/dev/null | notip >"$work/pf.out" ;;
+	collapse)
+		cmdlines "$c" "$f"
+		"${rp_cmd[@]}" 2>"$work/rp.err" | LC_ALL=C sort >"$work/rp.out"
+		rc=${PIPESTATUS[0]}
+		"${pf_cmd[@]}" 2>/dev/null | LC_ALL=C sort >"$work/pf.out" ;;
 	*)
 		cmdlines "$c" "$f"
 		# straight into files (timed: a slow perf row uses this run); the

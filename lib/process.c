@@ -80,6 +80,7 @@ struct rp_scache_ent {
 	const struct rp_thread *thread;
 	const struct rp_maps *maps;
 	uint32_t nr_ips, nr_frames, frames_alloc;
+	uint64_t inline_from; /* see rp_resolve_chain() */
 	struct rp_frame *frames;
 	struct rp_stack_slot slot[RP_SCACHE_SLOTS]; /* rp_resolved.stack_slot */
 	uint64_t ips[RP_SCACHE_MAX_IPS];
@@ -99,7 +100,6 @@ struct rp_pipeline {
 	unsigned flags; /* RP_CONSUMER_* of all consumers */
 	struct rp_frame *frames;
 	uint32_t frames_alloc;
-	int no_inline; /* no inline frames (perf's --no-inline) */
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
@@ -227,14 +227,16 @@ static int rp_frames_reserve(struct rp_frame **frames, uint32_t *alloc, size_t n
  * callee order: entries start in user mode; PERF_CONTEXT_{HV,KERNEL,USER}
  * (and USER_DEFERRED, which starts a merged deferred user part) switch
  * the mode of the entries after them; any other marker means a corrupt
- * chain, which perf discards whole.  Each entry whose function has
- * inlined code at its address becomes the frames of its inline chain
- * (perf's append_inlines()), unless the pipeline's no_inline is set.
+ * chain, which perf discards whole.  Each entry from inline_from on (the
+ * unwound ones) whose function has inlined code at its address becomes
+ * the frames of its inline chain, as perf 6.1's unwind_entry() adds them
+ * with append_inlines() (entries of the recorded callchain get none).
  * Fills (*frames)[0..*nr) (grown as needed); a discarded chain leaves *nr
  * 0.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
  */
 static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, const uint64_t *ips,
-			    uint64_t nr_ips, struct rp_frame **frames, uint32_t *alloc, size_t *nr)
+			    uint64_t nr_ips, uint64_t inline_from, struct rp_frame **frames,
+			    uint32_t *alloc, size_t *nr)
 {
 	uint8_t cpumode = RP_MISC_USER;
 	size_t n = 0;
@@ -263,7 +265,7 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 		const struct rp_inline_frame *inl = NULL;
 		int nr_inl = 0;
 
-		if (!p->no_inline && al.sym && al.dso && p->symbols &&
+		if (i >= inline_from && al.sym && al.dso && p->symbols &&
 		    (nr_inl = rp_symbols_inlines(p->symbols, al.dso, al.sym, al.addr, &inl)) < 0)
 			return nr_inl;
 		if (nr_inl > 1 || (nr_inl == 1 && inl[0].sym != al.sym)) {
@@ -272,13 +274,18 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 						     n + (size_t)nr_inl + (size_t)(nr_ips - i - 1))) < 0)
 				return ret;
 			for (int k = 0; k < nr_inl; k++) {
-				(*frames)[n].al = al;
-				(*frames)[n].al.sym = inl[k].sym;
-				n++;
+				struct rp_frame *f = &(*frames)[n++];
+
+				f->al = al;
+				f->al.sym = inl[k].sym;
+				f->src_file = inl[k].file;
+				f->src_line = inl[k].line;
+				f->inlined_into_next = k + 1 < nr_inl;
 			}
 			continue;
 		}
-		(*frames)[n++].al = al;
+		(*frames)[n] = (struct rp_frame){ .al = al };
+		n++;
 	}
 	*nr = n;
 	return 0;
@@ -313,14 +320,15 @@ static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_th
  * there; a new one is resolved and kept.
  */
 static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ips,
-				       uint64_t nr, struct rp_resolved *res)
+				       uint64_t nr, uint64_t inline_from, struct rp_resolved *res)
 {
 	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
-	uint64_t h = rp_ips_hash(ips, nr, res->thread);
+	uint64_t h = rp_ips_hash(ips, nr, res->thread) ^ inline_from;
 	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
 
 	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
-	    e->nr_ips == nr && !memcmp(e->ips, ips, (size_t)nr * sizeof(uint64_t))) {
+	    e->nr_ips == nr && e->inline_from == inline_from &&
+	    !memcmp(e->ips, ips, (size_t)nr * sizeof(uint64_t))) {
 		res->nr_callchain = e->nr_frames;
 		res->callchain = e->frames;
 		res->stack_id = e->id;
@@ -332,7 +340,8 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	int ret;
 
 	e->gen = 0;
-	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, &e->frames, &e->frames_alloc, &n)) < 0)
+	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &e->frames,
+				    &e->frames_alloc, &n)) < 0)
 		return ret;
 	res->nr_callchain = n;
 	res->callchain = e->frames;
@@ -346,6 +355,7 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	e->thread = res->thread;
 	e->maps = maps;
 	e->nr_ips = (uint32_t)nr;
+	e->inline_from = inline_from;
 	e->nr_frames = (uint32_t)n;
 	res->stack_id = e->id;
 	p->stack = e;
@@ -357,14 +367,16 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
  * in callee order: the recorded callchain, then, for a sample with user
  * registers and stack (--call-graph dwarf), the unwound user frames behind
  * a PERF_CONTEXT_USER marker.  *ips points at the recorded entries or at
- * p->uw_ips.  Returns the number of entries or RP_ERR_NOMEM.
+ * p->uw_ips; *inline_from is the index of the first unwound entry.
+ * Returns the number of entries or RP_ERR_NOMEM.
  */
 static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
-			       struct rp_thread *thread, const uint64_t **ips)
+			       struct rp_thread *thread, const uint64_t **ips, uint64_t *inline_from)
 {
 	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
 
 	*ips = d->callchain;
+	*inline_from = nr;
 	if (!p->can_unwind || !rp_unwind_applies(d))
 		return (int64_t)nr;
 	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
@@ -385,6 +397,7 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 	size_t n = rp_unwind_user(p->unwinder, thread, d, p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
 
 	*ips = p->uw_ips;
+	*inline_from = nr + 1;
 	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
 }
 
@@ -393,7 +406,8 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 				struct rp_resolved *res)
 {
 	const uint64_t *ips;
-	int64_t got = rp_sample_stack(p, d, res->thread, &ips);
+	uint64_t inline_from;
+	int64_t got = rp_sample_stack(p, d, res->thread, &ips, &inline_from);
 	size_t n;
 
 	if (got < 0)
@@ -401,10 +415,11 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 	uint64_t nr = (uint64_t)got;
 
 	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
-		return rp_resolve_callchain_cached(p, ips, nr, res);
+		return rp_resolve_callchain_cached(p, ips, nr, inline_from, res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
-	int ret = rp_resolve_chain(p, res->thread, ips, nr, &p->frames, &p->frames_alloc, &n);
+	int ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &p->frames,
+				   &p->frames_alloc, &n);
 
 	if (ret < 0)
 		return ret;

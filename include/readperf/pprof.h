@@ -37,6 +37,14 @@ RP_API int rp_pprof_new(struct rp_pprof **out, const struct rp_session *session)
 /* The consumer (asks for callchains). */
 RP_API struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof);
 /*
+ * Source files and lines from symbols' DWARF (which must outlive the
+ * profile): each Function's filename is its source file and each Line has
+ * its line number, so that `go tool pprof -list` and `-lines` work; the
+ * frames of an inline chain become one Location with a Line each.
+ * Without (the default), filenames are the DSOs' paths and lines 0.
+ */
+RP_API void rp_pprof_set_symbols(struct rp_pprof *pprof, struct rp_symbols *symbols);
+/*
  * Encodes the profile and writes it gzip'd to f (the caller's).
  * Returns 0, RP_ERR_NOMEM, RP_ERR_LIMIT (more locations, functions or
  * samples than the caps) or RP_ERR_IO.

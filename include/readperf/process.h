@@ -24,6 +24,16 @@ extern "C" {
 /* One resolved entry of a sample's call stack. */
 struct rp_frame {
 	struct rp_addr_location al; /* ip, cpumode, map, dso, sym, addr, level */
+	/*
+	 * A frame of an inline chain (rp_symbols_inlines(): the unwound
+	 * entries of --call-graph dwarf samples): its source file (full path,
+	 * NULL when unknown) and line (0: unknown), and whether the next
+	 * frame is the next record of the same address's chain (this one was
+	 * inlined into it).  NULL, 0, 0 for other frames.
+	 */
+	const char *src_file;
+	uint32_t src_line;
+	uint8_t inlined_into_next;
 };
 
 /* A consumer's note on a cached call stack: see rp_resolved.stack_slot. */

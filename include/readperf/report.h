@@ -20,6 +20,7 @@
 
 #include <readperf/api.h>
 #include <readperf/process.h>
+#include <readperf/symbols.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,8 @@ enum rp_sort_key {
 	RP_SORT_DSO,
 	RP_SORT_SYM,
 	RP_SORT_CPU,
+	RP_SORT_SRCLINE, /* "file.c:123" of the sample's address (perf's srcline) */
+	RP_SORT_SRCFILE, /* its file (perf's srcfile) */
 };
 
 #define RP_REPORT_MAX_KEYS 8
@@ -83,6 +86,10 @@ struct rp_report_opts {
 	double call_threshold;
 	int call_threshold_set;
 	uint32_t call_print_limit; /* branches drawn per level; 0: all */
+	/* Source lines for the srcline and srcfile keys (NULL: every line
+	 * unknown); must outlive the report. */
+	struct rp_symbols *symbols;
+	int full_source_path; /* perf's --full-source-path: no basename */
 };
 
 struct rp_report;

@@ -122,6 +122,19 @@ RP_API int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
 		       const struct rp_inline_frame **out);
 
 /*
+ * The source line of addr (in the DSO's address space, as al.addr) of
+ * dso, from its DWARF line table: *file the full path as DWARF names it
+ * (valid as long as the resolver), *line its number.  Returns 1, 0 when
+ * unknown (no DWARF for addr, or, as perf, the DSO's first 123 lookups
+ * all failed), or RP_ERR_NOMEM.  Cached per (dso, addr).
+ */
+RP_API int rp_symbols_srcline(struct rp_symbols *symbols, struct rp_dso *dso, uint64_t addr,
+		       const char **file, uint32_t *line);
+
+/* Whether dso's symbols come with DWARF (source lines, inline chains). */
+RP_API int rp_symbols_has_dwarf(struct rp_symbols *symbols, struct rp_dso *dso);
+
+/*
  * Starts reading /proc/kallsyms on a thread of the resolver's own, when
  * kernel symbols may come from there (no kallsyms file or symfs given), so
  * that the kernel's slow formatting of that file (tens of ms) overlaps

@@ -42,11 +42,20 @@ struct rp_pprof_function {
 	int64_t name, filename; /* string table indices */
 };
 
+/* One line of a location: its function and source line (0: unknown). */
+struct rp_pprof_line {
+	uint64_t function_id;
+	int64_t line;
+};
+
 struct rp_pprof_location {
 	struct rp_pprof_location *next;
 	const struct rp_map *map;
 	uint64_t ip;
-	uint64_t id, mapping_id, function_id;
+	const struct rp_symbol *sym; /* the first frame's (inlined ones differ) */
+	uint64_t id, mapping_id;
+	uint32_t nr_lines;
+	struct rp_pprof_line *lines; /* innermost first, as pprof's Line list */
 };
 
 struct rp_pprof_sample {
@@ -80,6 +89,7 @@ struct rp_pprof {
 	uint64_t first_time, last_time;
 	int has_time;
 	int error;
+	struct rp_symbols *symbols; /* source files and lines; NULL: none */
 };
 
 static int rp_pprof_push(struct rp_pprof_vec *vec, void *p, size_t cap)
@@ -191,17 +201,29 @@ static int64_t rp_pprof_mapping(struct rp_pprof *p, const struct rp_map *map)
 	return (int64_t)m->id;
 }
 
-static int64_t rp_pprof_function(struct rp_pprof *p, const struct rp_addr_location *al)
+/*
+ * The function of al's symbol whose source is `file` (NULL: unknown, then
+ * the DSO's path names it, as before debug information was read).
+ */
+static int64_t rp_pprof_function(struct rp_pprof *p, const struct rp_addr_location *al,
+				 const char *file)
 {
 	uint64_t addr = al->sym ? 0 : al->addr;
+	const char *fname = file ? file : al->dso ? rp_dso_long_name(al->dso) : "";
+	int64_t filename = rp_pprof_str(p, fname);
 	uint64_t key = rp_hash64((uint64_t)(uintptr_t)al->dso ^
 				 rp_hash64((uint64_t)(uintptr_t)al->sym ^ rp_hash64(addr)));
-	struct rp_pprof_function *fn = rp_hashmap_get(&p->functions, key), *head = fn;
+	struct rp_pprof_function *fn, *head;
 	char buf[32];
 	int ret;
 
+	if (filename < 0)
+		return filename;
+	key = rp_hash64(key ^ (uint64_t)filename);
+	fn = head = rp_hashmap_get(&p->functions, key);
 	for (; fn; fn = fn->next)
-		if (fn->dso == al->dso && fn->sym == al->sym && fn->addr == addr)
+		if (fn->dso == al->dso && fn->sym == al->sym && fn->addr == addr &&
+		    fn->filename == filename)
 			return (int64_t)fn->id;
 	fn = rp_arena_alloc(&p->arena, sizeof(*fn));
 	if (!fn)
@@ -217,8 +239,8 @@ static int64_t rp_pprof_function(struct rp_pprof *p, const struct rp_addr_locati
 		snprintf(buf, sizeof(buf), "0x%016" PRIx64, al->map ? al->addr : al->ip);
 		fn->name = rp_pprof_str(p, buf);
 	}
-	fn->filename = rp_pprof_str(p, al->dso ? rp_dso_long_name(al->dso) : "");
-	if (fn->name < 0 || fn->filename < 0)
+	fn->filename = filename;
+	if (fn->name < 0)
 		return RP_ERR_NOMEM;
 	if ((ret = rp_pprof_push(&p->function_v, fn, RP_PPROF_MAX_FUNCTIONS)) < 0)
 		return ret;
@@ -228,27 +250,56 @@ static int64_t rp_pprof_function(struct rp_pprof *p, const struct rp_addr_locati
 	return (int64_t)fn->id;
 }
 
-static int64_t rp_pprof_location(struct rp_pprof *p, const struct rp_addr_location *al)
+/*
+ * The location of frames[0..nr): one address, the frames of its inline
+ * chain innermost first (one frame when it has none).  Each frame is a
+ * Line with its function and source line (from the chain, else from the
+ * DSO's line table).
+ */
+static int64_t rp_pprof_location(struct rp_pprof *p, const struct rp_frame *frames, size_t nr)
 {
-	uint64_t key = rp_hash64((uint64_t)(uintptr_t)al->map ^ rp_hash64(al->ip));
+	const struct rp_addr_location *al = &frames[0].al;
+	uint64_t key = rp_hash64((uint64_t)(uintptr_t)al->map ^ rp_hash64(al->ip)) ^
+		       (uint64_t)(uintptr_t)al->sym;
 	struct rp_pprof_location *loc = rp_hashmap_get(&p->locations, key), *head = loc;
-	int64_t mid = 0, fid;
+	int64_t mid = 0;
 	int ret;
 
 	for (; loc; loc = loc->next)
-		if (loc->map == al->map && loc->ip == al->ip)
+		if (loc->map == al->map && loc->ip == al->ip && loc->sym == al->sym &&
+		    loc->nr_lines == nr)
 			return (int64_t)loc->id;
 	if (al->map && (mid = rp_pprof_mapping(p, al->map)) < 0)
 		return mid;
-	if ((fid = rp_pprof_function(p, al)) < 0)
-		return fid;
 	loc = rp_arena_alloc(&p->arena, sizeof(*loc));
-	if (!loc)
+	struct rp_pprof_line *lines = rp_arena_alloc(&p->arena, nr * sizeof(*lines));
+
+	if (!loc || !lines)
 		return RP_ERR_NOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const struct rp_frame *f = &frames[i];
+		const char *file = f->src_file;
+		uint32_t line = f->src_line;
+		int64_t fid;
+
+		if (!file && p->symbols && f->al.dso && f->al.map) {
+			int found = rp_symbols_srcline(p->symbols, f->al.dso, f->al.addr, &file, &line);
+
+			if (found < 0)
+				return found;
+			if (!found && f->al.sym)
+				file = rp_symbols_source_file(p->symbols, f->al.dso, f->al.sym);
+		}
+		if ((fid = rp_pprof_function(p, &f->al, file)) < 0)
+			return fid;
+		lines[i] = (struct rp_pprof_line){ (uint64_t)fid, line };
+	}
 	loc->map = al->map;
 	loc->ip = al->ip;
+	loc->sym = al->sym;
 	loc->mapping_id = (uint64_t)mid;
-	loc->function_id = (uint64_t)fid;
+	loc->nr_lines = (uint32_t)nr;
+	loc->lines = lines;
 	loc->next = head;
 	if ((ret = rp_pprof_push(&p->location_v, loc, RP_PPROF_MAX_LOCATIONS)) < 0)
 		return ret;
@@ -307,13 +358,21 @@ static int rp_pprof_add(struct rp_pprof *p, const struct rp_event *ev,
 		p->scratch_alloc = want;
 	}
 	if ((attr->sample_type & RP_SAMPLE_CALLCHAIN) && res->nr_callchain) {
-		for (size_t i = 0; i < res->nr_callchain; i++) {
-			if ((id = rp_pprof_location(p, &res->callchain[i].al)) < 0)
+		for (size_t i = 0; i < res->nr_callchain;) {
+			size_t k = i;
+
+			/* An address's inline chain is one location. */
+			while (k + 1 < res->nr_callchain && res->callchain[k].inlined_into_next)
+				k++;
+			if ((id = rp_pprof_location(p, &res->callchain[i], k - i + 1)) < 0)
 				return (int)id;
 			p->scratch[n++] = (uint64_t)id;
+			i = k + 1;
 		}
 	} else {
-		if ((id = rp_pprof_location(p, &res->al)) < 0)
+		struct rp_frame one = { .al = res->al };
+
+		if ((id = rp_pprof_location(p, &one, 1)) < 0)
 			return (int)id;
 		p->scratch[n++] = (uint64_t)id;
 	}
@@ -384,6 +443,12 @@ static int rp_pprof_event(void *ctx, const struct rp_event *ev, const struct rp_
 	if (ret < 0)
 		p->error = ret;
 	return ret;
+}
+
+void rp_pprof_set_symbols(struct rp_pprof *pprof, struct rp_symbols *symbols)
+{
+	if (pprof)
+		pprof->symbols = symbols;
 }
 
 struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof)
@@ -544,26 +609,31 @@ int rp_pprof_write(struct rp_pprof *p, FILE *f)
 	prof.n_function = nf;
 	prof.function = fpp;
 
-	/* locations, one line each */
-	size_t nl = p->location_v.nr;
+	/* locations, a line per frame of their inline chain */
+	size_t nl = p->location_v.nr, nlines = 0;
+	for (size_t i = 0; i < nl; i++)
+		nlines += ((const struct rp_pprof_location *)p->location_v.v[i])->nr_lines;
 	Perftools__Profiles__Location *lp = rp_arena_alloc(&a, nl * sizeof(*lp) + 1);
 	Perftools__Profiles__Location **lpp = rp_arena_alloc(&a, nl * sizeof(*lpp) + 1);
-	Perftools__Profiles__Line *ln = rp_arena_alloc(&a, nl * sizeof(*ln) + 1);
-	Perftools__Profiles__Line **lnp = rp_arena_alloc(&a, nl * sizeof(*lnp) + 1);
+	Perftools__Profiles__Line *ln = rp_arena_alloc(&a, nlines * sizeof(*ln) + 1);
+	Perftools__Profiles__Line **lnp = rp_arena_alloc(&a, nlines * sizeof(*lnp) + 1);
 	if (!lp || !lpp || !ln || !lnp)
 		goto out;
-	for (size_t i = 0; i < nl; i++) {
+	for (size_t i = 0, j = 0; i < nl; i++) {
 		const struct rp_pprof_location *loc = p->location_v.v[i];
 
 		perftools__profiles__location__init(&lp[i]);
-		perftools__profiles__line__init(&ln[i]);
-		ln[i].function_id = loc->function_id;
-		lnp[i] = &ln[i];
 		lp[i].id = loc->id;
 		lp[i].mapping_id = loc->mapping_id;
 		lp[i].address = loc->ip;
-		lp[i].n_line = 1;
-		lp[i].line = &lnp[i];
+		lp[i].n_line = loc->nr_lines;
+		lp[i].line = &lnp[j];
+		for (uint32_t k = 0; k < loc->nr_lines; k++, j++) {
+			perftools__profiles__line__init(&ln[j]);
+			ln[j].function_id = loc->lines[k].function_id;
+			ln[j].line = loc->lines[k].line;
+			lnp[j] = &ln[j];
+		}
 		lpp[i] = &lp[i];
 	}
 	prof.n_location = nl;
@@ -645,6 +715,12 @@ static int rp_pprof_event(void *ctx, const struct rp_event *ev, const struct rp_
 	(void)ev;
 	(void)res;
 	return 0;
+}
+
+void rp_pprof_set_symbols(struct rp_pprof *pprof, struct rp_symbols *symbols)
+{
+	if (pprof)
+		pprof->symbols = symbols;
 }
 
 struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof)

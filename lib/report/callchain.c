@@ -184,7 +184,8 @@ static int32_t rp_dso_order(const struct rp_dso *dso)
  * perf keeps the children of a node in a tree ordered by match_chain(),
  * where a new path goes before an existing one that compares lower: the
  * DSO (readperf orders DSOs by creation, as perf allocates them) then the
- * symbol start (or ip), both descending.  It then sorts them by cumulated
+ * symbol start (or ip), both descending; when either is an inlined
+ * function's frame, the names, descending.  It then sorts them by cumulated
  * period, larger first, ties in that order.
  */
 static int rp_child_order(const void *pa, const void *pb)
@@ -197,6 +198,13 @@ static int rp_child_order(const void *pa, const void *pb)
 
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
+	/* An inlined function's frame compares by name (strcmp), whatever
+	 * the DSO. */
+	if (a->name && b->name && (a->inlined || b->inlined)) {
+		int c = strcmp(a->name, b->name);
+
+		return c > 0 ? -1 : c < 0 ? 1 : 0;
+	}
 	da = rp_dso_order(a->dso);
 	db = rp_dso_order(b->dso);
 	if (da != db)

@@ -72,6 +72,8 @@ struct rp_hist_entry {
 	const char *sym_name; /* interned; NULL: unresolved */
 	uint64_t sym_start, sym_end;
 	uint8_t sym_inlined;  /* an inlined function's frame (--children) */
+	const char *srcline;  /* interned, srcline key: "file.c:12", "sym+off", ... */
+	const char *srcfile;  /* interned, srcfile key: "file.c" or "" */
 	uint64_t ip;          /* al.addr: the address in the DSO's space */
 	char level;
 	uint64_t period;
@@ -131,6 +133,9 @@ struct rp_report {
 	double call_threshold;
 	uint32_t call_print_limit;
 	int sort_sym_first;          /* the keys were given and start with sym */
+	struct rp_symbols *symbols;  /* for srcline, srcfile (opts) */
+	int full_source_path;
+	int want_srcline;            /* a key is srcline or srcfile */
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
@@ -144,7 +149,7 @@ static const struct {
 } rp_sort_names[] = {
 	{ "comm", RP_SORT_COMM }, { "pid", RP_SORT_PID },       { "tid", RP_SORT_TID },
 	{ "dso", RP_SORT_DSO },   { "sym", RP_SORT_SYM },       { "symbol", RP_SORT_SYM },
-	{ "cpu", RP_SORT_CPU },
+	{ "cpu", RP_SORT_CPU },   { "srcline", RP_SORT_SRCLINE }, { "srcfile", RP_SORT_SRCFILE },
 };
 
 int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
@@ -297,6 +302,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		r->nr_keys = 3;
 	}
 	r->percent_limit = o.percent_limit;
+	r->symbols = o.symbols;
+	r->full_source_path = o.full_source_path;
+	for (size_t i = 0; i < r->nr_keys; i++)
+		r->want_srcline |= r->keys[i] == RP_SORT_SRCLINE || r->keys[i] == RP_SORT_SRCFILE;
 	r->children = o.children;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
@@ -393,6 +402,55 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
+static int rp_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
+
+/*
+ * The srcline and srcfile texts of a location, as perf's
+ * hist_entry__srcline() and hist_entry__get_srcfile() make them: "file:line"
+ * (the file's base name unless full_source_path) and "file" when DWARF
+ * knows the line; else "sym+OFFSET" (decimal) or "dso[addr]" and "", and
+ * "??:0" without a map.  Interned into key.  0 or RP_ERR_NOMEM.
+ */
+static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, struct rp_dso *dso,
+			     const struct rp_symbol *sym, uint64_t addr, int has_map)
+{
+	const char *file = NULL;
+	uint32_t line = 0;
+	char *line_txt = NULL;
+	const char *file_txt = "";
+	int found = has_map && dso ? rp_symbols_srcline(r->symbols, dso, addr, &file, &line) : 0;
+	int n;
+
+	if (found < 0)
+		return found;
+	if (found) {
+		const char *slash = r->full_source_path ? NULL : strrchr(file, '/');
+
+		file_txt = slash ? slash + 1 : file;
+		n = asprintf(&line_txt, "%s:%u", file_txt, line);
+	} else if (!has_map || !dso ||
+		   (!rp_symbols_has_dwarf(r->symbols, dso) && rp_dso_long_name(dso)[0] != '[' &&
+		    !(sym && sym->name && rp_ends_with(sym->name, "@plt")))) {
+		/* What perf 6.1 prints for a file without DWARF (docs/unwind.md). */
+		n = asprintf(&line_txt, "??:0");
+	} else if (sym) {
+		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
+	} else {
+		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
+	}
+	if (n < 0)
+		return RP_ERR_NOMEM;
+	key->srcline = rp_strpool_intern_str(&r->pool, line_txt);
+	key->srcfile = rp_strpool_intern_str(&r->pool, file_txt);
+	free(line_txt);
+	return key->srcline && key->srcfile ? 0 : RP_ERR_NOMEM;
+}
+
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
 {
 	if (dso == r->last_dso && r->last_dso_name)
@@ -452,6 +510,14 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 			if (a->cpu != b->cpu)
 				return 0;
 			break;
+		case RP_SORT_SRCLINE:
+			if (a->srcline != b->srcline)
+				return 0;
+			break;
+		case RP_SORT_SRCFILE:
+			if (a->srcfile != b->srcfile)
+				return 0;
+			break;
 		}
 	}
 	return 1;
@@ -481,6 +547,12 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			break;
 		case RP_SORT_CPU:
 			v = (uint32_t)e->cpu;
+			break;
+		case RP_SORT_SRCLINE:
+			v = (uint64_t)(uintptr_t)e->srcline;
+			break;
+		case RP_SORT_SRCFILE:
+			v = (uint64_t)(uintptr_t)e->srcfile;
 			break;
 		}
 		h = rp_hash64(h ^ v) + i;
@@ -632,6 +704,7 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		k.sym_name = NULL;
 		k.sym_start = k.sym_end = 0;
 		k.sym_inlined = 0;
+		k.srcline = k.srcfile = NULL;
 		/* perf's fill_callchain_info(): the frame's ip as sampled; the
 		 * level is the map's, or stays the previous one without a map. */
 		k.ip = f->ip;
@@ -796,6 +869,7 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.sym_name = NULL;
 	key.sym_start = key.sym_end = 0;
 	key.sym_inlined = 0;
+	key.srcline = key.srcfile = NULL;
 	key.period = key.nr_samples = key.acc_period = key.acc_samples = 0;
 	key.chain = NULL;
 	key.thread = res ? res->thread : NULL;
@@ -823,6 +897,12 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 			key.sym_name = al->sym->name ? al->sym->name : "";
 			key.sym_start = al->sym->start;
 			key.sym_end = al->sym->end;
+		}
+		if (r->want_srcline) {
+			int rc = rp_report_srcline(r, &key, al->dso, al->sym, key.ip, al->map != NULL);
+
+			if (rc)
+				return rc;
 		}
 	}
 	/* Any mix of the key's fields will do for the cache slot: a hit is
@@ -1091,6 +1171,10 @@ static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
 		return a->sym_name == b->sym_name ? 0 : rp_cmp_str(a->sym_name, b->sym_name);
 	case RP_SORT_CPU:
 		return rp_cmp_i64(a->cpu, b->cpu);
+	case RP_SORT_SRCLINE:
+		return a->srcline == b->srcline ? 0 : rp_cmp_str(a->srcline, b->srcline);
+	case RP_SORT_SRCFILE:
+		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(a->srcfile, b->srcfile);
 	}
 	return 0;
 }
@@ -1220,7 +1304,7 @@ static int rp_entry_order(const void *pa, const void *pb)
 /* ---- output ------------------------------------------------------------- */
 
 struct rp_widths {
-	int comm, thread, tid, dso, sym, cpu;
+	int comm, thread, tid, dso, sym, cpu, srcline, srcfile;
 };
 
 static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
@@ -1239,7 +1323,7 @@ static int rp_max(int a, int b)
 static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 			   struct rp_widths *w)
 {
-	int comm = 0, dso = 0, sym = 0, unresolved = 0;
+	int comm = 0, dso = 0, sym = 0, unresolved = 0, srcline = 0, srcfile = 0;
 
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
@@ -1248,6 +1332,10 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 		comm = rp_max(comm, (int)strlen(rp_entry_final_comm(e)));
 		if (e->dso_name)
 			dso = rp_max(dso, (int)strlen(e->dso_name));
+		if (e->srcline)
+			srcline = rp_max(srcline, (int)strlen(e->srcline));
+		if (e->srcfile)
+			srcfile = rp_max(srcfile, (int)strlen(e->srcfile));
 		if (e->sym_name) {
 			/* perf leaves " (inlined)" out of the width. */
 			sym = rp_max(sym, (int)strlen(e->sym_name) + 4);
@@ -1264,6 +1352,8 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 	w->dso = rp_max(dso, 13);                        /* "Shared Object" */
 	w->sym = rp_max(sym, 6);                         /* "Symbol" */
 	w->cpu = 3;                                      /* "CPU" */
+	w->srcline = rp_max(srcline, 11);                /* "Source:Line" */
+	w->srcfile = rp_max(srcfile, 11);                /* "Source File" */
 }
 
 static const char *rp_key_header(enum rp_sort_key key)
@@ -1275,6 +1365,8 @@ static const char *rp_key_header(enum rp_sort_key key)
 	case RP_SORT_DSO: return "Shared Object";
 	case RP_SORT_SYM: return "Symbol";
 	case RP_SORT_CPU: return "CPU";
+	case RP_SORT_SRCLINE: return "Source:Line";
+	case RP_SORT_SRCFILE: return "Source File";
 	}
 	return "";
 }
@@ -1288,6 +1380,8 @@ static int rp_key_width(enum rp_sort_key key, const struct rp_widths *w)
 	case RP_SORT_DSO: return w->dso;
 	case RP_SORT_SYM: return w->sym;
 	case RP_SORT_CPU: return w->cpu;
+	case RP_SORT_SRCLINE: return w->srcline;
+	case RP_SORT_SRCFILE: return w->srcfile;
 	}
 	return 0;
 }
@@ -1370,6 +1464,14 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 		rc = rp_buf_printf(b, "%-*.*s", width, width,
 				   e->dso_name ? e->dso_name : "[unknown]");
 		break;
+	case RP_SORT_SRCLINE:
+	case RP_SORT_SRCFILE: {
+		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
+
+		/* The last column is not padded. */
+		rc = rp_buf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
+		break;
+	}
 	case RP_SORT_SYM:
 		rc = rp_buf_printf(b, "[%c] ", e->level);
 		if (rc)

@@ -153,46 +153,202 @@ static uint32_t call_line(Dwarf_Die *die)
 	return line > UINT32_MAX ? 0 : (uint32_t)line;
 }
 
+/*
+ * The address ranges of one compile unit's functions (DW_TAG_subprogram
+ * and DW_TAG_inlined_subroutine, each range an entry), sorted by start,
+ * each with the entry whose range holds it: built once per unit, so that
+ * an address's chain is a binary search and a walk up, where
+ * dwarf_getscopes() reads the unit's whole DIE tree every time.
+ */
+struct rp_fn_range {
+	uint64_t lo, hi;   /* [lo, hi) */
+	uint64_t die;      /* the function's DIE offset */
+	uint32_t parent;   /* index of the enclosing range, UINT32_MAX: none */
+};
+
+struct rp_cu_index {
+	struct rp_fn_range *v;
+	size_t nr, alloc;
+	int err; /* RP_ERR_NOMEM while it was built */
+};
+
+static void cu_index_add(struct rp_cu_index *x, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (x->nr >= RP_SYMBOLS_MAX_CU_RANGES) {
+			x->err = RP_ERR_LIMIT;
+			return;
+		}
+		if (x->nr == x->alloc) {
+			size_t n = x->alloc ? x->alloc * 2 : 64;
+			struct rp_fn_range *v = realloc(x->v, n * sizeof(*v));
+
+			if (!v) {
+				x->err = RP_ERR_NOMEM;
+				return;
+			}
+			x->v = v;
+			x->alloc = n;
+		}
+		x->v[x->nr++] = (struct rp_fn_range){ lo, hi, dwarf_dieoffset(die), UINT32_MAX };
+	}
+}
+
+/* Every function range under die, depth first (bounded nesting). */
+static void cu_index_walk(struct rp_cu_index *x, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die child;
+
+	if (depth > RP_SYMBOLS_MAX_DIE_DEPTH || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			cu_index_add(x, &child);
+		if (x->err)
+			return;
+		if (dwarf_haschildren(&child))
+			cu_index_walk(x, &child, depth + 1);
+	} while (!x->err && dwarf_siblingof(&child, &child) == 0);
+}
+
+static int range_order(const void *pa, const void *pb)
+{
+	const struct rp_fn_range *a = pa, *b = pb;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi > b->hi ? -1 : 1; /* the enclosing one first */
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+/* Sorts the ranges and links each to the range that holds it. */
+static int cu_index_finish(struct rp_cu_index *x)
+{
+	uint32_t *stack;
+	size_t top = 0;
+
+	qsort(x->v, x->nr, sizeof(*x->v), range_order);
+	stack = malloc((x->nr ? x->nr : 1) * sizeof(*stack));
+	if (!stack)
+		return RP_ERR_NOMEM;
+	for (size_t i = 0; i < x->nr; i++) {
+		while (top && x->v[stack[top - 1]].hi <= x->v[i].lo)
+			top--;
+		/* A range that starts inside another but ends past it (damaged
+		 * DWARF) is nobody's child. */
+		if (top && x->v[i].hi <= x->v[stack[top - 1]].hi)
+			x->v[i].parent = stack[top - 1];
+		stack[top++] = (uint32_t)i;
+	}
+	free(stack);
+	return 0;
+}
+
+static void cu_index_free(struct rp_cu_index *x)
+{
+	if (x) {
+		free(x->v);
+		free(x);
+	}
+}
+
+void rp_symtab_inline_release(struct rp_dso_symtab *t)
+{
+	for (size_t i = 0; i < t->inline_cus.cap; i++)
+		cu_index_free(t->inline_cus.slots[i].value);
+	rp_hashmap_release(&t->inline_cus);
+}
+
+/* The index of cu (built on first use), or NULL with *err set. */
+static struct rp_cu_index *cu_index(struct rp_dso_symtab *t, Dwarf_Die *cu, int *err)
+{
+	uint64_t key = dwarf_dieoffset(cu) + 1;
+	struct rp_cu_index *x = rp_hashmap_get(&t->inline_cus, key);
+
+	if (x)
+		return x;
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	cu_index_walk(x, cu, 0);
+	/* A unit too large for the cap keeps the ranges read so far. */
+	if (x->err == RP_ERR_NOMEM || cu_index_finish(x) < 0 ||
+	    rp_hashmap_put(&t->inline_cus, key, x) < 0) {
+		cu_index_free(x);
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	return x;
+}
+
+/* The innermost function range holding vaddr, or UINT32_MAX. */
+static uint32_t innermost(const struct rp_cu_index *x, uint64_t vaddr)
+{
+	size_t lo = 0, hi = x->nr;
+
+	while (lo < hi) { /* the first range starting past vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->v[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return UINT32_MAX;
+	uint32_t i = (uint32_t)(lo - 1);
+	unsigned steps = 0;
+
+	while (i != UINT32_MAX && vaddr >= x->v[i].hi && steps++ < RP_SYMBOLS_MAX_DIE_DEPTH)
+		i = x->v[i].parent;
+	return i != UINT32_MAX && vaddr < x->v[i].hi ? i : UINT32_MAX;
+}
+
 /* The chain at vaddr, or NULL (none) with *err 0, or NULL with *err
  * RP_ERR_NOMEM. */
 static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
 					  const struct rp_symbol *base, uint64_t vaddr, int *err)
 {
 	Dwarf *dw = t->dwarf;
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu;
 	struct rp_inline_frame f[RP_SYMBOLS_MAX_INLINE_DEPTH];
 	uint32_t nr = 0;
 
 	*err = 0;
 	if (!dwarf_addrdie(dw, vaddr, &cu))
 		return NULL;
-	/* The innermost scope, then its concrete parents (dwarf_getscopes
-	 * continues an inlined subroutine with its abstract definition's). */
-	int n = dwarf_getscopes(&cu, vaddr, &scopes);
+	struct rp_cu_index *x = cu_index(t, &cu, err);
 
-	if (n > 0) {
-		Dwarf_Die inner = scopes[0];
-
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-	}
+	if (!x)
+		return NULL;
+	uint32_t i = innermost(x, vaddr);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
 	const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
 	int lineno = 0;
 
 	if (line)
 		dwarf_lineno(line, &lineno);
-	for (int i = 0; i < n && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	for (; i != UINT32_MAX && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i = x->v[i].parent) {
+		Dwarf_Die die;
 
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
+		if (!dwarf_offdie(dw, x->v[i].die, &die))
+			break;
+		int tag = dwarf_tag(&die);
 		const char *name = NULL;
 		int mangled = 1;
-		uint64_t off = dwarf_dieoffset(&scopes[i]);
+		uint64_t off = x->v[i].die;
 
-		if (!name_is_linkage(&cu) && !has_linkage_name(&scopes[i])) {
+		if (!name_is_linkage(&cu) && !has_linkage_name(&die)) {
 			/*
 			 * binutils names the innermost function, when DWARF
 			 * gives it no linkage name, after the symbol table's
@@ -205,7 +361,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 			name = rp_hashmap_get(&t->inline_renamed, off);
 			if (!name && !nr && base->name) {
 				name = base->name;
-				if (starts_at(t, &scopes[i], base) &&
+				if (starts_at(t, &die, base) &&
 				    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
 					*err = RP_ERR_NOMEM;
 					break;
@@ -215,7 +371,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 				mangled = 0;
 		}
 		if (!name)
-			name = die_name(&scopes[i]);
+			name = die_name(&die);
 		const struct rp_symbol *sym = inline_sym(s, t, base, name, mangled);
 
 		if (!sym) {
@@ -232,10 +388,9 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 		nr++;
 		if (tag == DW_TAG_subprogram)
 			break;
-		file = call_file(&cu, &scopes[i]);
-		lineno = (int)call_line(&scopes[i]);
+		file = call_file(&cu, &die);
+		lineno = (int)call_line(&die);
 	}
-	free(scopes);
 	if (*err || !nr)
 		return NULL;
 	struct rp_inline_node *node =
@@ -286,4 +441,19 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 	}
 	*out = node->frames;
 	return (int)node->nr;
+}
+
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	int lineno = 0;
+
+	*line = 0;
+	*err = 0;
+	if (!rp_symtab_dwarf(t) || !dwarf_addrdie(t->dwarf, vaddr, &cu) ||
+	    !(l = dwarf_getsrc_die(&cu, vaddr)) || dwarf_lineno(l, &lineno) != 0)
+		return NULL;
+	*line = lineno > 0 ? (uint32_t)lineno : 0;
+	return dwarf_linesrc(l, NULL, NULL);
 }

@@ -97,6 +97,13 @@ struct rp_dso_symtab {
 	 * they were the innermost function of a lookup (binutils keeps that
 	 * name for later lookups, where they are outer frames). */
 	struct rp_hashmap inline_renamed;
+	/* Source lines by address (srcline.c), and perf's count of failed
+	 * lookups before the first that found one. */
+	struct rp_hashmap srclines;
+	uint32_t srcline_fails;
+	uint8_t srcline_found, srcline_off;
+	/* Compile units' function ranges (DIE offset + 1 -> index). */
+	struct rp_hashmap inline_cus;
 	struct rp_arena inline_arena;
 };
 
@@ -105,6 +112,20 @@ struct rp_dso_symtab {
 #define RP_SYMBOLS_MAX_INLINE_ADDRS (4u << 20)
 /* Most frames of one inline chain kept. */
 #define RP_SYMBOLS_MAX_INLINE_DEPTH 64u
+/* Most function address ranges indexed per compile unit, and the deepest
+ * DIE nesting walked. */
+#define RP_SYMBOLS_MAX_CU_RANGES (4u << 20)
+#define RP_SYMBOLS_MAX_DIE_DEPTH 256u
+
+/*
+ * The source file (full path) and line of vaddr (a link-time address) in
+ * t's DWARF line table; NULL when unknown (lib/symbols/inline.c).  *err:
+ * 0, or a negative rp_err.
+ */
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
+
+/* Frees t's inline lookup state (lib/symbols/inline.c). */
+void rp_symtab_inline_release(struct rp_dso_symtab *t);
 
 /* Opens t's DWARF on first use; NULL when it has none. */
 void *rp_symtab_dwarf(struct rp_dso_symtab *t);

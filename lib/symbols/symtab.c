@@ -685,6 +685,8 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	rp_hashmap_release(&t->inlines);
 	rp_hashmap_release(&t->inline_syms);
 	rp_hashmap_release(&t->inline_renamed);
+	rp_symtab_inline_release(t);
+	rp_hashmap_release(&t->srclines);
 	rp_arena_release(&t->inline_arena);
 	free(t->segs);
 	free(t->src);

@@ -89,7 +89,6 @@ struct rp_unwinder {
 	struct rp_symbols *symbols;
 	struct rp_hashmap spaces; /* struct rp_maps * -> struct rp_uw_space */
 	struct rp_uw_walk walk;
-	struct rp_unwind_stats stats;
 	char *debuginfo_path; /* libdwfl's search path: NULL, its default */
 	Dwfl_Callbacks callbacks;
 };
@@ -136,11 +135,6 @@ void rp_unwinder_free(struct rp_unwinder *u)
 		return;
 	spaces_clear(u);
 	free(u);
-}
-
-void rp_unwinder_stats(const struct rp_unwinder *u, struct rp_unwind_stats *out)
-{
-	*out = u->stats;
 }
 
 /* perf register `idx` of regs into *v: 0, or -1 when not sampled. */
@@ -399,15 +393,18 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
 		return DWARF_CB_ABORT;
-	/* The caller's module, before libdwfl looks for this frame's CFI. */
+	/* This frame's module, before libdwfl looks for its CFI: asking
+	 * whether the frame is an activation unwinds it already. */
 	enum report_result r = report_module(u, sp, w->thread->maps, pc);
 
 	if (r == REPORT_STALE) {
 		w->stale = 1;
 		return DWARF_CB_ABORT;
 	}
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
 	/* A return address points after the call: perf reports the call. */
 	w->ips[w->nr++] = activation ? pc : pc - 1;
 	if (w->nr >= w->max || r == REPORT_NOMEM)
@@ -440,7 +437,6 @@ static struct rp_uw_space *space_get(struct rp_unwinder *u, struct rp_maps *maps
 static void space_drop(struct rp_unwinder *u, struct rp_maps *maps)
 {
 	space_free(rp_hashmap_del(&u->spaces, (uint64_t)(uintptr_t)maps));
-	u->stats.rebuilds++;
 }
 
 /* One walk on the space's current Dwfl.  Returns 0, or 1 when the space
@@ -487,7 +483,6 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
 	w->d = d;
 	w->ips = ips;
 	w->max = max;
-	u->stats.samples++;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct rp_uw_space *sp = space_get(u, thread->maps);
 
@@ -500,11 +495,9 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
 	}
 	/* perf reports the sampled ip even where no walk could start. */
 	if (!w->nr) {
-		u->stats.no_state++;
 		ips[0] = ip;
 		w->nr = 1;
 	}
-	u->stats.frames += w->nr;
 	w->thread = NULL;
 	w->d = NULL;
 	return w->nr;

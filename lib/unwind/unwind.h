@@ -31,14 +31,6 @@
 
 struct rp_unwinder;
 
-/* Counters of one unwinder's work (for docs and benchmarks). */
-struct rp_unwind_stats {
-	uint64_t samples;  /* walks started */
-	uint64_t frames;   /* frames delivered, the sampled ip included */
-	uint64_t no_state; /* samples whose first module could not be reported */
-	uint64_t rebuilds; /* address-space states dropped for changed maps */
-};
-
 /*
  * A new unwinder over machine's address spaces, reading binaries through
  * symbols (neither may be NULL; both must outlive it).  Returns 0 or
@@ -64,7 +56,5 @@ int rp_unwind_applies(const struct rp_sample *d);
  */
 size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
 		      const struct rp_sample *d, uint64_t *ips, size_t max);
-
-void rp_unwinder_stats(const struct rp_unwinder *u, struct rp_unwind_stats *out);
 
 #endif

@@ -85,6 +85,7 @@ int cmd_pprof(int argc, char **argv)
 		return RP_EXIT_USAGE;
 	}
 	struct rp_progress *progress = rp_progress_new(stderr, in.session, 0);
+	rp_pprof_set_symbols(pprof, in.symbols);
 	struct rp_consumer consumers[2] = { rp_pprof_consumer(pprof),
 					     rp_progress_consumer(progress) };
 	status = cli_input_run(&in, consumers, progress ? 2 : 1);

@@ -15,6 +15,7 @@ enum {
 	OPT_SYMFS,
 	OPT_KALLSYMS,
 	OPT_NO_DEMANGLE,
+	OPT_FULL_SOURCE_PATH,
 	OPT_GROUP,
 	OPT_NO_GROUP,
 	OPT_CHILDREN,
@@ -30,6 +31,7 @@ static void report_usage(FILE *out)
 	      "      --symfs DIR           look for binaries under DIR\n"
 	      "      --kallsyms FILE       kernel symbols from FILE\n"
 	      "      --no-demangle         keep C++ and Rust names mangled\n"
+	      "      --full-source-path    srcline and srcfile with the whole path\n"
 	      "      --group, --no-group   show event groups together or apart (perf's options)\n"
 	      "      --children            a Children column: the period of the stacks that hold the entry\n"
 	      "      --no-children         only the Self figures (the default)\n"
@@ -59,6 +61,7 @@ int cmd_report(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "group", no_argument, NULL, OPT_GROUP },
 		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 		{ "threads", required_argument, NULL, 'j' },
@@ -123,6 +126,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_KALLSYMS:
 			sym.kallsyms = optarg;
 			break;
+		case OPT_FULL_SOURCE_PATH:
+			opts.full_source_path = 1;
+			break;
 		case OPT_NO_DEMANGLE:
 			sym.no_demangle = 1;
 			break;
@@ -177,6 +183,7 @@ int cmd_report(int argc, char **argv)
 		return status;
 	}
 	struct rp_report *report;
+	opts.symbols = in.symbols;
 	if (rp_report_new(&report, in.session, &opts) < 0) {
 		cli_errorf("out of memory");
 		cli_input_close(&in);

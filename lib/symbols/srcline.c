@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Source lines of addresses from DWARF line tables (libdw): what perf 6.1
+ * asks `addr2line` for (util/srcline.c __get_srcline()), found here
+ * in-process and cached per (DSO, address).
+ *
+ * perf stops asking for a DSO's lines once its first A2L_FAIL_LIMIT (123)
+ * lookups all failed (and keeps asking forever once one succeeded); the
+ * same count decides here, so that the same addresses come out unknown.
+ */
+#include <string.h>
+
+#include "symbols/symbols_int.h"
+
+/* perf's A2L_FAIL_LIMIT. */
+#define RP_SRCLINE_FAIL_LIMIT 123u
+
+/* A cached line: file (arena copy, NULL: unknown) and line. */
+struct rp_srcline_ent {
+	const char *file;
+	uint32_t line;
+};
+
+static struct rp_srcline_ent unknown_line;
+
+int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, const char **file,
+		       uint32_t *line)
+{
+	*file = NULL;
+	*line = 0;
+	if (!s || !dso)
+		return 0;
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
+
+	if (!t || !t->dwarf_path || t->srcline_off)
+		return 0;
+	struct rp_srcline_ent *e = rp_hashmap_get(&t->srclines, addr);
+
+	if (!e) {
+		uint64_t vaddr;
+		uint32_t lineno = 0;
+		const char *path = NULL;
+		int err = 0;
+
+		e = &unknown_line;
+		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS &&
+		    rp_symtab_vaddr(t, addr, &vaddr) == 0)
+			path = rp_symtab_line(t, vaddr, &lineno, &err);
+		if (err) {
+			s->error = err;
+			return err;
+		}
+		if (path) {
+			e = rp_arena_alloc(&t->inline_arena, sizeof(*e));
+			if (!e || !(e->file = rp_arena_strdup(&t->inline_arena, path))) {
+				s->error = RP_ERR_NOMEM;
+				return RP_ERR_NOMEM;
+			}
+			e->line = lineno;
+		}
+		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS &&
+		    rp_hashmap_put(&t->srclines, addr, e) < 0) {
+			s->error = RP_ERR_NOMEM;
+			return RP_ERR_NOMEM;
+		}
+	}
+	if (!e->file) {
+		if (!t->srcline_found && ++t->srcline_fails >= RP_SRCLINE_FAIL_LIMIT)
+			t->srcline_off = 1;
+		return 0;
+	}
+	t->srcline_found = 1;
+	*file = e->file;
+	*line = e->line;
+	return 1;
+}
+
+int rp_symbols_has_dwarf(struct rp_symbols *s, struct rp_dso *dso)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	return t && t->dwarf_path;
+}
