@@ -92,6 +92,20 @@ struct rp_addr_location {
 RP_API int rp_machine_find_map(struct rp_machine *machine, struct rp_thread *thread,
 			uint8_t cpumode, uint64_t ip, struct rp_addr_location *al);
 
+/* The kernel image's map (from the kernel's MMAP record, the last one
+ * when there are several); NULL when the records read so far had none. */
+RP_API const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine);
+/*
+ * The kernel's relocation reference (perf's ref_reloc_sym): the symbol
+ * that follows the kernel's name in its MMAP record ("_text" of
+ * "[kernel.kallsyms]_text") and its address (the record's pgoff).  Unset
+ * when that pgoff was 0: kernel addresses were hidden from perf record
+ * (kptr_restrict), so kernel symbols cannot be placed.  Returns 1 and
+ * fills *name (valid for the machine's lifetime) and *addr, each may be
+ * NULL; 0 when unset.
+ */
+RP_API int rp_machine_kernel_ref(const struct rp_machine *machine, const char **name, uint64_t *addr);
+
 RP_API uint64_t rp_map_start(const struct rp_map *map);
 RP_API uint64_t rp_map_end(const struct rp_map *map); /* exclusive */
 RP_API uint64_t rp_map_pgoff(const struct rp_map *map);

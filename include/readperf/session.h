@@ -265,6 +265,23 @@ struct rp_session_stats {
 	uint64_t nr_deferred_merged;
 	uint64_t nr_deferred_unmatched;
 	uint64_t nr_deferred_over_cap;
+	/*
+	 * A recording cut short: a file-mode header whose data size is 0
+	 * (perf record writes 0 first and the real size, with the feature
+	 * sections after the data, only when it finishes: it was killed, the
+	 * machine stopped, the disk filled).  cut_short is then 1, known from
+	 * rp_session_open() on; the records are read from the data offset up to
+	 * the last whole record, the header features are taken as absent, and
+	 * the end of the data is not an error.  bytes_recovered: bytes of
+	 * whole records read (every data file of a directory; after an error,
+	 * up to and with the record that stopped the reader), counted as each
+	 * data file ends; bytes_cut: bytes after the last whole record of each data
+	 * file (a record the end of the file cut, or bytes that are no record:
+	 * size below 8 or not a multiple of 8, type 0), not read.
+	 */
+	uint64_t cut_short;
+	uint64_t bytes_recovered;
+	uint64_t bytes_cut;
 };
 
 struct rp_session;
@@ -306,7 +323,9 @@ RP_API void rp_session_close(struct rp_session *session);
  * Returns 1 for a record, 0 at the end of the data, or a negative enum
  * rp_err: a corrupt record stops the reader, but every record read before
  * it is delivered first; rp_session_error() then names the offset and the
- * record type, and stats->bytes_skipped the bytes left unread.
+ * record type, and stats->bytes_skipped the bytes left unread.  A
+ * recording cut short (stats->cut_short) ends, without an error, at its
+ * last whole record.
  */
 RP_API int rp_session_next(struct rp_session *session, struct rp_event *ev);
 

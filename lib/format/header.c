@@ -88,6 +88,36 @@ static int rp_read_stream_header(struct rp_session *s)
 	return 0;
 }
 
+/*
+ * Whether a file whose header says data size 0 holds a feature index right
+ * at the data offset, as a finished recording without records would: one
+ * section per feature bit, the first starting right after the index, each
+ * within the file (or, without feature bits, nothing after the header).  A
+ * recording cut short has records there instead (or nothing).
+ */
+static int rp_feature_index_at_data(const struct rp_session *s)
+{
+	uint64_t nr = 0, at = s->data_off;
+
+	for (unsigned i = 0; i < 4; i++)
+		nr += (uint64_t)__builtin_popcountll(s->features[i]);
+	/* Without feature bits and bytes after the header, nothing tells a
+	 * finished file from one cut short, and nothing is lost either way. */
+	if (nr == 0)
+		return at >= s->size;
+	if (!rp_section_ok(s, at, nr * 16))
+		return 0;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t off = rp_load64(s->map + at + i * 16, s->swap);
+		uint64_t size = rp_load64(s->map + at + i * 16 + 8, s->swap);
+
+		if ((i == 0 && off != at + nr * 16) || off < at + nr * 16 ||
+		    !rp_section_ok(s, off, size))
+			return 0;
+	}
+	return 1;
+}
+
 static int rp_read_file_header(struct rp_session *s)
 {
 	struct rp_cursor c;
@@ -140,6 +170,17 @@ static int rp_read_file_header(struct rp_session *s)
 				       "data section (%llu bytes) beyond the end of the file (%llu bytes)",
 				       (unsigned long long)s->data_size,
 				       (unsigned long long)s->size);
+	if (s->data_size == 0 && !rp_feature_index_at_data(s)) {
+		/* perf record writes this header (and the attrs) before the
+		 * first record with data size 0, and the real size and the
+		 * feature sections after the data only when it finishes: a
+		 * file still saying 0 was cut short.  Its records run from the
+		 * data offset to the last whole one; there are no features. */
+		s->cut_short = 1;
+		s->stats.cut_short = 1;
+		memset(s->features, 0, sizeof(s->features));
+		return 0;
+	}
 	/* A cut file: the records that are there are read, then the reader
 	 * stops with an error (rp_session_next()). */
 	if (s->data_size > s->size - s->data_off)
@@ -493,7 +534,8 @@ int rp_header_read(struct rp_session *s)
 		s->inputs[0].end = s->size;
 		return 0;
 	}
-	if ((ret = rp_read_attrs(s)) < 0 || (ret = rp_read_feature_index(s)) < 0)
+	if ((ret = rp_read_attrs(s)) < 0 ||
+	    (!s->cut_short && (ret = rp_read_feature_index(s)) < 0))
 		return ret;
 	/* Feature contents are optional: a bad section is ignored, as perf
 	 * ignores a feature it fails to read. */
@@ -509,7 +551,7 @@ int rp_header_read(struct rp_session *s)
 			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for names");
 	}
 	s->inputs[0].pos = s->data_off;
-	s->inputs[0].end = s->data_cut_end ? s->size : s->data_off + s->data_size;
+	s->inputs[0].end = s->data_cut_end || s->cut_short ? s->size : s->data_off + s->data_size;
 	/* The data.N files of a directory are bare records. */
 	for (size_t i = 1; i < s->nr_inputs; i++) {
 		s->inputs[i].pos = 0;

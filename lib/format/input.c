@@ -186,7 +186,7 @@ int rp_inputs_open(struct rp_session *s)
 		}
 		fd = open(s->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return rp_io_error(s, "cannot open:", NULL);
+			return rp_io_error(s, "cannot open", NULL);
 	}
 	s->inputs = calloc(1, sizeof(*s->inputs));
 	if (!s->inputs) {

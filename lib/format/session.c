@@ -91,6 +91,8 @@ void rp_session_close(struct rp_session *s)
 /* Stops the reader on a framing error: nothing after it can be trusted. */
 static void rp_session_stop(struct rp_session *s, int code)
 {
+	int first = !s->stop_code;
+
 	s->stop_code = code;
 	s->stop_err = s->err;
 	s->eof = 1;
@@ -100,10 +102,35 @@ static void rp_session_stop(struct rp_session *s, int code)
 
 		if (!in->stream && !in->done && in->pos < in->end)
 			s->stats.bytes_skipped += in->end - in->pos;
+		/* What a recording cut short gave before the error. */
+		if (first && s->cut_short && !in->stream && !in->done)
+			s->stats.bytes_recovered += in->pos - (i == 0 ? s->data_off : 0);
 	}
 	/* The part of the data section that a cut file lacks. */
 	if (s->data_cut_end > s->size)
 		s->stats.bytes_skipped += s->data_cut_end - s->size;
+}
+
+/* A recording cut short ends at its first record that is not whole, or
+ * not a record at all (the zeros a crash can leave): the bytes from there
+ * on are counted in bytes_cut, the input ends there, and that is not an
+ * error.  Returns 0 (the end of the input). */
+static int rp_cut_short_end(struct rp_session *s, struct rp_input *in)
+{
+	if (!in->stream && in->end > in->pos) {
+		s->stats.bytes_cut += in->end - in->pos;
+		in->end = in->pos;
+	}
+	return 0;
+}
+
+/* Whether a record header read from a recording cut short can start a
+ * record: no record has type 0, and records in a file are padded to 8
+ * bytes, but for COMPRESSED (perf writes them unpadded: the next record
+ * starts right after the zstd frame). */
+static inline int rp_cut_short_plausible(uint32_t type, uint32_t size)
+{
+	return type != 0 && (!(size & 7) || type == RP_RECORD_COMPRESSED);
 }
 
 /* AUXTRACE and HEADER_TRACING_DATA records are followed by a payload
@@ -137,6 +164,11 @@ static int rp_skip_payload(struct rp_session *s, struct rp_input *in, const uint
 		}
 	}
 	ret = rp_input_skip(s, in, payload, keep);
+	if (ret == RP_ERR_TRUNCATED && s->cut_short && !in->stream) {
+		/* The record is not whole without its payload. */
+		in->pos = off;
+		return rp_cut_short_end(s, in);
+	}
 	if (ret == RP_ERR_TRUNCATED) {
 		rp_error_set_record(&s->err, RP_ERR_TRUNCATED, off, type,
 				    "%s data of %llu bytes runs past the end of the data",
@@ -195,7 +227,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 			uint32_t sz = rp_load16(p + 6, s->swap);
 			uint64_t at = in->pos;
 
-			if (type < RP_RECORD_HEADER_ATTR && sz >= 8 && sz <= in->end - at) {
+			if (type < RP_RECORD_HEADER_ATTR && sz >= 8 && sz <= in->end - at &&
+			    (!s->cut_short || rp_cut_short_plausible(type, sz))) {
 				in->pos = at + sz;
 				in->turn_bytes += sz;
 				if (in->pos >= in->next_slide)
@@ -234,6 +267,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 			return RP_ERR_IO;
 		if (avail < 8) {
 			if (c && c->head < c->len) {
+				if (s->cut_short)
+					return rp_cut_short_end(s, in);
 				rp_error_set_at(&s->err, RP_ERR_TRUNCATED, c->offset,
 						"compressed data ends inside a record");
 				return RP_ERR_TRUNCATED;
@@ -246,6 +281,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 				s->stats.bytes_skipped += avail;
 				return 0;
 			}
+			if (s->cut_short)
+				return rp_cut_short_end(s, in);
 			rp_error_set_at(&s->err, RP_ERR_TRUNCATED, in->pos,
 					"data ends inside a record header");
 			return RP_ERR_TRUNCATED;
@@ -254,6 +291,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 		uint32_t sz = rp_load16(p + 6, s->swap);
 		uint64_t at = in->pos;
 
+		if (s->cut_short && (sz < 8 || !rp_cut_short_plausible(type, sz)))
+			return rp_cut_short_end(s, in);
 		if (sz < 8) {
 			rp_error_set_record(&s->err, RP_ERR_CORRUPT, at, type, "bad record size %u", sz);
 			return RP_ERR_CORRUPT;
@@ -262,6 +301,8 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 		if (!p)
 			return RP_ERR_IO;
 		if (avail < sz) {
+			if (s->cut_short)
+				return rp_cut_short_end(s, in);
 			rp_error_set_record(&s->err, RP_ERR_TRUNCATED, at, type,
 					    "record of %u bytes runs past the end of the %s", sz,
 					    s->data_cut_end && in == &s->inputs[0] ?
@@ -330,6 +371,8 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 		if (ret != 0)
 			return ret;
 		in->done = 1;
+		if (s->cut_short && !in->stream)
+			s->stats.bytes_recovered += in->end - (s->cur_input == 0 ? s->data_off : 0);
 		if (s->data_cut_end && s->cur_input == 0) {
 			/* Every record that is there was read: the rest of the
 			 * data section is missing. */

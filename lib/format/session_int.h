@@ -137,6 +137,10 @@ struct rp_session {
 	 * is past the end of the file (a cut file); else 0.  The records that
 	 * are there are read, then the reader stops with RP_ERR_TRUNCATED. */
 	uint64_t data_cut_end;
+	/* File mode: data size 0 in the header (a recording cut short): the
+	 * data runs to the end of the file, up to its last whole record, and
+	 * the features were never written (stats.cut_short says so). */
+	uint8_t cut_short;
 	uint64_t event_types_off, event_types_size;
 	uint64_t features[4]; /* the 256-bit map */
 	uint64_t feat_off[RP_FEAT_BITS], feat_size[RP_FEAT_BITS];

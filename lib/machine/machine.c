@@ -647,6 +647,17 @@ uint64_t rp_map_pgoff(const struct rp_map *map)
 	return map->pgoff;
 }
 
+int rp_machine_kernel_ref(const struct rp_machine *machine, const char **name, uint64_t *addr)
+{
+	if (!machine->kernel_ref_name)
+		return 0;
+	if (name)
+		*name = machine->kernel_ref_name;
+	if (addr)
+		*addr = machine->kernel_ref_addr;
+	return 1;
+}
+
 struct rp_dso *rp_map_dso(const struct rp_map *map)
 {
 	return map->dso;

@@ -337,6 +337,7 @@ static int rp_graph_level(FILE *out, const struct rp_cnode *n, uint64_t total, i
 	int rc = rp_sorted_children(n, p, &k);
 	size_t i;
 	uint32_t shown = 0;
+	uint64_t shown_count = 0; /* samples under the children drawn */
 
 	if (rc)
 		return rc;
@@ -346,6 +347,7 @@ static int rp_graph_level(FILE *out, const struct rp_cnode *n, uint64_t total, i
 		int first = 1;
 
 		remaining -= cumul;
+		shown_count += rp_cumul_count(c);
 		/* The last child drops its level's pipe, unless fractal mode
 		 * still has a remainder to draw. */
 		if (i + 1 == k.nr && (p->mode != RP_CGRAPH_REL || !remaining))
@@ -367,10 +369,18 @@ static int rp_graph_level(FILE *out, const struct rp_cnode *n, uint64_t total, i
 			break;
 	}
 	if (!rc && p->mode == RP_CGRAPH_REL && remaining && remaining != total) {
-		/* perf's "[...]": what the threshold hid, as one more child. */
-		new_mask &= ~rp_mask_bit(depth - 1);
-		rp_frame_line(out, NULL, remaining, 0, 1, depth, new_mask, total, left_margin, p);
-		*printed = 1;
+		/* perf's "[...]": what the threshold hid, as one more child.
+		 * Its count is that of the samples under the children not
+		 * drawn; with the count value perf draws no "[...]" when that
+		 * is 0 (its __callchain__fprintf_graph). */
+		uint64_t hidden = n->children_count > shown_count ? n->children_count - shown_count : 0;
+
+		if (p->value != RP_CGVAL_COUNT || hidden) {
+			new_mask &= ~rp_mask_bit(depth - 1);
+			rp_frame_line(out, NULL, remaining, hidden, 1, depth, new_mask, total,
+				      left_margin, p);
+			*printed = 1;
+		}
 	}
 	free(k.v);
 	return rc;

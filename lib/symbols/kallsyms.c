@@ -32,6 +32,16 @@ static size_t get_hex(const char *p, const char *end, uint64_t *v)
 	return n;
 }
 
+/* Reads a number in base 16 as strtoull(3) does (leading blanks, a sign,
+ * an optional 0x); returns the bytes it used, 0 when there is none. */
+static size_t get_hex_strtoull(const char *p, uint64_t *v)
+{
+	char *endp;
+
+	*v = strtoull(p, &endp, 16);
+	return (size_t)(endp - p);
+}
+
 /*
  * Reads at most cap bytes of path into *out (malloc'ed, NUL-terminated,
  * the caller frees it), *len bytes.  Returns 0, -1 when the file cannot
@@ -214,20 +224,27 @@ int rp_load_perf_map(const char *path, struct rp_symtab_builder *b)
 		return nr == RP_ERR_NOMEM ? nr : 0;
 	b->demangle = 0;
 	b->track_tree = 1;
-	const char *p = buf, *end = buf + len;
+	char *p = buf, *end = buf + len;
 	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
-		const char *line = p;
+		char *line = p;
 		size_t ll = (size_t)(eol - p);
 		p = eol + 1;
-		/* "START SIZE name", both in hex. */
+		/* perf drops the last byte of each line it reads, the newline,
+		 * or the last byte of a last line that has none. */
+		if (eol == end && ll)
+			ll--;
+		line[ll] = '\0';
+		/* "START SIZE name", both in hex, read as strtoull(3) reads
+		 * base 16 (perf's hex2u64): blanks first, then an optional
+		 * "0x" prefix, which the JVM writes ("0x7f... 0x1a0 name"). */
 		uint64_t start, size;
-		size_t n = get_hex(line, eol, &start) + 1;
+		size_t n = get_hex_strtoull(line, &start) + 1;
 		if (n + 2 >= ll)
 			continue;
-		n += get_hex(line + n, eol, &size) + 1;
+		n += get_hex_strtoull(line + n, &size) + 1;
 		if (n + 2 >= ll)
 			continue;
 		int err = rp_symb_add(b, start, size, 1, 2, line + n, ll - n);

@@ -63,6 +63,16 @@ int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		if (s->buildid_dir && !home)
 			memmove(s->buildid_dir, s->buildid_dir + 1, n - 1);
 	}
+	/* perf takes a symfs that is the root ("/", "/tmp/..") for none, after
+	 * it moved the build-id cache there: the kernel's symbols then come
+	 * from the local kallsyms as without --symfs. */
+	if (s->symfs && s->symfs[0]) {
+		char *real = realpath(s->symfs, NULL);
+
+		if (real && !strcmp(real, "/"))
+			s->symfs[0] = '\0';
+		free(real);
+	}
 	s->is_x86_64 = 1;
 	if (session) {
 		const struct rp_header_info *h = rp_session_header(session);

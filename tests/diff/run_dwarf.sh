@@ -22,6 +22,7 @@
 #   - report --sort srcline, srcfile,dso and sym,srcline equal perf's;
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
+#   - report --children has __libc_start_call_main in one row;
 #   - collapse equals perf's stackcollapse on >= 99 % of the samples;
 # on workload:
 #   - the unwound stacks agree with perf's on >= 99 % of the samples of
@@ -58,14 +59,27 @@ agree="python3 $here/stacks_agree.py"
 record() {
 	local out=$1
 	shift
-	if ! perf record -q --call-graph dwarf -e cpu-clock -o "$out" -- "$@" \
+	if ! perf record -q --call-graph dwarf -e cpu-clock -o "$out" "$@" \
 		>"$out.record.out" 2>&1 || [ ! -s "$out" ]; then
 		cat "$out.record.out" >&2
 		rp_cannot_run "perf record --call-graph dwarf failed"
 	fi
 }
-record stacks.data ./stacks -t 400 -j 3
-record workload.data ./workload -q -t 1000
+# The C++ program is recorded by attaching to it (-p): perf 6.1 loses the
+# stacks of a process it started itself now and then (the maps it keeps
+# from before the exec, see above), which would make byte-for-byte
+# comparisons fail by chance.  The workload is started by perf.
+./stacks -t 2600 -j 3 &
+stacks_pid=$!
+sleep 0.3
+timeout -s INT 2 perf record -q --call-graph dwarf -e cpu-clock -o stacks.data \
+	-p "$stacks_pid" >stacks.data.record.out 2>&1
+wait "$stacks_pid"
+grep -q . <(perf script -i stacks.data 2>/dev/null | head -1) || {
+	cat stacks.data.record.out >&2
+	rp_cannot_run "perf record --call-graph dwarf -p failed"
+}
+record workload.data -- ./workload -q -t 1000
 
 # same TAG FILE-PERF FILE-RP: exact comparison.
 same() {
@@ -85,8 +99,9 @@ report_same() {
 	"$RP" report $rpargs "$file" >"$tag.rp" 2>/dev/null
 	grep -q '%' "$tag.perf" || fail "$tag: perf printed no rows (test problem)"
 	if [ -n "${RP_DWARF_SKIP:-}" ]; then
-		grep -vE "$RP_DWARF_SKIP" "$tag.perf" >"$tag.perf.kept"
-		grep -vE "$RP_DWARF_SKIP" "$tag.rp" >"$tag.rp.kept"
+		# (the column widths follow the rows left out: the header too)
+		grep -vE "$RP_DWARF_SKIP|^#" "$tag.perf" | sed 's/ *$//' >"$tag.perf.kept"
+		grep -vE "$RP_DWARF_SKIP|^#" "$tag.rp" | sed 's/ *$//' >"$tag.rp.kept"
 		same "$tag (without $RP_DWARF_SKIP)" "$tag.perf.kept" "$tag.rp.kept"
 	else
 		same "$tag" "$tag.perf" "$tag.rp"
@@ -118,15 +133,25 @@ report_same stacks.srcfile stacks.data "--sort dso,srcfile -g none" --no-childre
 report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no-children --sort dso,sym,srcline -g none
 RP_DWARF_SKIP=
 
+# --children: one row for a function on every main-thread stack.  perf
+# 6.1 splits such rows in two when inlined frames are about (its rb-tree
+# compares inlined symbols by name, others by address: docs/unwind.md).
+n=$("$RP" report --children -g none stacks.data 2>/dev/null | grep -c '\] __libc_start_call_main$')
+if [ "$n" = 1 ]; then
+	echo "ok   report --children: __libc_start_call_main in one row"
+else
+	fail "report --children: __libc_start_call_main in $n rows"
+fi
+
 # pprof: go tool pprof -list shows the source lines with their figures.
 if command -v go >/dev/null 2>&1; then
 	"$RP" pprof -o stacks.pb.gz stacks.data 2>/dev/null
-	go tool pprof -list 'count_map' stacks.pb.gz >stacks.list 2>stacks.list.err
-	if grep -q "ROUTINE.*count_map in .*stacks.cc" stacks.list &&
-		grep -Eq '^ +[0-9.]+(ms|us|s) +[0-9.]+(ms|us|s) +[0-9]+:' stacks.list; then
-		echo "ok   pprof -list count_map ($(grep -c ROUTINE stacks.list) routines)"
+	go tool pprof -list 'worker' stacks.pb.gz >stacks.list 2>stacks.list.err
+	if grep -q "ROUTINE.*worker in .*stacks.cc" stacks.list &&
+		grep -Eq '^ +(\.|[0-9.]+(ms|us|s)) +[0-9.]+(ms|us|s) +[0-9]+:' stacks.list; then
+		echo "ok   pprof -list worker ($(grep -c ROUTINE stacks.list) routines)"
 	else
-		fail "go tool pprof -list count_map: no source lines with figures"
+		fail "go tool pprof -list worker: no source lines with figures"
 		head -20 stacks.list stacks.list.err >&2
 	fi
 else

@@ -12,7 +12,8 @@
 #                    --sort comm,dso,sym -t ';' -g none
 #   readperf report --children          vs perf report --stdio --children
 #   readperf report                     vs perf report --stdio --no-children
-# and a few other call-graph settings (callee/caller, fractal, threshold,
+# and a few other call-graph settings (callee/caller, fractal, fractal with
+# the count value (the "[...]" counts), threshold,
 # print limit, period values, --sort sym, --sort dso,sym, --percent-limit).
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
@@ -77,6 +78,16 @@ check_file() {
 	compare "$f" limit "-g graph,0.5,2" --no-children -g graph,0.5,2
 	compare "$f" period "--children -g graph,0.5,caller,function,period" \
 		--children -g graph,0.5,caller,function,period
+	# count: the "[...]" line carries the samples the threshold hid,
+	# and is not drawn when there are none.
+	compare "$f" fractal-count "-g fractal,0.5,caller,function,count" \
+		--no-children -g fractal,0.5,caller,function,count
+	compare "$f" fractal-count-callee "-g fractal,2,callee,function,count" \
+		--no-children -g fractal,2,callee,function,count
+	compare "$f" fractal-count-limit "-g fractal,0.5,caller,function,count,2" \
+		--no-children -g fractal,0.5,caller,function,count,2
+	compare "$f" children-fractal-count "--children -g fractal,1,caller,function,count" \
+		--children -g fractal,1,caller,function,count
 	compare "$f" sym "--sort sym" --no-children --sort sym
 	compare "$f" dso-sym "--children --sort dso,sym" --children --sort dso,sym
 	compare "$f" percent-limit "--children --percent-limit 2" --children --percent-limit 2

@@ -8,6 +8,9 @@
 #   tp        sched:sched_switch -a (trace field, libtraceevent)
 #   switch    cpu-clock --switch-events
 #   tpcallchain  sched:sched_switch -g (trace field, then the call stack)
+#   fixed-*   cpu-clock -c N, cpu-clock/period=N/ with task-clock,
+#             page-faults: fixed periods, no PERIOD in the samples (perf
+#             prints the attr's sample_period; -F period is allowed)
 # and for each file the default output plus field lists (-F) and the
 # --show-task-events / --show-mmap-events / --show-switch-events lines.
 #
@@ -83,6 +86,11 @@ record_workload syswide -e cpu-clock -a -- -t 300
 record_workload tp -e sched:sched_switch -a -- -t 300
 record_workload switch -e cpu-clock --switch-events -- -t 300 -f 1
 record_workload tpcallchain -e sched:sched_switch -g -- -t 300 -f 1
+# Fixed periods: no PERIOD in the samples; perf 6.1 prints the attr's
+# sample_period, by default and with -F period.
+record_workload fixed-c -e cpu-clock -c 100000 -- -t 200
+record_workload fixed-term -e cpu-clock/period=200000/,task-clock -- -t 200
+record_workload fixed-pf -e page-faults -- -t 200
 
 for n in plain callchain two syswide tp switch tpcallchain; do
 	compare "$n" default
@@ -101,6 +109,11 @@ compare tp f-trace -F comm,tid,cpu,time,trace
 compare tp f-ip -F +ip,+sym
 compare syswide ns --ns
 compare callchain ns-f --ns -F comm,time,ip,sym
+for n in fixed-c fixed-term fixed-pf; do
+	compare "$n" default
+	compare "$n" f-period -F comm,tid,period,event,ip,sym
+	compare "$n" f-plus-period -F +period
+done
 compare_error plain e-cpu -F comm,cpu
 compare_error plain e-addr -F +addr
 

@@ -19,6 +19,10 @@ void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "readperf: warning: <printf>" on stderr. */
 void cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* After reading all records: one warning when the recording was cut
+ * short (rp_session_stats: cut_short), saying how much was recovered. */
+void cli_warn_cut_short(const char *path, const struct rp_session *session);
+
 /* The pieces a subcommand works with, opened from one file. */
 struct cli_input {
 	const char *path;

@@ -85,6 +85,10 @@ int cmd_header(int argc, char **argv)
 		.mtime = stat(stat_path, &st) == 0 ? st.st_mtime : 0,
 		.is_pipe = rp_session_is_pipe(session),
 	};
+	if (rp_session_stats(session)->cut_short)
+		cli_warnf("%s: the recording was cut short (data size 0 in its header: perf record "
+			  "did not finish it); its header features were never written",
+			  path);
 	for (unsigned feat = 1; feat <= RP_FEATURES_LAST; feat++)
 		if (features->state[feat] == RP_FEAT_DAMAGED)
 			cli_warnf("%s: damaged %s feature section", path, rp_feature_name(feat));

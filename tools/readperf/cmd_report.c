@@ -36,7 +36,7 @@ static void report_usage(FILE *out)
 	      "      --children            a Children column: the period of the stacks that hold the entry\n"
 	      "      --no-children         only the Self figures (the default)\n"
 	      "  -g, --call-graph ARGS     call graph under each row, perf's graph,0.5,caller,function,percent:\n"
-	      "                            graph|fractal|none, caller|callee, threshold %%, print limit,\n"
+	      "                            graph|fractal|none, caller|callee, threshold %, print limit,\n"
 	      "                            percent|period|count (default: a graph when the file has\n"
 	      "                            callchains and no -t; caller order with --children)\n"
 	      "  -G, --inverted            caller order (as -g caller)\n"

@@ -68,6 +68,7 @@ int cmd_stats(int argc, char **argv)
 	}
 	while ((ret = rp_session_next(session, &ev)) > 0)
 		rp_stats_count(stats, &ev);
+	cli_warn_cut_short(path, session);
 	if (ret < 0) {
 		const struct rp_error *e = rp_session_error(session);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -89,26 +90,64 @@ void cli_input_close(struct cli_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+void cli_warn_cut_short(const char *path, const struct rp_session *session)
+{
+	const struct rp_session_stats *st = rp_session_stats(session);
+
+	if (st->cut_short)
+		cli_warnf("%s: the recording was cut short (data size 0 in its header: perf record "
+			  "did not finish it); recovered %llu bytes of records, up to the last whole "
+			  "one (%llu bytes after it)",
+			  path, (unsigned long long)st->bytes_recovered,
+			  (unsigned long long)st->bytes_cut);
+}
+
 /* What the run met that the output does not show: counted by a consumer
  * beside the command's own. */
 struct cli_diag {
-	uint64_t samples;    /* samples with a known event */
-	uint64_t no_map;     /* ... whose ip no map covers */
-	uint64_t no_sym;     /* ... with a map but no symbol */
+	const struct cli_input *in;
+	uint64_t samples;      /* samples with a known event */
+	uint64_t kernel;       /* ... in the kernel image (its map's DSO) */
+	uint64_t kernel_sym;   /* ... of which a symbol was found */
 };
 
 static int cli_diag_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
 	struct cli_diag *d = ctx;
+	const struct rp_map *kmap;
 
 	if (ev->type != RP_RECORD_SAMPLE || !res)
 		return 0;
 	d->samples++;
-	if (!res->al.map)
-		d->no_map++;
-	else if (!res->al.sym)
-		d->no_sym++;
+	if (res->al.map && (kmap = rp_machine_kernel_map(d->in->machine)) &&
+	    res->al.dso == rp_map_dso(kmap)) {
+		d->kernel++;
+		d->kernel_sym += res->al.sym != NULL;
+	}
 	return 0;
+}
+
+/*
+ * Whether kernel samples cannot be placed, as perf report decides it
+ * after a report (its kptr_restrict warning): some event samples the
+ * kernel, and the file had no kernel MMAP record, or samples fell in the
+ * kernel image while its MMAP gave no relocation address (pgoff 0: kernel
+ * addresses were hidden when it recorded).  perf says nothing about
+ * other samples without a map or a symbol, and neither does readperf.
+ */
+static int cli_kernel_unplaced(const struct cli_input *in, const struct cli_diag *d)
+{
+	size_t i, nr = rp_session_nr_evsels(in->session);
+
+	for (i = 0; i < nr; i++)
+		if (!(rp_evsel_attr(rp_session_evsel(in->session, i))->flags &
+		      RP_ATTR_EXCLUDE_KERNEL))
+			break;
+	if (i == nr || !d->samples)
+		return 0;
+	if (!rp_machine_kernel_map(in->machine))
+		return 1;
+	return d->kernel && !rp_machine_kernel_ref(in->machine, NULL, NULL);
 }
 
 /*
@@ -124,6 +163,7 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 
 	for (unsigned t = 1; t < RP_RECORD_MAX; t++)
 		total += st->nr_records[t];
+	cli_warn_cut_short(in->path, in->session);
 	if (st->nr_records[RP_RECORD_LOST])
 		cli_warnf("%s: Processed %llu events and lost %llu chunks! Check IO/CPU overload! "
 			  "(%llu events lost)",
@@ -149,15 +189,28 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 	if (st->nr_unordered)
 		cli_warnf("%s: %llu out of order events recorded.", in->path,
 			  (unsigned long long)st->nr_unordered);
-	if (d->no_map || (in->symbols && d->no_sym))
-		cli_warnf("%s: of %llu samples, %llu have no map and %llu no symbol", in->path,
-			  (unsigned long long)d->samples, (unsigned long long)d->no_map,
-			  (unsigned long long)(in->symbols ? d->no_sym : 0));
+	if (cli_kernel_unplaced(in, d)) {
+		if (!rp_machine_kernel_map(in->machine))
+			cli_warnf("%s: kernel samples cannot be resolved: the recording has no "
+				  "kernel map (no MMAP record of the kernel)",
+				  in->path);
+		else if (d->kernel_sym)
+			cli_warnf("%s: the recording hid kernel addresses (kptr_restrict when perf "
+				  "record ran: no relocation address in its kernel map); kernel "
+				  "symbols may be wrong if the kernel was relocated (kexec)",
+				  in->path);
+		else
+			cli_warnf("%s: %llu kernel samples (of %llu) cannot be resolved: the "
+				  "recording hid kernel addresses (kptr_restrict when perf record "
+				  "ran) and no kallsyms or vmlinux places them",
+				  in->path, (unsigned long long)d->kernel,
+				  (unsigned long long)d->samples);
+	}
 }
 
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr)
 {
-	struct cli_diag diag = { 0 };
+	struct cli_diag diag = { .in = in };
 	struct rp_consumer *all = calloc(nr + 1, sizeof(*all));
 	int ret;
 
@@ -213,6 +266,21 @@ static void usage(FILE *out)
 	      out);
 }
 
+/*
+ * Whether the first argument, which is no command, reads as a mistyped
+ * command rather than as the FILE of `readperf [FILE]`: not an option,
+ * not "-", no such path, and no '/' or '.' in it (a missing "x.data" or
+ * "dir/f" is a file that cannot be opened, and says so).
+ */
+static int cli_unknown_command(const char *arg)
+{
+	struct stat st;
+
+	if (arg[0] == '-' || !arg[0] || strchr(arg, '/') || strchr(arg, '.'))
+		return 0;
+	return stat(arg, &st) < 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2) {
@@ -246,6 +314,11 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 			usage(stdout);
 			return RP_EXIT_OK;
+		}
+		if (cli_unknown_command(cmd)) {
+			fprintf(stderr, "readperf: '%s' is not a readperf command\n\n", cmd);
+			usage(stderr);
+			return RP_EXIT_USAGE;
 		}
 	}
 	/* `readperf [options] [FILE]` is the report. */
