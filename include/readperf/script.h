@@ -39,6 +39,7 @@ extern "C" {
 #define RP_SCRIPT_ADDR (1u << 10)  /* "addr" */
 #define RP_SCRIPT_SYMOFF (1u << 11) /* "symoff" */
 #define RP_SCRIPT_PERIOD (1u << 12) /* "period" */
+#define RP_SCRIPT_SRCLINE (1u << 13) /* "srcline": a line "  file.c:12" after each frame */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */
@@ -62,6 +63,9 @@ struct rp_script_opts {
 	uint32_t named[RP_SCRIPT_NR_TYPES];
 	unsigned show; /* RP_SCRIPT_SHOW_* */
 	int nanosecs;  /* times as seconds.nanoseconds (perf's --ns) */
+	/* Source lines for the srcline field (NULL: every line unknown);
+	 * must outlive the printer. */
+	struct rp_symbols *symbols;
 };
 
 struct rp_script;

@@ -131,9 +131,6 @@ RP_API int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
 RP_API int rp_symbols_srcline(struct rp_symbols *symbols, struct rp_dso *dso, uint64_t addr,
 		       const char **file, uint32_t *line);
 
-/* Whether dso's symbols come with DWARF (source lines, inline chains). */
-RP_API int rp_symbols_has_dwarf(struct rp_symbols *symbols, struct rp_dso *dso);
-
 /*
  * Starts reading /proc/kallsyms on a thread of the resolver's own, when
  * kernel symbols may come from there (no kallsyms file or symfs given), so

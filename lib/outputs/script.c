@@ -32,6 +32,7 @@ struct rp_script {
 	FILE *f;
 	const struct rp_session *session;
 	struct rp_machine *machine;
+	struct rp_symbols *symbols; /* the srcline field's lines, or NULL */
 	uint32_t fields[RP_SCRIPT_NR_TYPES];
 	unsigned show;
 	int nanosecs;
@@ -73,7 +74,15 @@ struct rp_sframe {
 	uint64_t symoff;
 	const char *sym; /* NULL: "[unknown]" */
 	const char *dso;
+	uint8_t inlined;  /* an inlined function's frame: " (inlined)" */
+	/* The srcline field: RP_SRC_* and what it prints. */
+	uint8_t src_kind;
+	uint32_t src_line;
+	const char *src;  /* a file (its base name printed) or a DSO name */
+	uint64_t src_addr;
 };
+
+enum { RP_SRC_NONE, RP_SRC_LINE, RP_SRC_UNKNOWN, RP_SRC_DSO_ADDR };
 
 static int rp_script_format_batch(void *ctx, const void *data, size_t size,
 				  struct rp_linebuf *out);
@@ -86,7 +95,7 @@ static const struct {
 	{ "time", RP_SCRIPT_TIME },   { "cpu", RP_SCRIPT_CPU },     { "event", RP_SCRIPT_EVENT },
 	{ "trace", RP_SCRIPT_TRACE }, { "ip", RP_SCRIPT_IP },       { "sym", RP_SCRIPT_SYM },
 	{ "dso", RP_SCRIPT_DSO },     { "addr", RP_SCRIPT_ADDR },   { "symoff", RP_SCRIPT_SYMOFF },
-	{ "period", RP_SCRIPT_PERIOD },
+	{ "period", RP_SCRIPT_PERIOD }, { "srcline", RP_SCRIPT_SRCLINE },
 };
 
 static const char *const rp_script_type_names[RP_SCRIPT_NR_TYPES] = {
@@ -276,6 +285,8 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->session = session;
 	s->show = opts ? opts->show : 0;
 	s->nanosecs = opts ? opts->nanosecs : 0;
+	if (opts && opts->sz >= offsetof(struct rp_script_opts, symbols) + sizeof(opts->symbols))
+		s->symbols = opts->symbols;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts && opts->user_set[t] ? opts->fields[t] :
 							   rp_script_default_fields(t);
@@ -449,9 +460,56 @@ static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 
 static const char *rp_script_dso_name(const struct rp_addr_location *al)
 {
-	if (al->sym && al->sym->inlined)
-		return "inlined"; /* perf: "func+0xoff (inlined)" */
 	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
+}
+
+/* PLT entries and the .init/.fini code: where perf 6.1 prints an
+ * unknown source line as "dso[addr]" rather than "??:0" (measured). */
+static int rp_script_stub(const struct rp_symbol *sym)
+{
+	if (!sym || !sym->name)
+		return 0;
+	size_t n = strlen(sym->name);
+
+	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
+	       !strcmp(sym->name, "_fini");
+}
+
+/*
+ * The srcline field of frame f (perf's map__fprintf_srcline(), or the
+ * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
+ * for a symbol of a file, "dso[addr]" in the kernel or a PLT entry;
+ * nothing without a map or, in a file, without a symbol (what perf 6.1
+ * prints: measured, docs/unwind.md).  0 or RP_ERR_NOMEM.
+ */
+static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f,
+			     struct rp_sframe *out)
+{
+	const struct rp_addr_location *al = &f->al;
+	const char *file = f->src_file;
+	uint32_t line = f->src_line;
+	int found = file != NULL;
+
+	if (!al->map || !al->dso)
+		return 0;
+	if (!found && s->symbols) {
+		found = rp_symbols_srcline(s->symbols, al->dso, al->addr, &file, &line);
+		if (found < 0)
+			return found;
+	}
+	if (found) {
+		out->src_kind = RP_SRC_LINE;
+		out->src = file;
+		out->src_line = line;
+	} else if (rp_dso_is_kernel(al->dso) || rp_dso_long_name(al->dso)[0] == '[' ||
+		   rp_script_stub(al->sym)) {
+		out->src_kind = RP_SRC_DSO_ADDR;
+		out->src = rp_dso_short_name(al->dso);
+		out->src_addr = rp_dso_is_kernel(al->dso) ? al->ip : al->addr;
+	} else if (al->sym) {
+		out->src_kind = RP_SRC_UNKNOWN;
+	}
+	return 0;
 }
 
 /* A resolved location as a frame: the offset into its symbol as perf
@@ -459,9 +517,10 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
  * symbol). */
 static struct rp_sframe rp_script_frame(const struct rp_addr_location *al, uint64_t shown)
 {
-	struct rp_sframe f = { shown, 0, NULL, rp_script_dso_name(al) };
+	struct rp_sframe f = { shown, 0, NULL, rp_script_dso_name(al), 0, RP_SRC_NONE, 0, NULL, 0 };
 
 	if (al->sym) {
+		f.inlined = al->sym->inlined;
 		f.sym = al->sym->name;
 		f.symoff = al->addr < al->sym->end ?
 				   al->addr - al->sym->start :
@@ -485,11 +544,36 @@ static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp
 			rp_lb_putn(b, "[unknown]", 9);
 		}
 	}
-	if (fields & RP_SCRIPT_DSO) {
+	/* perf's sample__fprintf_callchain(): an inlined frame says so after
+	 * its source line, in place of its DSO. */
+	if ((fields & RP_SCRIPT_DSO) && !f->inlined) {
 		rp_lb_putn(b, " (", 2);
 		rp_lb_puts(b, f->dso);
 		rp_lb_putc(b, ')');
 	}
+	switch (f->src_kind) {
+	case RP_SRC_LINE: {
+		const char *slash = strrchr(f->src, '/');
+
+		rp_lb_putn(b, "\n  ", 3);
+		rp_lb_puts(b, slash ? slash + 1 : f->src);
+		rp_lb_putc(b, ':');
+		rp_lb_u64(b, f->src_line, 0, 0);
+		break;
+	}
+	case RP_SRC_UNKNOWN:
+		rp_lb_putn(b, "\n  ??:0", 7);
+		break;
+	case RP_SRC_DSO_ADDR:
+		rp_lb_putn(b, "\n  ", 3);
+		rp_lb_puts(b, f->src);
+		rp_lb_putc(b, '[');
+		rp_lb_hex(b, f->src_addr, 0);
+		rp_lb_putc(b, ']');
+		break;
+	}
+	if (f->inlined)
+		rp_lb_putn(b, " (inlined)", 10);
 }
 
 /* A sample's line up to its tracepoint fields: start, period, event. */
@@ -589,9 +673,20 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 											   : al->ip;
 
 			frames[i] = rp_script_frame(al, shown);
+			int rc = (it.fields & RP_SCRIPT_SRCLINE) ?
+					 rp_script_srcline(s, &res->callchain[i], &frames[i]) : 0;
+
+			if (rc < 0)
+				return rc;
 		}
 	} else if (it.nr) {
+		struct rp_frame one = { .al = res->al };
+		int rc;
+
 		frames[0] = rp_script_frame(&res->al, d->ip);
+		rc = (it.fields & RP_SCRIPT_SRCLINE) ? rp_script_srcline(s, &one, &frames[0]) : 0;
+		if (rc < 0)
+			return rc;
 	}
 	if (at) {
 		*at = it;

@@ -402,11 +402,16 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
-static int rp_ends_with(const char *s, const char *suffix)
+/* PLT entries and the .init/.fini code: where perf 6.1 prints an
+ * unknown source line as "sym+OFFSET" rather than "??:0" (measured). */
+static int rp_stub_symbol(const struct rp_symbol *sym)
 {
-	size_t n = strlen(s), m = strlen(suffix);
+	if (!sym || !sym->name)
+		return 0;
+	size_t n = strlen(sym->name);
 
-	return n >= m && !memcmp(s + n - m, suffix, m);
+	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
+	       !strcmp(sym->name, "_fini");
 }
 
 /*
@@ -434,9 +439,9 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
 		file_txt = slash ? slash + 1 : file;
 		n = asprintf(&line_txt, "%s:%u", file_txt, line);
 	} else if (!has_map || !dso ||
-		   (!rp_symbols_has_dwarf(r->symbols, dso) && rp_dso_long_name(dso)[0] != '[' &&
-		    !(sym && sym->name && rp_ends_with(sym->name, "@plt")))) {
-		/* What perf 6.1 prints for a file without DWARF (docs/unwind.md). */
+		   (rp_dso_long_name(dso)[0] != '[' && !rp_stub_symbol(sym))) {
+		/* What perf 6.1 prints for a file's address without a line
+		 * (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
 	} else if (sym) {
 		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);

@@ -74,10 +74,3 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 	*line = e->line;
 	return 1;
 }
-
-int rp_symbols_has_dwarf(struct rp_symbols *s, struct rp_dso *dso)
-{
-	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
-
-	return t && t->dwarf_path;
-}

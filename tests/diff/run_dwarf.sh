@@ -19,7 +19,8 @@
 #     docs/unwind.md);
 #   - report --no-children and --children (graphs), with --no-inline, equal
 #     perf's; report --no-children with inlined frames equals perf's;
-#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's;
+#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's, and
+#     script -F +srcline on >= 99 % of the frames (glibc's aside);
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
 #   - report --children has __libc_start_call_main in one row;
@@ -120,14 +121,20 @@ $agree stacks.perf stacks.rp --min-share 100 ||
 $agree stacks.perf stacks.rp --text --min-share 99 ||
 	fail "stacks script: inlined frames' text differs from perf's"
 
+perf script -i stacks.data -F +srcline >stacks.srcl.perf 2>/dev/null
+"$RP" script -F +srcline stacks.data >stacks.srcl.rp 2>/dev/null
+python3 "$here/srcline_agree.py" stacks.srcl.perf stacks.srcl.rp --min-share 99 \
+	--skip '(libc|libm|ld-linux-x86-64)\.so' ||
+	fail "stacks script -F +srcline differs from perf's"
+
 report_same stacks.graph.noinl stacks.data "--no-inline" --no-children --no-inline
 report_same stacks.children.noinl stacks.data "--children --no-inline" --children --no-inline
 report_same stacks.graph stacks.data "" --no-children
 # Source lines: glibc's rows are left out (binutils names some lines of
 # glibc's multiarch wrapper units after the wrapper, libdw after the file
-# the line table gives: docs/unwind.md).
-glibc='(libc|libm|ld-linux-x86-64)\.so'
-RP_DWARF_SKIP=$glibc
+# the line table gives), and PLT rows (perf cuts some of their sym+off
+# texts short): docs/unwind.md.
+RP_DWARF_SKIP='(libc|libm|ld-linux-x86-64)\.so|@plt'
 report_same stacks.srcline stacks.data "--sort dso,srcline -g none" --no-children --sort dso,srcline -g none
 report_same stacks.srcfile stacks.data "--sort dso,srcfile -g none" --no-children --sort dso,srcfile -g none
 report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no-children --sort dso,sym,srcline -g none

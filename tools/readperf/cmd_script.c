@@ -115,6 +115,7 @@ int cmd_script(int argc, char **argv)
 		return status;
 	struct rp_script *script;
 	err[0] = 0;
+	opts.symbols = in.symbols;
 	int ret = rp_script_new(&script, stdout, in.session, &opts, err, sizeof(err));
 	if (ret < 0) {
 		if (err[0])
