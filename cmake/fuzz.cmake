@@ -12,7 +12,7 @@ option(RP_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 
 set(RP_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(RP_FUZZ_TARGETS open records pipe compressed swapped report csv dump stats
-                    header script collapse json pprof)
+                    header script collapse json pprof filter)
 
 add_executable(rp-fuzz-replay ${RP_FUZZ_DIR}/replay.c ${RP_FUZZ_DIR}/targets.c)
 target_link_libraries(rp-fuzz-replay PRIVATE readperf)

@@ -40,6 +40,8 @@ endif()
 if(LIBIBERTY_INCLUDE_DIR AND LIBIBERTY_LIBRARY)
   list(APPEND RP_PC_LIBS_PRIVATE -liberty)
 endif()
+# libm: the filters' time percentages (round()).
+list(APPEND RP_PC_LIBS_PRIVATE -lm)
 # The library's threads; glibc 2.34 and later need no flag, older ones do.
 if(CMAKE_USE_PTHREADS_INIT)
   list(APPEND RP_PC_LIBS_PRIVATE -pthread)

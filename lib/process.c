@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <readperf/filter.h>
 #include <readperf/process.h>
 
 #include "common/hashmap.h"
@@ -118,6 +119,7 @@ struct rp_pipeline {
 	int can_unwind; /* symbols and machine: an unwinder can be made */
 	uint64_t *uw_ips;
 	size_t uw_ips_alloc;
+	struct rp_filter *filter; /* NULL: every sample */
 };
 
 /* The last value read for one sample id (perf's perf_sample_id.period). */
@@ -454,6 +456,8 @@ static int rp_consumers_event(struct rp_pipeline *p, const struct rp_event *ev,
 
 		if (records >= 0 && !!(c->flags & RP_CONSUMER_RECORDS) != records)
 			continue;
+		if (r && r->filtered && !(c->flags & RP_CONSUMER_FILTERED))
+			continue;
 		if (r)
 			r->stack_slot = p->stack && i < RP_SCACHE_SLOTS ? &p->stack->slot[i] : NULL;
 		int ret = c->event(c->ctx, ev, r);
@@ -555,6 +559,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		const struct rp_sample *d = &ev->u.sample;
 		uint8_t cpumode = (uint8_t)(ev->misc & RP_MISC_CPUMODE_MASK);
 
+		if (rp_filter_drops(p->filter, ev))
+			return 0; /* --cpu, --time: as if not recorded */
 		res.thread = rp_pipeline_thread(p, d->pid, d->tid);
 		if (!res.thread)
 			return RP_ERR_NOMEM;
@@ -564,6 +570,9 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		res.callchain = NULL;
 		res.stack_id = 0;
 		res.stack_slot = NULL;
+		res.filtered = rp_filter_entry(p->filter, &res);
+		if (res.filtered && !(p->flags & RP_CONSUMER_FILTERED))
+			return 0;
 		if ((p->flags & RP_CONSUMER_CALLCHAIN) &&
 		    (d->callchain_nr || (p->can_unwind && rp_unwind_applies(d))) &&
 		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
@@ -833,9 +842,9 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 	return ret;
 }
 
-int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
-		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
-		  size_t nr_consumers, unsigned nr_threads)
+static int rp_process_run(struct rp_session *session, struct rp_machine *machine,
+			  struct rp_symbols *symbols, const struct rp_consumer *consumers,
+			  size_t nr_consumers, unsigned nr_threads, struct rp_filter *filter)
 {
 	struct rp_pipeline *p = calloc(1, sizeof(*p));
 	struct rp_event ev;
@@ -848,6 +857,7 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	p->session = session;
 	p->consumers = consumers;
 	p->nr_consumers = nr_consumers;
+	p->filter = filter;
 	p->gen = 1;
 	/* Without the cache the pipeline only runs slower. */
 	p->rcache = calloc(RP_RCACHE_SIZE, sizeof(*p->rcache));
@@ -883,6 +893,32 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 	rp_read_sids_release(p);
 	free(p);
 	return ret;
+}
+
+int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
+		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
+		  size_t nr_consumers, unsigned nr_threads)
+{
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers, nr_threads,
+			      NULL);
+}
+
+int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
+		   struct rp_symbols *symbols, const struct rp_consumer *consumers,
+		   size_t nr_consumers, const struct rp_process_opts *opts)
+{
+	struct rp_process_opts o = { 0 };
+
+	if (opts) {
+		if (opts->sz < sizeof(size_t))
+			return RP_ERR_INVAL;
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+		for (size_t i = sizeof(o); i < opts->sz; i++)
+			if (((const unsigned char *)opts)[i])
+				return RP_ERR_INVAL;
+	}
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers,
+			      o.nr_threads ? o.nr_threads : rp_process_threads(), o.filter);
 }
 
 int rp_process(struct rp_session *session, struct rp_machine *machine,

@@ -74,6 +74,12 @@ struct rp_resolved {
 	 * a consumer finds there it wrote for a sample of the same stack_id.
 	 */
 	struct rp_stack_slot *stack_slot;
+	/*
+	 * 0, or the RP_FILTERED_* marks of the entry filters that reject the
+	 * sample (filter.h); such samples reach only consumers with
+	 * RP_CONSUMER_FILTERED.
+	 */
+	unsigned filtered;
 };
 
 /* rp_consumer.flags */
@@ -84,6 +90,12 @@ struct rp_resolved {
  * a consumer with this flag gets each record once, as it is in the file.
  */
 #define RP_CONSUMER_RECORDS 2u
+/*
+ * Also hand this consumer the samples an entry filter rejected (with
+ * rp_resolved.filtered set), as perf report counts them in its totals
+ * without showing them; other consumers never see them.
+ */
+#define RP_CONSUMER_FILTERED 4u
 
 /* Most callchain entries resolved per sample (perf's PERF_MAX_STACK_DEPTH
  * is 127 by default; the kernel caps records far below this). */
@@ -129,6 +141,30 @@ RP_API unsigned rp_process_threads(void);
 RP_API int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		  size_t nr_consumers, unsigned nr_threads);
+
+struct rp_filter;
+
+/* Options of rp_process_ext(). */
+struct rp_process_opts {
+	size_t sz;            /* sizeof(struct rp_process_opts) */
+	unsigned nr_threads;  /* as rp_process_mt(); 0: rp_process_threads() */
+	/*
+	 * The samples the consumers get (filter.h), or NULL: all.  Samples the
+	 * sample filters drop reach no consumer and are not resolved; those an
+	 * entry filter rejects reach only RP_CONSUMER_FILTERED consumers.  The
+	 * filter is used (its caches written) during the call only.
+	 */
+	struct rp_filter *filter;
+};
+
+/*
+ * rp_process() with options (opts may be NULL: as rp_process()).  Returns
+ * what rp_process() returns, or RP_ERR_INVAL for options this library
+ * does not know (non-zero bytes past the fields it has).
+ */
+RP_API int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
+		   struct rp_symbols *symbols, const struct rp_consumer *consumers,
+		   size_t nr_consumers, const struct rp_process_opts *opts);
 
 #ifdef __cplusplus
 }

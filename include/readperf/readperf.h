@@ -10,6 +10,7 @@
 #include <readperf/session.h>
 #include <readperf/machine.h>
 #include <readperf/symbols.h>
+#include <readperf/filter.h>
 #include <readperf/process.h>
 #include <readperf/report.h>
 #include <readperf/csv.h>

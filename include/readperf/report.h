@@ -124,6 +124,20 @@ RP_API struct rp_consumer rp_report_consumer(struct rp_report *report);
  */
 RP_API int rp_report_write(struct rp_report *report, FILE *out);
 
+struct rp_filter;
+
+/*
+ * Shows the report as perf does with these filters (filter.h; NULL: none):
+ * a column whose --comms, --dsos or --symbols list has one entry is left
+ * out (unless every column would be) and named in a "# comm: NAME" line;
+ * "# Samples:" lines end with " (time slices: STR)" for --time.  The
+ * filter itself is applied in the pipeline (rp_process_ext()); the
+ * report's consumer takes the samples its entry filters reject into the
+ * totals only.  What the report needs is copied.  Returns 0,
+ * RP_ERR_INVAL (NULL report) or RP_ERR_NOMEM.
+ */
+RP_API int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filter);
+
 #ifdef __cplusplus
 }
 #endif

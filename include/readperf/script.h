@@ -101,6 +101,13 @@ RP_API int rp_script_new(struct rp_script **out, FILE *f, const struct rp_sessio
  * show the comm of the thread they name, as perf does.  NULL: ":-1".
  */
 RP_API void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
+struct rp_filter;
+/*
+ * The filter of the run (filter.h; NULL: none): its --cpu also hides the
+ * side-band lines of other CPUs, as in perf script (the pipeline filters
+ * the samples).  Not copied: it must outlive the run.
+ */
+RP_API void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter);
 /* The consumer (asks for callchains when some event has them). */
 RP_API struct rp_consumer rp_script_consumer(struct rp_script *script);
 /* Whether tracepoint fields could not be formatted (no libtraceevent or a

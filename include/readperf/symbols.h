@@ -48,6 +48,13 @@ struct rp_inline_frame {
 	uint32_t line;               /* 0: unknown */
 };
 
+/*
+ * Whether sym is a PLT entry ("name@plt", synthesized from the PLT) or
+ * the .init/.fini code (_init, _fini): where perf 6.1 prints an unknown
+ * source line as "sym+OFFSET" or "dso[addr]" rather than "??:0".
+ */
+RP_API int rp_symbol_is_stub(const struct rp_symbol *sym);
+
 struct rp_symbols_opts {
 	size_t sz; /* sizeof(struct rp_symbols_opts) */
 	/* The build-id cache; NULL: $PERF_BUILDID_DIR, else ~/.debug. */

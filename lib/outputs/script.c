@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <readperf/error.h>
+#include <readperf/filter.h>
 
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
@@ -33,6 +34,7 @@ struct rp_script {
 	const struct rp_session *session;
 	struct rp_machine *machine;
 	struct rp_symbols *symbols; /* the srcline field's lines, or NULL */
+	const struct rp_filter *filter; /* rp_script_set_filter(), or NULL */
 	uint32_t fields[RP_SCRIPT_NR_TYPES];
 	unsigned show;
 	int nanosecs;
@@ -463,18 +465,6 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 	return al->dso ? rp_dso_long_name(al->dso) : "[unknown]";
 }
 
-/* PLT entries and the .init/.fini code: where perf 6.1 prints an
- * unknown source line as "dso[addr]" rather than "??:0" (measured). */
-static int rp_script_stub(const struct rp_symbol *sym)
-{
-	if (!sym || !sym->name)
-		return 0;
-	size_t n = strlen(sym->name);
-
-	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
-	       !strcmp(sym->name, "_fini");
-}
-
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
@@ -502,7 +492,7 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 		out->src = file;
 		out->src_line = line;
 	} else if (rp_dso_is_kernel(al->dso) || rp_dso_long_name(al->dso)[0] == '[' ||
-		   rp_script_stub(al->sym)) {
+		   rp_symbol_is_stub(al->sym)) {
 		out->src_kind = RP_SRC_DSO_ADDR;
 		out->src = rp_dso_short_name(al->dso);
 		out->src_addr = rp_dso_is_kernel(al->dso) ? al->ip : al->addr;
@@ -817,7 +807,11 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		sid.time = time;
 		sid.pid = (uint32_t)pid;
 		sid.tid = (uint32_t)tid;
+		sid.present |= RP_SAMPLE_CPU;
 	}
+	/* perf script's filter_cpu(): a record without a cpu is shown. */
+	if ((sid.present & RP_SAMPLE_CPU) && rp_filter_cpu_drops(s->filter, sid.cpu))
+		return 0;
 	const char *comm = NULL;
 	if (tid != -1 && s->machine) {
 		struct rp_thread *th = rp_machine_findnew_thread(s->machine, (uint32_t)pid,
@@ -869,6 +863,11 @@ static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp
 void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine)
 {
 	script->machine = machine;
+}
+
+void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter)
+{
+	script->filter = filter;
 }
 
 struct rp_consumer rp_script_consumer(struct rp_script *script)

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include <readperf/error.h>
+#include <readperf/filter.h>
 
 #include "common/arena.h"
 #include "common/array.h"
@@ -81,6 +82,9 @@ struct rp_hist_entry {
 	uint64_t acc_period;  /* --children: samples whose stack holds it */
 	uint64_t acc_samples;
 	struct rp_cnode *chain; /* the call paths, when graphs are built */
+	/* The RP_FILTERED_* marks of the sample that made the entry: perf
+	 * keeps those of the first sample and hides the row when set. */
+	unsigned filtered;
 };
 
 struct rp_hists {
@@ -141,6 +145,10 @@ struct rp_report {
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to */
+	/* From the filter (rp_report_set_filter): the only entry of
+	 * --comms, --dsos, --symbols (perf leaves that column out), the
+	 * --time string; NULL when not set. */
+	char *single_comm, *single_dso, *single_sym, *time_str;
 };
 
 static const struct {
@@ -367,7 +375,57 @@ void rp_report_free(struct rp_report *report)
 	rp_strpool_release(&report->pool);
 	rp_arena_release(&report->arena);
 	free(report->field_sep);
+	free(report->single_comm);
+	free(report->single_dso);
+	free(report->single_sym);
+	free(report->time_str);
 	free(report);
+}
+
+static int rp_dup_or_null(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? RP_ERR_NOMEM : 0;
+}
+
+int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filter)
+{
+	if (!report)
+		return RP_ERR_INVAL;
+	if (rp_dup_or_null(&report->single_comm, rp_filter_single(filter, RP_FILTER_COMMS)) ||
+	    rp_dup_or_null(&report->single_dso, rp_filter_single(filter, RP_FILTER_DSOS)) ||
+	    rp_dup_or_null(&report->single_sym, rp_filter_single(filter, RP_FILTER_SYMBOLS)) ||
+	    rp_dup_or_null(&report->time_str, rp_filter_time_str(filter)))
+		return RP_ERR_NOMEM;
+	return 0;
+}
+
+/* The single filter entry of a key's list (see rp_report_set_filter). */
+static const char *rp_key_single(const struct rp_report *r, enum rp_sort_key key)
+{
+	switch (key) {
+	case RP_SORT_COMM:
+		return r->single_comm;
+	case RP_SORT_DSO:
+		return r->single_dso;
+	case RP_SORT_SYM:
+		return r->single_sym;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * perf's sort__setup_elide(): a key whose filter list has one entry is
+ * left out of the columns, unless that would leave out every key.
+ */
+static int rp_key_elided(const struct rp_report *r, size_t k)
+{
+	for (size_t i = 0; i < r->nr_keys; i++)
+		if (!rp_key_single(r, r->keys[i]))
+			return rp_key_single(r, r->keys[k]) != NULL;
+	return 0;
 }
 
 int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
@@ -402,18 +460,6 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
-/* PLT entries and the .init/.fini code: where perf 6.1 prints an
- * unknown source line as "sym+OFFSET" rather than "??:0" (measured). */
-static int rp_stub_symbol(const struct rp_symbol *sym)
-{
-	if (!sym || !sym->name)
-		return 0;
-	size_t n = strlen(sym->name);
-
-	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
-	       !strcmp(sym->name, "_fini");
-}
-
 /*
  * The srcline and srcfile texts of a location, as perf's
  * hist_entry__srcline() and hist_entry__get_srcfile() make them: "file:line"
@@ -439,7 +485,7 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
 		file_txt = slash ? slash + 1 : file;
 		n = asprintf(&line_txt, "%s:%u", file_txt, line);
 	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_stub_symbol(sym))) {
+		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
 		/* What perf 6.1 prints for a file's address without a line
 		 * (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
@@ -877,6 +923,10 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.srcline = key.srcfile = NULL;
 	key.period = key.nr_samples = key.acc_period = key.acc_samples = 0;
 	key.chain = NULL;
+	/* An entry filter's marks (perf's al.filtered) go with the entry
+	 * this sample makes, and with --children with the entries of its
+	 * stack: the row is hidden, its samples stay in the totals. */
+	key.filtered = res ? res->filtered : 0;
 	key.thread = res ? res->thread : NULL;
 	key.tid = key.thread ? rp_thread_tid(key.thread) : (int32_t)s->tid;
 	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
@@ -960,10 +1010,10 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 
 struct rp_consumer rp_report_consumer(struct rp_report *report)
 {
-	struct rp_consumer c = { report, rp_report_event, 0 };
+	struct rp_consumer c = { report, rp_report_event, RP_CONSUMER_FILTERED };
 
 	if (report && (report->graph || report->children))
-		c.flags = RP_CONSUMER_CALLCHAIN;
+		c.flags |= RP_CONSUMER_CALLCHAIN;
 
 	return c;
 }
@@ -1333,6 +1383,8 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 
+		if (e->filtered)
+			continue;
 		/* perf measures the thread's comm at the end, not the entry's. */
 		comm = rp_max(comm, (int)strlen(rp_entry_final_comm(e)));
 		if (e->dso_name)
@@ -1655,8 +1707,11 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	}
 	nr_samples = rp_convert_unit(nr_samples, &unit);
 	/* perf says "events" for any leader of a group, also with --no-group. */
-	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr_samples, unit,
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'", nr_samples, unit,
 		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
+	if (r->time_str)
+		fprintf(out, " (time slices: %s)", r->time_str);
+	fputc('\n', out);
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
 	fputs("#\n", out);
 
@@ -1733,7 +1788,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (k = 0; k < r->nr_keys; k++) {
 			int kw = rp_key_width(r->keys[k], &w);
 
-			fprintf(out, "%s%-*.*s", sep, kw, kw, rp_key_header(r->keys[k]));
+			if (!rp_key_elided(r, k))
+				fprintf(out, "%s%-*.*s", sep, kw, kw, rp_key_header(r->keys[k]));
 		}
 		fputc('\n', out);
 	} else {
@@ -1744,7 +1800,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (k = 0; k < r->nr_keys; k++) {
 			int kw = rp_key_width(r->keys[k], &w);
 
-			fprintf(out, "  %-*.*s", kw, kw, rp_key_header(r->keys[k]));
+			if (!rp_key_elided(r, k))
+				fprintf(out, "  %-*.*s", kw, kw, rp_key_header(r->keys[k]));
 		}
 		fputs("\n# ", out);
 		if (children)
@@ -1752,6 +1809,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (k = 0; k <= r->nr_keys; k++) {
 			int kw = k ? rp_key_width(r->keys[k - 1], &w) : ow;
 
+			if (k && rp_key_elided(r, k - 1))
+				continue;
 			if (k)
 				fputs("  ", out);
 			for (int d = 0; d < kw; d++)
@@ -1760,8 +1819,13 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		fputs("\n#\n", out);
 	}
 
+	size_t last_key = r->nr_keys; /* the last key shown, plus one */
+	while (last_key > 1 && rp_key_elided(r, last_key - 1))
+		last_key--;
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
+		if (e->filtered)
+			continue;
 		/* perf compares the leader's share, as a float, with a float
 		 * limit: a row of the members only has 0.  With --children the
 		 * Children share. */
@@ -1781,11 +1845,13 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (size_t c = 0; sep && *sep && c + strlen(sep) <= b->len; c++)
 			nr_cols += !memcmp(b->p + c, sep, strlen(sep));
 		for (k = 0; !rc && k < r->nr_keys; k++) {
+			if (rp_key_elided(r, k))
+				continue;
 			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
 			key_at = b->len;
 			if (!rc)
 				rc = rp_format_key(r, r->keys[k], e, rp_key_width(r->keys[k], &w),
-						   k + 1 == r->nr_keys, b);
+						   k + 1 == last_key, b);
 		}
 		if (rc)
 			return rc;
@@ -1838,6 +1904,17 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	}
 	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 	      out);
+	/* perf names each filter whose column it leaves out (or would). */
+	for (size_t k = 0; k < report->nr_keys; k++) {
+		const char *one = rp_key_single(report, report->keys[k]);
+
+		if (one)
+			fprintf(out, "# %s: %s\n",
+				report->keys[k] == RP_SORT_COMM  ? "comm"
+				: report->keys[k] == RP_SORT_DSO ? "dso"
+								 : "symbol",
+				one);
+	}
 	for (size_t i = 0; i < report->nr_hists; i++)
 		total += report->hists[i].nr_samples;
 	/* perf counts the call stacks only when an event records them:

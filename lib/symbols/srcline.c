@@ -74,3 +74,13 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 	*line = e->line;
 	return 1;
 }
+
+int rp_symbol_is_stub(const struct rp_symbol *sym)
+{
+	if (!sym || !sym->name)
+		return 0;
+	size_t n = strlen(sym->name);
+
+	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
+	       !strcmp(sym->name, "_fini");
+}

@@ -555,6 +555,62 @@ static int fuzz_report(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/*
+ * perf's filters on the pipeline: the session's own SAMPLE_TIME and NRCPUS
+ * place the --time percentages and bound --cpu; the input's last bytes
+ * are also a --time string for the parser alone.
+ */
+static int fuzz_filter(const uint8_t *data, size_t size)
+{
+	char text[65];
+	size_t n = size < 64 ? size : 64;
+	struct rp_time_range ranges[8];
+	size_t nr;
+
+	memcpy(text, data + size - n, n);
+	text[n] = 0;
+	rp_time_ranges_parse(text, 1000, 2000, ranges, 8, &nr);
+	rp_time_ranges_parse(text, 0, 0, ranges, 8, &nr);
+
+	struct pipeline p;
+	struct rp_filter_opts o = {
+		.sz = sizeof(o),
+		.comms = "workload,perf",
+		.pids = "1,2",
+		.dsos = "[kernel.kallsyms],libc.so.6",
+		.symbols = "main,0x1000",
+		.cpus = "0-3",
+		.time = (size & 2) ? "10%/2,10%/4" : "0.5,1 2,",
+	};
+	struct rp_report_opts ro = { .sz = sizeof(ro), .children = size & 1 };
+	struct rp_filter *f = NULL;
+	struct rp_report *r;
+
+	if (pipeline_open(&p, data, size, RP_ORDER_TIME, 1) < 0)
+		return 0;
+	if (rp_filter_new(&f, p.s, &o, NULL) < 0) {
+		/* No CPUs, no SAMPLE_TIME: without those two. */
+		o.cpus = NULL;
+		o.time = "0.5,1 2,";
+		if (rp_filter_new(&f, p.s, &o, NULL) < 0) {
+			pipeline_close(&p);
+			return 0;
+		}
+	}
+	if (rp_report_new(&r, p.s, &ro) == 0) {
+		struct rp_consumer c = rp_report_consumer(r);
+		struct rp_process_opts po = { .sz = sizeof(po), .filter = f };
+
+		rp_report_set_filter(r, f);
+		rp_process_ext(p.s, p.m, p.sym, &c, 1, &po);
+		rp_report_write(r, devnull());
+		rp_report_free(r);
+	}
+	rp_filter_free(f);
+	pipeline_close(&p);
+	return 0;
+}
+
 static int fuzz_csv(const uint8_t *data, size_t size)
 {
 	struct pipeline p;
@@ -738,6 +794,7 @@ const struct rp_fuzz_target rp_fuzz_targets[] = {
 	{ "collapse", fuzz_collapse },
 	{ "json", fuzz_json },
 	{ "pprof", fuzz_pprof },
+	{ "filter", fuzz_filter },
 	{ NULL, NULL },
 };
 

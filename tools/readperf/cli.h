@@ -29,6 +29,7 @@ struct cli_input {
 	struct rp_session *session;
 	struct rp_machine *machine;
 	struct rp_symbols *symbols;
+	struct rp_filter *filter; /* cli_input_filter(); NULL: every sample */
 };
 
 struct cli_symbol_opts {
@@ -59,6 +60,61 @@ void cli_input_close(struct cli_input *in);
  * the input was bad (whatever was read before it has been consumed).
  */
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr);
+
+/*
+ * perf's sample filters, the same options on every command that processes
+ * samples (cli_filter.c): --comms/-c, --pid, --tid, --dsos (-d where perf
+ * has it: report), --symbols/-S, --cpu/-C, --time.  A command adds
+ * CLI_FILTER_LONGOPTS to its long options, CLI_FILTER_SHORTOPTS to its
+ * short ones, offers each option to cli_filter_option() first, prints
+ * CLI_FILTER_USAGE in its help, and calls cli_input_filter() after
+ * cli_input_open(); cli_input_run() then applies the filter.
+ */
+enum {
+	CLI_OPT_FILTER_PID = 0x1000,
+	CLI_OPT_FILTER_TID,
+	CLI_OPT_FILTER_DSOS,
+	CLI_OPT_FILTER_TIME,
+};
+#define CLI_FILTER_SHORTOPTS "c:S:C:"
+#define CLI_FILTER_LONGOPTS                                                   \
+	{ "comms", required_argument, NULL, 'c' },                            \
+	{ "comm", required_argument, NULL, 'c' },                             \
+	{ "pid", required_argument, NULL, CLI_OPT_FILTER_PID },               \
+	{ "tid", required_argument, NULL, CLI_OPT_FILTER_TID },               \
+	{ "dsos", required_argument, NULL, CLI_OPT_FILTER_DSOS },             \
+	{ "symbols", required_argument, NULL, 'S' },                          \
+	{ "cpu", required_argument, NULL, 'C' },                              \
+	{ "time", required_argument, NULL, CLI_OPT_FILTER_TIME }
+#define CLI_FILTER_USAGE                                                            \
+	"  filters (perf's; see docs/filters.md):\n"                                 \
+	"  -c, --comms LIST      only samples of these commands (comma separated)\n"  \
+	"      --pid LIST        only these process ids\n"                            \
+	"      --tid LIST        only these thread ids\n"                             \
+	"      --dsos LIST       only samples in these shared objects\n"              \
+	"  -S, --symbols LIST    only samples in these symbols (names, 0xADDR)\n"     \
+	"  -C, --cpu LIST        only samples on these CPUs: 0-2,5\n"                 \
+	"      --time RANGES     start,end in seconds (either may be empty; several\n" \
+	"                        ranges separated by spaces), or percentages of the\n" \
+	"                        recording: 10%/2, 0%-10%, 10%-20%,30%-40%\n"
+
+/* The filter options given so far. */
+struct cli_filter {
+	struct rp_filter_opts opts;
+};
+
+/*
+ * Takes option c (as getopt_long returned it, its argument in arg) when
+ * it is a filter option ('d' too: --dsos, for the commands that put "d:"
+ * in their short options).  Returns 1 when it was, 0 when not.
+ */
+int cli_filter_option(struct cli_filter *f, int c, const char *arg);
+
+/*
+ * Makes in->filter from f (NULL: none) for in's session.  Returns 0, or
+ * prints the error and returns RP_EXIT_USAGE (a bad filter).
+ */
+int cli_input_filter(struct cli_input *in, const struct cli_filter *f);
 
 /*
  * -j N, --threads N: the threads the pipeline uses (rp_process_set_threads;

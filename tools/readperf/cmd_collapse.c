@@ -30,6 +30,7 @@ static void collapse_usage(FILE *out)
 	      "      --jit            annotate JIT-compiled functions with _[j]\n"
 	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -90,6 +91,7 @@ int cmd_collapse(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		CLI_COLLAPSE_LONGOPTS,
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -100,7 +102,10 @@ int cmd_collapse(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		if (cli_collapse_option(c, &opts, &sym))
 			continue;
 		switch (c) {
@@ -139,6 +144,8 @@ int cmd_collapse(int argc, char **argv)
 	}
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status) {
 		rp_collapse_free(col);
 		return status;

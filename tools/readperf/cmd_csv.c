@@ -12,6 +12,7 @@ static void csv_usage(FILE *out)
 	fputs("usage: readperf csv [-o DIR] [-i FILE] [FILE]\n"
 	      "  writes DIR/stat.csv, overview.csv, processes.csv and results.csv\n"
 	      "  (DIR defaults to the current directory)\n"
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -21,6 +22,7 @@ int cmd_csv(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -29,7 +31,10 @@ int cmd_csv(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "o:i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			dir = optarg;
@@ -60,6 +65,8 @@ int cmd_csv(int argc, char **argv)
 	struct cli_symbol_opts sym = { 0 };
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status)
 		return status;
 	struct rp_csv *csv;

@@ -33,6 +33,7 @@ static void flamegraph_usage(FILE *out)
 	      "      --include-tid, --include-pid, --no-comm, --tidy-java   as for collapse\n"
 	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -69,6 +70,7 @@ int cmd_flamegraph(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -83,7 +85,10 @@ int cmd_flamegraph(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "o:i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			svg = optarg;
@@ -131,10 +136,8 @@ int cmd_flamegraph(int argc, char **argv)
 				return RP_EXIT_USAGE;
 			break;
 		case CLI_OPT_INLINE:
-			sym.no_inline = 0;
-			break;
 		case CLI_OPT_NO_INLINE:
-			sym.no_inline = 1;
+			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
 		case 'h':
 			flamegraph_usage(stdout);
@@ -165,6 +168,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status) {
 		rp_collapse_free(col);
 		return status;

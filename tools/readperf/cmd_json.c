@@ -19,6 +19,7 @@ static void json_usage(FILE *out)
 	fputs("usage: readperf json [-o OUT] [--no-trace-fields] [-i FILE] [FILE]\n"
 	      "  writes perf data convert --to-json's document to OUT (default: stdout)\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -31,6 +32,7 @@ int cmd_json(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -42,7 +44,10 @@ int cmd_json(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "o:i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -58,10 +63,8 @@ int cmd_json(int argc, char **argv)
 				return RP_EXIT_USAGE;
 			break;
 		case CLI_OPT_INLINE:
-			sym.no_inline = 0;
-			break;
 		case CLI_OPT_NO_INLINE:
-			sym.no_inline = 1;
+			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
 		case 'h':
 			json_usage(stdout);
@@ -81,6 +84,8 @@ int cmd_json(int argc, char **argv)
 
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status)
 		return status;
 	struct stat st;

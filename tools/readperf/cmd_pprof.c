@@ -16,6 +16,7 @@ static void pprof_usage(FILE *out)
 	      "  writes a gzip'd pprof profile to OUT (default: perf.pb.gz; - for stdout);\n"
 	      "  read it with `go tool pprof -top OUT`\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -25,6 +26,7 @@ int cmd_pprof(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -35,7 +37,10 @@ int cmd_pprof(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "o:i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -48,10 +53,8 @@ int cmd_pprof(int argc, char **argv)
 				return RP_EXIT_USAGE;
 			break;
 		case CLI_OPT_INLINE:
-			sym.no_inline = 0;
-			break;
 		case CLI_OPT_NO_INLINE:
-			sym.no_inline = 1;
+			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
 		case 'h':
 			pprof_usage(stdout);
@@ -71,6 +74,8 @@ int cmd_pprof(int argc, char **argv)
 
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status)
 		return status;
 	struct rp_pprof *pprof;

@@ -42,6 +42,8 @@ static void report_usage(FILE *out)
 	      "  -G, --inverted            caller order (as -g caller)\n"
 	      "      --stdio               accepted, as perf's default here\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
+	      "  -d                    as --dsos (perf report's short option)\n"
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -64,6 +66,7 @@ int cmd_report(int argc, char **argv)
 		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "group", no_argument, NULL, OPT_GROUP },
 		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -75,7 +78,10 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:Gj:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "i:s:t:g:Gj:hd:" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'i':
 			path = optarg;
@@ -143,10 +149,8 @@ int cmd_report(int argc, char **argv)
 				return RP_EXIT_USAGE;
 			break;
 		case CLI_OPT_INLINE:
-			sym.no_inline = 0;
-			break;
 		case CLI_OPT_NO_INLINE:
-			sym.no_inline = 1;
+			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -166,6 +170,8 @@ int cmd_report(int argc, char **argv)
 
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status)
 		return status;
 	/* A `perf stat record` file: perf report hands it to perf stat report. */
@@ -186,6 +192,12 @@ int cmd_report(int argc, char **argv)
 	opts.symbols = in.symbols;
 	if (rp_report_new(&report, in.session, &opts) < 0) {
 		cli_errorf("out of memory");
+		cli_input_close(&in);
+		return RP_EXIT_BAD_INPUT;
+	}
+	if (rp_report_set_filter(report, in.filter) < 0) {
+		cli_errorf("out of memory");
+		rp_report_free(report);
 		cli_input_close(&in);
 		return RP_EXIT_BAD_INPUT;
 	}

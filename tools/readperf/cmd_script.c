@@ -22,6 +22,7 @@ static void script_usage(FILE *out)
 	      "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 	      "                symoff,dso,addr,period; \"type:list\", \"+f\", \"-f\" as in perf\n"
 	      CLI_INLINE_HELP
+	      CLI_FILTER_USAGE
 	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
@@ -39,6 +40,7 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -54,7 +56,10 @@ int cmd_script(int argc, char **argv)
 	 * thread never prints): with -j, stdio need not lock it per call. */
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:i:j:h", longopts, NULL)) != -1) {
+	struct cli_filter filter = { 0 };
+	while ((c = getopt_long(argc, argv, "F:i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
 		switch (c) {
 		case 'F':
 			if (rp_script_parse_fields(&opts, optarg, err, sizeof(err)) < 0) {
@@ -88,10 +93,8 @@ int cmd_script(int argc, char **argv)
 				return RP_EXIT_USAGE;
 			break;
 		case CLI_OPT_INLINE:
-			sym.no_inline = 0;
-			break;
 		case CLI_OPT_NO_INLINE:
-			sym.no_inline = 1;
+			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
 		case 'h':
 			script_usage(stdout);
@@ -111,6 +114,8 @@ int cmd_script(int argc, char **argv)
 
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
+	if (!status && (status = cli_input_filter(&in, &filter)))
+		cli_input_close(&in);
 	if (status)
 		return status;
 	struct rp_script *script;
@@ -131,6 +136,7 @@ int cmd_script(int argc, char **argv)
 		cli_warnf("%s: damaged TRACING_DATA section: tracepoint fields are not shown",
 			  in.path);
 	rp_script_set_machine(script, in.machine);
+	rp_script_set_filter(script, in.filter);
 
 	static char buf[SCRIPT_STDOUT_BUF];
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));

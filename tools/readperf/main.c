@@ -84,6 +84,7 @@ int cli_input_open(struct cli_input *in, const char *path, enum rp_order order,
 
 void cli_input_close(struct cli_input *in)
 {
+	rp_filter_free(in->filter);
 	rp_symbols_free(in->symbols);
 	rp_machine_free(in->machine);
 	rp_session_close(in->session);
@@ -220,7 +221,9 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	}
 	memcpy(all, consumers, nr * sizeof(*all));
 	all[nr] = (struct rp_consumer){ &diag, cli_diag_event, 0 };
-	ret = rp_process(in->session, in->machine, in->symbols, all, nr + 1);
+	struct rp_process_opts po = { .sz = sizeof(po), .filter = in->filter };
+
+	ret = rp_process_ext(in->session, in->machine, in->symbols, all, nr + 1, &po);
 	free(all);
 
 	const struct rp_session_stats *st = rp_session_stats(in->session);
