@@ -8,19 +8,25 @@
 # Both first install the Debian packages they need when some are missing
 # (one `apt-get update`, one `apt-get install -y`), as root or through sudo.
 # The build itself is CMake; see README.md for using it directly.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the command, the library
+#                (libreadperf.so.N and .a), headers, readperf.pc, man pages
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
-            libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go
+            libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
+            scdoc
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out
 WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps build demo check check-werror check-asan bench fuzz valgrind clean
+.PHONY: all deps build install demo check check-werror check-asan bench fuzz valgrind clean
 
 all: build
 
@@ -46,6 +52,14 @@ deps:
 build: deps
 	cmake -S . -B build
 	cmake --build build -j$(JOBS)
+
+# DESTDIR stages the tree for a package; PREFIX is where it will live
+# (configured too: with /usr, GNUInstallDirs picks lib/<multiarch>).
+install: deps
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX="$(PREFIX)"
+	cmake --build build -j$(JOBS)
+	DESTDIR="$(DESTDIR)" cmake --install build --prefix "$(PREFIX)"
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 demo: build
 	@mkdir -p $(DEMO_OUT)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -47,11 +48,11 @@ struct rp_collapse;
  * 0, RP_ERR_INVAL (include_pid or include_tid without the comm, which the
  * script refuses) or RP_ERR_NOMEM.
  */
-int rp_collapse_new(struct rp_collapse **out, const struct rp_collapse_opts *opts);
-void rp_collapse_free(struct rp_collapse *collapse);
+RP_API int rp_collapse_new(struct rp_collapse **out, const struct rp_collapse_opts *opts);
+RP_API void rp_collapse_free(struct rp_collapse *collapse);
 
 /* The consumer that feeds it (asks for callchains); valid as long as it. */
-struct rp_consumer rp_collapse_consumer(struct rp_collapse *collapse);
+RP_API struct rp_consumer rp_collapse_consumer(struct rp_collapse *collapse);
 
 /*
  * The distinct stacks, sorted by their text (byte order, as Python sorts
@@ -59,14 +60,14 @@ struct rp_consumer rp_collapse_consumer(struct rp_collapse *collapse);
  * *counts their sample counts.  Both stay valid until the next call or
  * rp_collapse_free().  Returns the number of stacks, or RP_ERR_NOMEM.
  */
-long rp_collapse_stacks(struct rp_collapse *collapse, const char *const **stacks,
+RP_API long rp_collapse_stacks(struct rp_collapse *collapse, const char *const **stacks,
 			const uint64_t **counts);
 
 /* Writes "STACK COUNT\n" per stack.  Returns 0, RP_ERR_NOMEM or RP_ERR_IO. */
-int rp_collapse_write(struct rp_collapse *collapse, FILE *out);
+RP_API int rp_collapse_write(struct rp_collapse *collapse, FILE *out);
 
 /* Total samples seen (the sum of the counts). */
-uint64_t rp_collapse_total(const struct rp_collapse *collapse);
+RP_API uint64_t rp_collapse_total(const struct rp_collapse *collapse);
 
 #ifdef __cplusplus
 }

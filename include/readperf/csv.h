@@ -13,6 +13,7 @@
 #ifndef READPERF_CSV_H
 #define READPERF_CSV_H
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -28,12 +29,12 @@ struct rp_csv;
  * consumer; the others at rp_csv_finish().  Returns 0, RP_ERR_IO (see
  * errno) or RP_ERR_NOMEM.
  */
-int rp_csv_new(struct rp_csv **out, const char *dir, const struct rp_session *session,
+RP_API int rp_csv_new(struct rp_csv **out, const char *dir, const struct rp_session *session,
 	       struct rp_symbols *symbols);
-struct rp_consumer rp_csv_consumer(struct rp_csv *csv);
+RP_API struct rp_consumer rp_csv_consumer(struct rp_csv *csv);
 /* Writes stat.csv, processes.csv and results.csv and closes all four. */
-int rp_csv_finish(struct rp_csv *csv);
-void rp_csv_free(struct rp_csv *csv);
+RP_API int rp_csv_finish(struct rp_csv *csv);
+RP_API void rp_csv_free(struct rp_csv *csv);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 #include <readperf/session.h>
 
@@ -45,16 +46,16 @@ struct rp_dump_opts {
  * by the dump; nothing is written to fp before the first flush.
  * Returns 0, RP_ERR_NOMEM or RP_ERR_INVAL.
  */
-int rp_dump_new(struct rp_dump **out, FILE *fp, struct rp_session *session,
+RP_API int rp_dump_new(struct rp_dump **out, FILE *fp, struct rp_session *session,
 		const struct rp_dump_opts *opts);
-struct rp_consumer rp_dump_consumer(struct rp_dump *dump);
+RP_API struct rp_consumer rp_dump_consumer(struct rp_dump *dump);
 /*
  * Writes what is still held back and the stats block, and flushes.
  * Returns 0 or RP_ERR_IO.
  */
-int rp_dump_finish(struct rp_dump *dump);
+RP_API int rp_dump_finish(struct rp_dump *dump);
 /* Frees the dump (without writing).  NULL is allowed. */
-void rp_dump_free(struct rp_dump *dump);
+RP_API void rp_dump_free(struct rp_dump *dump);
 
 /*
  * Formatting helpers, exposed for tests and other outputs.
@@ -64,16 +65,16 @@ void rp_dump_free(struct rp_dump *dump);
  * printable characters, then an empty line).  Writes at most
  * rp_dump_hex_size(len) bytes into buf and returns the count written.
  */
-size_t rp_dump_hex_size(size_t len);
-size_t rp_dump_hex(char *buf, const void *p, size_t len);
+RP_API size_t rp_dump_hex_size(size_t len);
+RP_API size_t rp_dump_hex(char *buf, const void *p, size_t len);
 /*
  * perf's cpu list (cpu_map__snprint): ascending runs as "a-b", others as
  * "a", comma separated; -1 prints as "-1".  Writes at most size bytes
  * including the NUL; returns the length it needed (as snprintf).
  */
-size_t rp_dump_cpu_list(char *buf, size_t size, const int *cpus, size_t nr);
+RP_API size_t rp_dump_cpu_list(char *buf, size_t size, const int *cpus, size_t nr);
 /* perf's unit_number__scnprintf(): "4K", "2M"; 0 gives "N/A". */
-size_t rp_dump_page_size(char *buf, size_t size, uint64_t bytes);
+RP_API size_t rp_dump_page_size(char *buf, size_t size, uint64_t bytes);
 
 #ifdef __cplusplus
 }

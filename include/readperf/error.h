@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include <readperf/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,14 +48,14 @@ struct rp_error {
 };
 
 /* A static, human-readable name for an enum rp_err ("truncated", ...). */
-const char *rp_strerror(int code);
+RP_API const char *rp_strerror(int code);
 
 /*
  * Formats err as one line into buf (at most size bytes, NUL-terminated):
  * "<msg>" followed by " at offset 0x...: NAME (type)" when known.
  * Returns buf.  Never fails; a NULL or empty error gives "no error".
  */
-char *rp_error_format(const struct rp_error *err, char *buf, unsigned size);
+RP_API char *rp_error_format(const struct rp_error *err, char *buf, unsigned size);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -453,19 +455,19 @@ struct rp_event {
 #define RP_DEFERRED_UNMERGED 2u
 
 /* The perf name of a record type ("MMAP2", "FINISHED_ROUND"), or NULL. */
-const char *rp_record_type_name(uint32_t type);
+RP_API const char *rp_record_type_name(uint32_t type);
 
 /*
  * Value i (0 <= i < read->nr) of a read_format block.
  * Format: perf_event.h, struct read_format.
  */
-struct rp_read_value rp_read_get(const struct rp_read *read, uint64_t i);
+RP_API struct rp_read_value rp_read_get(const struct rp_read *read, uint64_t i);
 
 /* Branch entry i (0 <= i < sample->branch_nr), host order. */
-struct rp_branch_entry rp_sample_branch(const struct rp_sample *sample, uint64_t i);
+RP_API struct rp_branch_entry rp_sample_branch(const struct rp_sample *sample, uint64_t i);
 
 /* Entry i of an ID_INDEX record, host order. */
-struct rp_id_index_entry rp_id_index_get(const struct rp_id_index_event *ev, uint64_t i);
+RP_API struct rp_id_index_entry rp_id_index_get(const struct rp_id_index_event *ev, uint64_t i);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <readperf/api.h>
 #include <readperf/error.h>
 #include <readperf/session.h>
 
@@ -233,12 +234,12 @@ struct rp_features {
  * Returns 0, or RP_ERR_NOMEM / RP_ERR_INVAL (NULL argument), with err
  * (may be NULL) filled.
  */
-int rp_features_read(struct rp_features **out, const struct rp_session *session,
+RP_API int rp_features_read(struct rp_features **out, const struct rp_session *session,
 		     struct rp_error *err);
 
 /* An empty set of features, for rp_features_decode().  Returns 0 or
  * RP_ERR_NOMEM. */
-int rp_features_new(struct rp_features **out);
+RP_API int rp_features_new(struct rp_features **out);
 
 /*
  * Decodes one section: data holds size bytes in the file's byte order
@@ -250,11 +251,11 @@ int rp_features_new(struct rp_features **out);
  * section is damaged; RP_ERR_LIMIT when a count exceeds its cap; RP_ERR_NOMEM;
  * RP_ERR_INVAL for a feature outside 1..RP_FEATURES_LAST.
  */
-int rp_features_decode(struct rp_features *f, unsigned feat, const void *data, size_t size,
+RP_API int rp_features_decode(struct rp_features *f, unsigned feat, const void *data, size_t size,
 		       int swap);
 
 /* Frees f and everything it owns.  NULL is allowed. */
-void rp_features_free(struct rp_features *f);
+RP_API void rp_features_free(struct rp_features *f);
 
 /* Options of rp_header_fprintf(); sz is sizeof(struct rp_header_print_opts). */
 struct rp_header_print_opts {
@@ -272,7 +273,7 @@ struct rp_header_print_opts {
  * banner.  features comes from rp_features_read() on the same session.
  * Returns 0 or RP_ERR_IO when writing fails.
  */
-int rp_header_fprintf(FILE *fp, const struct rp_session *session,
+RP_API int rp_header_fprintf(FILE *fp, const struct rp_session *session,
 		      const struct rp_features *features,
 		      const struct rp_header_print_opts *opts);
 

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
 #include <readperf/error.h>
 #include <readperf/event.h>
 #include <readperf/session.h>
@@ -80,17 +81,17 @@ struct rp_filter;
  * without CPUs); RP_ERR_NOMEM; RP_ERR_IO (a file:// list that cannot be
  * read).  err may be NULL.
  */
-int rp_filter_new(struct rp_filter **out, const struct rp_session *session,
+RP_API int rp_filter_new(struct rp_filter **out, const struct rp_session *session,
 		  const struct rp_filter_opts *opts, struct rp_error *err);
 /* NULL is allowed. */
-void rp_filter_free(struct rp_filter *filter);
+RP_API void rp_filter_free(struct rp_filter *filter);
 
 /*
  * Whether the sample filters (--cpu, --time) drop ev, a sample record
  * (other records are never dropped): 1 drop, 0 keep.  A sample without a
  * time (or time 0) passes --time, as in perf.  filter may be NULL.
  */
-int rp_filter_drops(const struct rp_filter *filter, const struct rp_event *ev);
+RP_API int rp_filter_drops(const struct rp_filter *filter, const struct rp_event *ev);
 
 /*
  * The entry filters on a resolved sample: 0 when it passes, else the
@@ -100,14 +101,14 @@ int rp_filter_drops(const struct rp_filter *filter, const struct rp_event *ev);
  * machine and one symbol resolver at a time (not thread-safe).
  * filter may be NULL.
  */
-unsigned rp_filter_entry(struct rp_filter *filter, const struct rp_resolved *res);
+RP_API unsigned rp_filter_entry(struct rp_filter *filter, const struct rp_resolved *res);
 
 /*
  * Whether --cpu leaves out cpu (1) or not (0; also without --cpu).  perf
  * script applies it to the side-band records it shows (task, mmap, switch
  * events) too.  filter may be NULL.
  */
-int rp_filter_cpu_drops(const struct rp_filter *filter, uint32_t cpu);
+RP_API int rp_filter_cpu_drops(const struct rp_filter *filter, uint32_t cpu);
 
 /* Which list rp_filter_single() looks at. */
 enum rp_filter_list {
@@ -121,11 +122,11 @@ enum rp_filter_list {
  * column out of the report and prints "# comm: NAME"), else NULL.  For
  * --symbols, address entries do not count.  Valid as long as the filter.
  */
-const char *rp_filter_single(const struct rp_filter *filter, enum rp_filter_list which);
+RP_API const char *rp_filter_single(const struct rp_filter *filter, enum rp_filter_list which);
 
 /* The --time string as given (perf prints it after the event name), or
  * NULL.  Valid as long as the filter. */
-const char *rp_filter_time_str(const struct rp_filter *filter);
+RP_API const char *rp_filter_time_str(const struct rp_filter *filter);
 
 /* One --time range, ns; 0 is an open end. */
 struct rp_time_range {
@@ -139,12 +140,12 @@ struct rp_time_range {
  * max ranges and *nr.  Returns 0, or RP_ERR_INVAL (a bad string, or
  * percentages with first and last 0), RP_ERR_LIMIT (more than max).
  */
-int rp_time_ranges_parse(const char *str, uint64_t first, uint64_t last,
+RP_API int rp_time_ranges_parse(const char *str, uint64_t first, uint64_t last,
 			 struct rp_time_range *ranges, size_t max, size_t *nr);
 
 /* Whether perf skips a sample of time t (ns) for these ranges (1) or
  * keeps it (0); t 0 is always kept. */
-int rp_time_ranges_skip(const struct rp_time_range *ranges, size_t nr, uint64_t t);
+RP_API int rp_time_ranges_skip(const struct rp_time_range *ranges, size_t nr, uint64_t t);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,7 +43,7 @@ struct rp_flamegraph_opts {
  * the sum of counts.  Returns 0, RP_ERR_INVAL, RP_ERR_NOMEM, RP_ERR_LIMIT
  * or RP_ERR_IO.
  */
-int rp_flamegraph_write(FILE *out, const char *const *stacks, const uint64_t *counts, size_t nr,
+RP_API int rp_flamegraph_write(FILE *out, const char *const *stacks, const uint64_t *counts, size_t nr,
 			const struct rp_flamegraph_opts *opts);
 
 #ifdef __cplusplus

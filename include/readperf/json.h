@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -35,16 +36,16 @@ struct rp_json_opts {
  * with the headers of session.  opts may be NULL (captured_on then taken
  * as absent).  Returns 0 or RP_ERR_NOMEM.  session must outlive the writer.
  */
-int rp_json_new(struct rp_json **out, FILE *f, const struct rp_session *session,
+RP_API int rp_json_new(struct rp_json **out, FILE *f, const struct rp_session *session,
 		const struct rp_json_opts *opts);
 /* The consumer (asks for callchains). */
-struct rp_consumer rp_json_consumer(struct rp_json *json);
+RP_API struct rp_consumer rp_json_consumer(struct rp_json *json);
 /* Closes the samples array and the document.  Returns the number of
  * samples written. */
-unsigned long long rp_json_finish(struct rp_json *json);
+RP_API unsigned long long rp_json_finish(struct rp_json *json);
 /* Whether tracepoint fields could not be formatted (see rp_script_trace_status). */
-int rp_json_trace_status(const struct rp_json *json);
-void rp_json_free(struct rp_json *json);
+RP_API int rp_json_trace_status(const struct rp_json *json);
+RP_API void rp_json_free(struct rp_json *json);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
 #include <readperf/event.h>
 #include <readperf/session.h>
 
@@ -34,16 +35,16 @@ struct rp_symbol;
  * its BUILD_ID feature are created with their build-ids.  The session must
  * outlive the machine.  Returns 0 or RP_ERR_NOMEM.
  */
-int rp_machine_new(struct rp_machine **out, const struct rp_session *session);
+RP_API int rp_machine_new(struct rp_machine **out, const struct rp_session *session);
 /* Frees the machine, its threads, maps and DSOs.  NULL is allowed. */
-void rp_machine_free(struct rp_machine *machine);
+RP_API void rp_machine_free(struct rp_machine *machine);
 
 /*
  * Applies one record (COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL; others are
  * ignored).  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT (more threads or maps
  * than RP_MACHINE_MAX_THREADS / RP_MACHINE_MAX_MAPS).
  */
-int rp_machine_process(struct rp_machine *machine, const struct rp_event *ev);
+RP_API int rp_machine_process(struct rp_machine *machine, const struct rp_event *ev);
 
 /* Caps on what a file can make the machine hold. */
 #define RP_MACHINE_MAX_THREADS (16u << 20)
@@ -55,20 +56,20 @@ int rp_machine_process(struct rp_machine *machine, const struct rp_event *ev);
  * means unknown.  Returns NULL only when out of memory or at the cap.
  * The thread lives as long as the machine.
  */
-struct rp_thread *rp_machine_findnew_thread(struct rp_machine *machine,
+RP_API struct rp_thread *rp_machine_findnew_thread(struct rp_machine *machine,
 					    uint32_t pid, uint32_t tid);
 
-int32_t rp_thread_pid(const struct rp_thread *thread);
-int32_t rp_thread_tid(const struct rp_thread *thread);
+RP_API int32_t rp_thread_pid(const struct rp_thread *thread);
+RP_API int32_t rp_thread_tid(const struct rp_thread *thread);
 /* The thread's current comm (the one valid at the last processed record). */
-const char *rp_thread_comm(const struct rp_thread *thread);
+RP_API const char *rp_thread_comm(const struct rp_thread *thread);
 /*
  * The thread's first comm.  A thread created before any COMM named it
  * starts as ":<tid>"; perf overrides that default in place with the first
  * real comm, so whatever was counted under the default shows that comm in
  * the end.  Returns the first real comm then, else the first comm.
  */
-const char *rp_thread_first_comm(const struct rp_thread *thread);
+RP_API const char *rp_thread_first_comm(const struct rp_thread *thread);
 
 /* Where an address was found. */
 struct rp_addr_location {
@@ -88,12 +89,12 @@ struct rp_addr_location {
  * thread__find_map() does.  Fills al (sym is set to NULL); returns 1 when a
  * map was found, 0 when not.
  */
-int rp_machine_find_map(struct rp_machine *machine, struct rp_thread *thread,
+RP_API int rp_machine_find_map(struct rp_machine *machine, struct rp_thread *thread,
 			uint8_t cpumode, uint64_t ip, struct rp_addr_location *al);
 
 /* The kernel image's map (from the kernel's MMAP record, the last one
  * when there are several); NULL when the records read so far had none. */
-const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine);
+RP_API const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine);
 /*
  * The kernel's relocation reference (perf's ref_reloc_sym): the symbol
  * that follows the kernel's name in its MMAP record ("_text" of
@@ -103,22 +104,22 @@ const struct rp_map *rp_machine_kernel_map(const struct rp_machine *machine);
  * fills *name (valid for the machine's lifetime) and *addr, each may be
  * NULL; 0 when unset.
  */
-int rp_machine_kernel_ref(const struct rp_machine *machine, const char **name, uint64_t *addr);
+RP_API int rp_machine_kernel_ref(const struct rp_machine *machine, const char **name, uint64_t *addr);
 
-uint64_t rp_map_start(const struct rp_map *map);
-uint64_t rp_map_end(const struct rp_map *map); /* exclusive */
-uint64_t rp_map_pgoff(const struct rp_map *map);
-struct rp_dso *rp_map_dso(const struct rp_map *map);
+RP_API uint64_t rp_map_start(const struct rp_map *map);
+RP_API uint64_t rp_map_end(const struct rp_map *map); /* exclusive */
+RP_API uint64_t rp_map_pgoff(const struct rp_map *map);
+RP_API struct rp_dso *rp_map_dso(const struct rp_map *map);
 
 /* The DSO's path as recorded ("/usr/lib/x86_64-linux-gnu/libc.so.6",
  * "[kernel.kallsyms]", "[vdso]", "//anon"). */
-const char *rp_dso_long_name(const struct rp_dso *dso);
+RP_API const char *rp_dso_long_name(const struct rp_dso *dso);
 /* The name perf prints in the Shared Object column ("libc.so.6"). */
-const char *rp_dso_short_name(const struct rp_dso *dso);
+RP_API const char *rp_dso_short_name(const struct rp_dso *dso);
 /* Whether the DSO is the kernel or a kernel module. */
-int rp_dso_is_kernel(const struct rp_dso *dso);
+RP_API int rp_dso_is_kernel(const struct rp_dso *dso);
 /* The DSO's build-id: returns its size in bytes (0 when unknown). */
-size_t rp_dso_build_id(const struct rp_dso *dso, const uint8_t **build_id);
+RP_API size_t rp_dso_build_id(const struct rp_dso *dso, const uint8_t **build_id);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -32,9 +33,9 @@ struct rp_pprof;
  * when readperf was built without protobuf-c or zlib.  session must
  * outlive it.
  */
-int rp_pprof_new(struct rp_pprof **out, const struct rp_session *session);
+RP_API int rp_pprof_new(struct rp_pprof **out, const struct rp_session *session);
 /* The consumer (asks for callchains). */
-struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof);
+RP_API struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof);
 /*
  * Source files and lines from symbols' DWARF (which must outlive the
  * profile): each Function's filename is its source file and each Line has
@@ -42,14 +43,14 @@ struct rp_consumer rp_pprof_consumer(struct rp_pprof *pprof);
  * frames of an inline chain become one Location with a Line each.
  * Without (the default), filenames are the DSOs' paths and lines 0.
  */
-void rp_pprof_set_symbols(struct rp_pprof *pprof, struct rp_symbols *symbols);
+RP_API void rp_pprof_set_symbols(struct rp_pprof *pprof, struct rp_symbols *symbols);
 /*
  * Encodes the profile and writes it gzip'd to f (the caller's).
  * Returns 0, RP_ERR_NOMEM, RP_ERR_LIMIT (more locations, functions or
  * samples than the caps) or RP_ERR_IO.
  */
-int rp_pprof_write(struct rp_pprof *pprof, FILE *f);
-void rp_pprof_free(struct rp_pprof *pprof);
+RP_API int rp_pprof_write(struct rp_pprof *pprof, FILE *f);
+RP_API void rp_pprof_free(struct rp_pprof *pprof);
 
 /* Caps on what a file can make the profile hold. */
 #define RP_PPROF_MAX_LOCATIONS (16u << 20)

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include <readperf/api.h>
 #include <readperf/machine.h>
 #include <readperf/session.h>
 #include <readperf/symbols.h>
@@ -117,7 +118,7 @@ struct rp_consumer {
  * error (after every record before it was delivered; see
  * rp_session_error()), or a consumer's or the machine's negative value.
  */
-int rp_process(struct rp_session *session, struct rp_machine *machine,
+RP_API int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
 	       size_t nr_consumers);
 
@@ -131,13 +132,13 @@ int rp_process(struct rp_session *session, struct rp_machine *machine,
  * same events as with one thread.  Sessions whose records are copies
  * (pipe streams, compressed or byte-swapped files) are read with one.
  */
-void rp_process_set_threads(unsigned nr_threads);
+RP_API void rp_process_set_threads(unsigned nr_threads);
 /* The threads rp_process() would use (the setting resolved, 1 or 2). */
-unsigned rp_process_threads(void);
+RP_API unsigned rp_process_threads(void);
 
 /* rp_process() with nr_threads threads (as rp_process_set_threads()
  * counts them; 0 or 1: one). */
-int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
+RP_API int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		  size_t nr_consumers, unsigned nr_threads);
 
@@ -161,7 +162,7 @@ struct rp_process_opts {
  * what rp_process() returns, or RP_ERR_INVAL for options this library
  * does not know (non-zero bytes past the fields it has).
  */
-int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
+RP_API int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
 		   struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		   size_t nr_consumers, const struct rp_process_opts *opts);
 

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -31,13 +32,13 @@ struct rp_progress;
  * or memory is short: every function below accepts NULL and then does
  * nothing.  session must outlive it.
  */
-struct rp_progress *rp_progress_new(FILE *out, const struct rp_session *session,
+RP_API struct rp_progress *rp_progress_new(FILE *out, const struct rp_session *session,
 				    unsigned flags);
 /* The consumer; with a NULL progress its event() does nothing. */
-struct rp_consumer rp_progress_consumer(struct rp_progress *progress);
+RP_API struct rp_consumer rp_progress_consumer(struct rp_progress *progress);
 /* Erases the bar's line (call once at the end, before other messages). */
-void rp_progress_finish(struct rp_progress *progress);
-void rp_progress_free(struct rp_progress *progress);
+RP_API void rp_progress_finish(struct rp_progress *progress);
+RP_API void rp_progress_free(struct rp_progress *progress);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef READPERF_READPERF_H
 #define READPERF_READPERF_H
 
+#include <readperf/api.h>
+#include <readperf/version.h>
 #include <readperf/error.h>
 #include <readperf/event.h>
 #include <readperf/session.h>

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 #include <readperf/symbols.h>
 
@@ -97,7 +98,7 @@ struct rp_report;
  * Parses a perf --sort list ("comm,dso,sym") into opts->keys.
  * Returns 0 or RP_ERR_INVAL (unknown key or too many keys).
  */
-int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
+RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
 /*
  * Parses perf's -g argument, comma separated: a mode (graph, fractal,
@@ -106,22 +107,22 @@ int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
  * threshold (percent), the print limit.  Words may be cut short, as perf
  * takes them.  Returns 0 or RP_ERR_INVAL (opts unchanged then).
  */
-int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg);
+RP_API int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg);
 
 /* session must outlive the report.  Returns 0 or RP_ERR_NOMEM. */
-int rp_report_new(struct rp_report **out, const struct rp_session *session,
+RP_API int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts);
-void rp_report_free(struct rp_report *report);
+RP_API void rp_report_free(struct rp_report *report);
 
 /* The consumer that feeds the report; valid as long as the report. */
-struct rp_consumer rp_report_consumer(struct rp_report *report);
+RP_API struct rp_consumer rp_report_consumer(struct rp_report *report);
 
 /*
  * Writes the report to out.  The machine and symbols that fed it must
  * still exist (entries point to threads and DSOs).  Returns 0,
  * RP_ERR_NOMEM or RP_ERR_IO.
  */
-int rp_report_write(struct rp_report *report, FILE *out);
+RP_API int rp_report_write(struct rp_report *report, FILE *out);
 
 struct rp_filter;
 
@@ -135,7 +136,7 @@ struct rp_filter;
  * totals only.  What the report needs is copied.  Returns 0,
  * RP_ERR_INVAL (NULL report) or RP_ERR_NOMEM.
  */
-int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filter);
+RP_API int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filter);
 
 #ifdef __cplusplus
 }

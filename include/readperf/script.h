@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 
 #ifdef __cplusplus
@@ -76,7 +77,7 @@ struct rp_script;
  * for RP_ERR_INVAL (an unknown field or type).  Fields that are invalid
  * for a type (trace for sw) are dropped from that type, as perf does.
  */
-int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
+RP_API int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
 			   size_t errsz);
 
 /*
@@ -93,33 +94,33 @@ int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *
  * field."  Returns 0, RP_ERR_INVAL or RP_ERR_NOMEM.  session must outlive
  * the printer.
  */
-int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
+RP_API int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
 		  const struct rp_script_opts *opts, char *err, size_t errsz);
 /*
  * The machine the records are applied to (rp_process()'s): sideband lines
  * show the comm of the thread they name, as perf does.  NULL: ":-1".
  */
-void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
+RP_API void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine);
 struct rp_filter;
 /*
  * The filter of the run (filter.h; NULL: none): its --cpu also hides the
  * side-band lines of other CPUs, as in perf script (the pipeline filters
  * the samples).  Not copied: it must outlive the run.
  */
-void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter);
+RP_API void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter);
 /* The consumer (asks for callchains when some event has them). */
-struct rp_consumer rp_script_consumer(struct rp_script *script);
+RP_API struct rp_consumer rp_script_consumer(struct rp_script *script);
 /* Whether tracepoint fields could not be formatted (no libtraceevent or a
  * damaged TRACING_DATA section): 0 fine, else a negative rp_err. */
-int rp_script_trace_status(const struct rp_script *script);
+RP_API int rp_script_trace_status(const struct rp_script *script);
 /*
  * Writes what is still being formatted, after the last record (call it
  * after rp_process(), before looking at ferror(out)).  Returns 0,
  * RP_ERR_NOMEM, or RP_ERR_IO (out failed).
  */
-int rp_script_finish(struct rp_script *script);
+RP_API int rp_script_finish(struct rp_script *script);
 /* Finishes (ignoring errors) and frees.  NULL is allowed. */
-void rp_script_free(struct rp_script *script);
+RP_API void rp_script_free(struct rp_script *script);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
 #include <readperf/error.h>
 #include <readperf/event.h>
 
@@ -106,25 +107,25 @@ struct rp_attr {
 struct rp_evsel;
 
 /* Index of the evsel in the file's attr section, from 0. */
-int rp_evsel_idx(const struct rp_evsel *evsel);
+RP_API int rp_evsel_idx(const struct rp_evsel *evsel);
 /* The attr; valid for the session's lifetime. */
-const struct rp_attr *rp_evsel_attr(const struct rp_evsel *evsel);
+RP_API const struct rp_attr *rp_evsel_attr(const struct rp_evsel *evsel);
 /*
  * The event's name as perf prints it: from EVENT_DESC when the file has
  * it, else built from type and config ("cpu-clock", "cycles",
  * "raw 0x..."), with perf's modifier suffix (":u", ":k", ...).  Valid for
  * the session's lifetime.
  */
-const char *rp_evsel_name(const struct rp_evsel *evsel);
+RP_API const char *rp_evsel_name(const struct rp_evsel *evsel);
 /* The sample ids of this evsel (perf_file_attr.ids); *nr gets the count. */
-const uint64_t *rp_evsel_ids(const struct rp_evsel *evsel, size_t *nr);
+RP_API const uint64_t *rp_evsel_ids(const struct rp_evsel *evsel, size_t *nr);
 /*
  * The unit and scale a pipe stream's EVENT_UPDATE gave the event (perf
  * stat's "MiB", 1/1048576); NULL and 1.0 when none.  Valid for the
  * session's lifetime.
  */
-const char *rp_evsel_unit(const struct rp_evsel *evsel);
-double rp_evsel_scale(const struct rp_evsel *evsel);
+RP_API const char *rp_evsel_unit(const struct rp_evsel *evsel);
+RP_API double rp_evsel_scale(const struct rp_evsel *evsel);
 
 /* Header feature bits: perf's HEADER_* (tools/perf/util/header.h). */
 enum rp_feature {
@@ -311,11 +312,11 @@ struct rp_session;
  * version 1), RP_ERR_TRUNCATED, RP_ERR_CORRUPT, RP_ERR_LIMIT,
  * RP_ERR_NOMEM, RP_ERR_INVAL.
  */
-int rp_session_open(struct rp_session **out, const char *path,
+RP_API int rp_session_open(struct rp_session **out, const char *path,
 		    const struct rp_session_opts *opts, struct rp_error *err);
 
 /* Frees the session and everything it returned.  NULL is allowed. */
-void rp_session_close(struct rp_session *session);
+RP_API void rp_session_close(struct rp_session *session);
 
 /*
  * Reads the next record into *ev (a view valid until the next call).
@@ -326,7 +327,7 @@ void rp_session_close(struct rp_session *session);
  * recording cut short (stats->cut_short) ends, without an error, at its
  * last whole record.
  */
-int rp_session_next(struct rp_session *session, struct rp_event *ev);
+RP_API int rp_session_next(struct rp_session *session, struct rp_event *ev);
 
 /*
  * Turns merging of deferred callchains on (merge != 0) or off, as
@@ -334,24 +335,24 @@ int rp_session_next(struct rp_session *session, struct rp_event *ev);
  * opened by someone else (a dump shows raw records).  Only before the
  * first rp_session_next().  Returns 0, or RP_ERR_INVAL after it.
  */
-int rp_session_set_merge_deferred(struct rp_session *session, int merge);
+RP_API int rp_session_set_merge_deferred(struct rp_session *session, int merge);
 
 /* The error of the last failed call; code 0 when none. */
-const struct rp_error *rp_session_error(const struct rp_session *session);
+RP_API const struct rp_error *rp_session_error(const struct rp_session *session);
 
-const struct rp_header_info *rp_session_header(const struct rp_session *session);
-const struct rp_session_stats *rp_session_stats(const struct rp_session *session);
+RP_API const struct rp_header_info *rp_session_header(const struct rp_session *session);
+RP_API const struct rp_session_stats *rp_session_stats(const struct rp_session *session);
 
-size_t rp_session_nr_evsels(const struct rp_session *session);
+RP_API size_t rp_session_nr_evsels(const struct rp_session *session);
 /* Evsel i, 0 <= i < rp_session_nr_evsels(); NULL when out of range. */
-const struct rp_evsel *rp_session_evsel(const struct rp_session *session, size_t i);
+RP_API const struct rp_evsel *rp_session_evsel(const struct rp_session *session, size_t i);
 
 /* Whether the input is a pipe-mode stream or file (header of 16 bytes). */
-int rp_session_is_pipe(const struct rp_session *session);
+RP_API int rp_session_is_pipe(const struct rp_session *session);
 /* Whether the input is a directory (perf record --threads, --kcore). */
-int rp_session_is_dir(const struct rp_session *session);
+RP_API int rp_session_is_dir(const struct rp_session *session);
 /* Files read: 1, or for a directory 1 + the number of data.N files. */
-size_t rp_session_nr_data_files(const struct rp_session *session);
+RP_API size_t rp_session_nr_data_files(const struct rp_session *session);
 /*
  * The path of data file i (0 <= i < rp_session_nr_data_files(), the
  * rp_event.input of its records) as perf names it in `perf report -D`:
@@ -359,33 +360,33 @@ size_t rp_session_nr_data_files(const struct rp_session *session);
  * "PATH/data", "PATH/data.N" for a directory.  NULL when i is out of
  * range.  Valid for the session's lifetime.
  */
-const char *rp_session_data_file(const struct rp_session *session, size_t i);
+RP_API const char *rp_session_data_file(const struct rp_session *session, size_t i);
 /*
  * The path of DIR/kcore_dir/kallsyms when the input is a directory that
  * holds it (perf record --kcore): the kernel symbols of the recording
  * machine, for the symbols stage.  NULL otherwise.  Valid for the
  * session's lifetime.
  */
-const char *rp_session_kcore_kallsyms(const struct rp_session *session);
+RP_API const char *rp_session_kcore_kallsyms(const struct rp_session *session);
 
 /* The path given to rp_session_open (or "perf.data"). */
-const char *rp_session_path(const struct rp_session *session);
+RP_API const char *rp_session_path(const struct rp_session *session);
 /* Size of the input in bytes (of the main file for a directory; of what
  * was read so far for a stream). */
-uint64_t rp_session_size(const struct rp_session *session);
+RP_API uint64_t rp_session_size(const struct rp_session *session);
 /* File offset and size (bytes) of the data section (pipe mode: 16 and
  * the rest of the file, 0 for a stream). */
-uint64_t rp_session_data_offset(const struct rp_session *session);
-uint64_t rp_session_data_size(const struct rp_session *session);
+RP_API uint64_t rp_session_data_offset(const struct rp_session *session);
+RP_API uint64_t rp_session_data_size(const struct rp_session *session);
 
 /* Whether feature bit `feat` (0..255) is set in the header. */
-int rp_session_has_feature(const struct rp_session *session, unsigned feat);
+RP_API int rp_session_has_feature(const struct rp_session *session, unsigned feat);
 /*
  * The raw section of feature `feat`: *offset (file offset; pipe mode:
  * the input offset of the HEADER_FEATURE record's payload) and *size
  * (bytes).  Returns 0, or RP_ERR_INVAL when the bit is not set.
  */
-int rp_session_feature_section(const struct rp_session *session, unsigned feat,
+RP_API int rp_session_feature_section(const struct rp_session *session, unsigned feat,
 			       uint64_t *offset, uint64_t *size);
 /*
  * The bytes of feature `feat`'s section, in the file's byte order (see
@@ -393,12 +394,12 @@ int rp_session_feature_section(const struct rp_session *session, unsigned feat,
  * not set or the section lies outside the file.  Valid for the session's
  * lifetime.
  */
-const void *rp_session_feature_data(const struct rp_session *session, unsigned feat,
+RP_API const void *rp_session_feature_data(const struct rp_session *session, unsigned feat,
 				    size_t *size);
 /* Whether the file's byte order differs from the host's. */
-int rp_session_needs_swap(const struct rp_session *session);
+RP_API int rp_session_needs_swap(const struct rp_session *session);
 /* A feature's perf name ("HOSTNAME"), or NULL for unknown bits. */
-const char *rp_feature_name(unsigned feat);
+RP_API const char *rp_feature_name(unsigned feat);
 
 #ifdef __cplusplus
 }

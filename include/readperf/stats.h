@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <readperf/api.h>
 #include <readperf/process.h>
 #include <readperf/session.h>
 
@@ -27,29 +28,29 @@ struct rp_stats;
  * Creates the counters for session's events (the session must outlive
  * them).  Returns 0 or RP_ERR_NOMEM.
  */
-int rp_stats_new(struct rp_stats **out, const struct rp_session *session);
+RP_API int rp_stats_new(struct rp_stats **out, const struct rp_session *session);
 /* Frees the counters.  NULL is allowed. */
-void rp_stats_free(struct rp_stats *stats);
+RP_API void rp_stats_free(struct rp_stats *stats);
 
 /*
  * Counts one record: a SAMPLE for its event, a LOST_SAMPLES for the event
  * of its sample id.  Records of other types are counted by the session
  * itself (rp_session_stats()).
  */
-void rp_stats_count(struct rp_stats *stats, const struct rp_event *ev);
+RP_API void rp_stats_count(struct rp_stats *stats, const struct rp_event *ev);
 /* A consumer that calls rp_stats_count() for every record. */
-struct rp_consumer rp_stats_consumer(struct rp_stats *stats);
+RP_API struct rp_consumer rp_stats_consumer(struct rp_stats *stats);
 
 /* Samples and lost samples counted for evsel idx (0 when out of range). */
-uint64_t rp_stats_samples(const struct rp_stats *stats, size_t idx);
-uint64_t rp_stats_lost_samples(const struct rp_stats *stats, size_t idx);
+RP_API uint64_t rp_stats_samples(const struct rp_stats *stats, size_t idx);
+RP_API uint64_t rp_stats_lost_samples(const struct rp_stats *stats, size_t idx);
 
 /*
  * Writes the "Aggregated stats:" block from the session's record counts
  * and the per-event block from what rp_stats_count() saw.  Returns 0 or
  * RP_ERR_IO (see errno).
  */
-int rp_stats_write(const struct rp_stats *stats, FILE *fp);
+RP_API int rp_stats_write(const struct rp_stats *stats, FILE *fp);
 
 /*
  * Writes perf's aggregated block for explicit counts: nr[type] records of
@@ -57,20 +58,20 @@ int rp_stats_write(const struct rp_stats *stats, FILE *fp);
  * left out), `with_aux_note` adds perf's AUX-area note to the title.
  * Returns 0 or RP_ERR_IO.
  */
-int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_aux_note);
+RP_API int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_aux_note);
 
 /*
  * The name perf 6.1 prints for a record type in dumps and stats
  * ("MMAP2", "ATTR", "FEATURE"), or NULL for types perf 6.1 does not know.
  */
-const char *rp_stats_type_name(uint32_t type);
+RP_API const char *rp_stats_type_name(uint32_t type);
 
 
 /*
  * Whether session holds `perf stat record` output (the STAT feature bit:
  * counts in STAT records, no samples).
  */
-int rp_stat_file_is(const struct rp_session *session);
+RP_API int rp_stat_file_is(const struct rp_session *session);
 
 /*
  * Reads the STAT_CONFIG, STAT, STAT_ROUND and EVENT_UPDATE records of a
@@ -84,7 +85,7 @@ int rp_stat_file_is(const struct rp_session *session);
  * RP_ERR_NOMEM / RP_ERR_IO.
  * Format: tools/perf/util/stat-display.c, stat-shadow.c (perf 6.1).
  */
-int rp_stat_report_write(struct rp_session *session, FILE *fp);
+RP_API int rp_stat_report_write(struct rp_session *session, FILE *fp);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <readperf/api.h>
 #include <readperf/machine.h>
 #include <readperf/session.h>
 
@@ -52,7 +53,7 @@ struct rp_inline_frame {
  * the .init/.fini code (_init, _fini): where perf 6.1 prints an unknown
  * source line as "sym+OFFSET" or "dso[addr]" rather than "??:0".
  */
-int rp_symbol_is_stub(const struct rp_symbol *sym);
+RP_API int rp_symbol_is_stub(const struct rp_symbol *sym);
 
 struct rp_symbols_opts {
 	size_t sz; /* sizeof(struct rp_symbols_opts) */
@@ -74,9 +75,9 @@ struct rp_symbols_opts {
  * (whose header tells the kernel release and build-ids).  Both must outlive
  * it.  opts may be NULL.  Returns 0 or RP_ERR_NOMEM.
  */
-int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
+RP_API int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		   const struct rp_symbols_opts *opts);
-void rp_symbols_free(struct rp_symbols *symbols);
+RP_API void rp_symbols_free(struct rp_symbols *symbols);
 
 /*
  * The symbol covering addr (in the DSO's address space, as in
@@ -87,7 +88,7 @@ void rp_symbols_free(struct rp_symbols *symbols);
  * says RP_ERR_NOMEM: the results are then incomplete.  The symbol lives
  * as long as the resolver.
  */
-const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_dso *dso,
 					uint64_t addr);
 
 /*
@@ -98,7 +99,7 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *symbols, struct rp_ds
  * in this call or an earlier one (rp_symbols_error()): the caller should
  * stop, as its results would lack those symbols.
  */
-int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
+RP_API int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
 		       struct rp_thread *thread, uint8_t cpumode, uint64_t ip,
 		       struct rp_addr_location *al);
 
@@ -108,7 +109,7 @@ int rp_symbols_resolve(struct rp_symbols *symbols, struct rp_machine *machine,
  * RP_ERR_NOMEM, when its name could not be copied).  Valid as long as
  * the resolver.
  */
-const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *dso,
 				   const struct rp_symbol *sym);
 
 /*
@@ -123,7 +124,7 @@ const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_dso *ds
  * addr (the frame stays as it is), or RP_ERR_NOMEM.  Cached per (dso,
  * addr).
  */
-int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
+RP_API int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
 		       const struct rp_symbol *sym, uint64_t addr,
 		       const struct rp_inline_frame **out);
 
@@ -134,7 +135,7 @@ int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
  * unknown (no DWARF for addr, or, as perf, the DSO's first 123 lookups
  * all failed), or RP_ERR_NOMEM.  Cached per (dso, addr).
  */
-int rp_symbols_srcline(struct rp_symbols *symbols, struct rp_dso *dso, uint64_t addr,
+RP_API int rp_symbols_srcline(struct rp_symbols *symbols, struct rp_dso *dso, uint64_t addr,
 		       const char **file, uint32_t *line);
 
 /*
@@ -146,7 +147,7 @@ int rp_symbols_srcline(struct rp_symbols *symbols, struct rp_dso *dso, uint64_t 
  * recording's kernel must be the running one).  Optional; call once,
  * before the first resolution.  Returns 0, also when nothing was started.
  */
-int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
+RP_API int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
 
 /*
  * 0, or RP_ERR_NOMEM once an allocation failed while a DSO's symbol
@@ -155,7 +156,7 @@ int rp_symbols_prefetch_kallsyms(struct rp_symbols *symbols);
  * and a report made from them would be wrong.  It stays set for the
  * resolver's lifetime.  symbols may be NULL (0).
  */
-int rp_symbols_error(const struct rp_symbols *symbols);
+RP_API int rp_symbols_error(const struct rp_symbols *symbols);
 
 #ifdef __cplusplus
 }

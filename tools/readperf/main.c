@@ -264,7 +264,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "FILE defaults to perf.data; - reads a pipe-mode stream from standard\n"
 	      "input; a directory is a perf record --threads recording.  Without a\n"
-	      "command, readperf runs report.  `readperf COMMAND --help` for options.\n",
+	      "command, readperf runs report.  `readperf COMMAND --help` for options;\n"
+	      "`readperf --version` (-V) prints the version.\n",
 	      out);
 }
 
@@ -308,6 +309,11 @@ int main(int argc, char **argv)
 			return cmd_pprof(argc - 1, argv + 1);
 		if (!strcmp(cmd, "json"))
 			return cmd_json(argc - 1, argv + 1);
+		/* As perf: `perf --version`, `perf version` print "perf version X". */
+		if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
+			printf("readperf version %s\n", rp_version());
+			return RP_EXIT_OK;
+		}
 		if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 			usage(stdout);
 			return RP_EXIT_OK;
