@@ -256,6 +256,9 @@ for f in "${filters_two[@]}"; do
 	# shellcheck disable=SC2086
 	script two.data $f
 done
+# Filters beside the other shared options (each takes its own option code).
+script two.data --tid "$tid1" --no-inline
+report_rows two.data comm,dso,sym --inline --pid "$pid2"
 # A list from a file (perf's file://).
 printf 'wl-fork\nwl-exec\n' >comms.list
 report_rows two.data comm,dso,sym --comms "file://$work/comms.list"

@@ -71,7 +71,7 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
  * cli_input_open(); cli_input_run() then applies the filter.
  */
 enum {
-	CLI_OPT_FILTER_PID = 0x1000,
+	CLI_OPT_FILTER_PID = 0x1000, /* apart from CLI_OPT_INLINE (0x1100...) */
 	CLI_OPT_FILTER_TID,
 	CLI_OPT_FILTER_DSOS,
 	CLI_OPT_FILTER_TIME,

@@ -4,6 +4,12 @@
 
 #include "cli.h"
 
+/* Each command offers every option to cli_filter_option() first: its codes
+ * must be no other shared option's. */
+_Static_assert((int)CLI_OPT_FILTER_TIME < (int)CLI_OPT_INLINE ||
+		       (int)CLI_OPT_FILTER_PID > (int)CLI_OPT_NO_INLINE,
+	       "the filter options' codes overlap the inline options'");
+
 int cli_filter_option(struct cli_filter *f, int c, const char *arg)
 {
 	f->opts.sz = sizeof(f->opts);
