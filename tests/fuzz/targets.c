@@ -750,7 +750,10 @@ static int fuzz_pprof(const uint8_t *data, size_t size)
 
 struct unwind_ctl {
 	uint64_t start, pgoff, len;
-	uint32_t flags; /* bits 0-1: samples - 1; bit 2: a kernel callchain part */
+	/* bits 0-1: samples - 1; bit 2: a kernel callchain part; bit 3: a
+	 * second map of the image after the first; bit 4: the first map
+	 * again, another pgoff, after the first sample */
+	uint32_t flags;
 	uint32_t ip_step;
 	uint64_t regs[RP_FUZZ_UNWIND_REGS]; /* perf order: AX..SS, R8..R15 */
 };
@@ -782,6 +785,30 @@ static const char *elf_file(const uint8_t *data, size_t size)
 		done += (size_t)n;
 	}
 	return elf_memfd_path;
+}
+
+/* An MMAP2 record of path, executable, in the target's process. */
+static void unwind_mmap2(struct tb_buf *b, const struct rp_attr *attr, const char *path,
+			 uint64_t start, uint64_t len, uint64_t pgoff, uint64_t time)
+{
+	struct tb_sample sid = { .pid = RP_FUZZ_UNWIND_PID, .tid = RP_FUZZ_UNWIND_PID,
+				 .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP2, RP_MISC_USER);
+
+	tb_u32(b, RP_FUZZ_UNWIND_PID);
+	tb_u32(b, RP_FUZZ_UNWIND_PID);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_u32(b, 8);    /* maj */
+	tb_u32(b, 1);    /* min */
+	tb_u64(b, 4242); /* ino */
+	tb_u64(b, 0);    /* ino_generation */
+	tb_u32(b, 5);    /* PROT_READ | PROT_EXEC */
+	tb_u32(b, 2);    /* MAP_PRIVATE */
+	tb_str(b, path, 8);
+	tb_sample_id(b, attr, &sid);
+	tb_rec_end(b, r);
 }
 
 /* The perf.data bytes of the input into out (tb_file_build's buffer). */
@@ -824,22 +851,10 @@ static void unwind_build(const uint8_t *data, size_t size, size_t elf_size,
 	uint64_t id = 1;
 	tb_file_attr(&f, &attr, &id, 1);
 
-	struct tb_sample sid = { .pid = RP_FUZZ_UNWIND_PID, .tid = RP_FUZZ_UNWIND_PID, .time = 1 };
-	size_t r = tb_rec_begin(&f.data, RP_RECORD_MMAP2, RP_MISC_USER);
-	tb_u32(&f.data, RP_FUZZ_UNWIND_PID);
-	tb_u32(&f.data, RP_FUZZ_UNWIND_PID);
-	tb_u64(&f.data, start);
-	tb_u64(&f.data, len);
-	tb_u64(&f.data, pgoff);
-	tb_u32(&f.data, 8);      /* maj */
-	tb_u32(&f.data, 1);      /* min */
-	tb_u64(&f.data, 4242);   /* ino */
-	tb_u64(&f.data, 0);      /* ino_generation */
-	tb_u32(&f.data, 5);      /* PROT_READ | PROT_EXEC */
-	tb_u32(&f.data, 2);      /* MAP_PRIVATE */
-	tb_str(&f.data, elf_path, 8);
-	tb_sample_id(&f.data, &attr, &sid);
-	tb_rec_end(&f.data, r);
+	unwind_mmap2(&f.data, &attr, elf_path, start, len, pgoff, 1);
+	/* A second map of the image after the first: two modules of one file. */
+	if ((ctl.flags & 8) && len <= 0x800000000000ull - start - len)
+		unwind_mmap2(&f.data, &attr, elf_path, start + len, len, 0, 1);
 
 	unsigned nr = (ctl.flags & 3) + 1;
 	for (unsigned k = 0; k < nr; k++) {
@@ -861,7 +876,7 @@ static void unwind_build(const uint8_t *data, size_t size, size_t elf_size,
 			.ip = regs[8],
 			.pid = RP_FUZZ_UNWIND_PID,
 			.tid = RP_FUZZ_UNWIND_PID,
-			.time = 2 + k,
+			.time = 10 + 10 * (uint64_t)k,
 			.callchain_nr = (ctl.flags & 4) ? 3 : 0,
 			.callchain = kchain,
 			.regs_user_abi = 2, /* PERF_SAMPLE_REGS_ABI_64 */
@@ -872,6 +887,10 @@ static void unwind_build(const uint8_t *data, size_t size, size_t elf_size,
 		};
 
 		tb_sample(&f.data, &attr, RP_MISC_USER, &s);
+		/* The first map again at another offset after the first sample:
+		 * the unwinder's module of it goes stale. */
+		if (!k && (ctl.flags & 16))
+			unwind_mmap2(&f.data, &attr, elf_path, start, len, pgoff + 0x1000, 15);
 	}
 	tb_file_build(&f, out);
 	tb_file_free(&f);
