@@ -12,9 +12,12 @@ option(RP_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 
 set(RP_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(RP_FUZZ_TARGETS open records pipe compressed swapped report csv dump stats
-                    header script collapse json pprof filter)
+                    header script collapse json pprof filter unwind)
 
-add_executable(rp-fuzz-replay ${RP_FUZZ_DIR}/replay.c ${RP_FUZZ_DIR}/targets.c)
+# The unwind target builds its perf.data with the unit tests' builder.
+set(RP_FUZZ_BUILDER ${CMAKE_SOURCE_DIR}/tests/unit/builder.c)
+add_executable(rp-fuzz-replay ${RP_FUZZ_DIR}/replay.c ${RP_FUZZ_DIR}/targets.c ${RP_FUZZ_BUILDER})
+target_include_directories(rp-fuzz-replay PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
 target_link_libraries(rp-fuzz-replay PRIVATE readperf)
 if(LIBZSTD_FOUND)
   target_compile_definitions(rp-fuzz-replay PRIVATE RP_HAVE_ZSTD=1)
@@ -34,7 +37,9 @@ if(RP_FUZZ)
   endif()
   target_compile_options(readperf PRIVATE -fsanitize=fuzzer-no-link)
   foreach(t ${RP_FUZZ_TARGETS})
-    add_executable(fuzz_${t} ${RP_FUZZ_DIR}/fuzz_main.c ${RP_FUZZ_DIR}/targets.c)
+    add_executable(fuzz_${t} ${RP_FUZZ_DIR}/fuzz_main.c ${RP_FUZZ_DIR}/targets.c
+                   ${RP_FUZZ_BUILDER})
+    target_include_directories(fuzz_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
     target_compile_definitions(fuzz_${t} PRIVATE RP_FUZZ_TARGET="${t}")
     target_compile_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)

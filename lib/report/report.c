@@ -1188,6 +1188,8 @@ static int rp_cmp_i64(int64_t a, int64_t b)
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+#define RP_STR_OR_EMPTY(s) ((s) ? (s) : "")
+
 static int rp_cmp_str(const char *a, const char *b)
 {
 	int c = strcmp(a, b);
@@ -1226,10 +1228,14 @@ static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
 		return a->sym_name == b->sym_name ? 0 : rp_cmp_str(a->sym_name, b->sym_name);
 	case RP_SORT_CPU:
 		return rp_cmp_i64(a->cpu, b->cpu);
+	/* --children rows of callchain frames have none (NULL): printed
+	 * as "", they sort as "". */
 	case RP_SORT_SRCLINE:
-		return a->srcline == b->srcline ? 0 : rp_cmp_str(a->srcline, b->srcline);
+		return a->srcline == b->srcline ? 0 : rp_cmp_str(RP_STR_OR_EMPTY(a->srcline),
+								 RP_STR_OR_EMPTY(b->srcline));
 	case RP_SORT_SRCFILE:
-		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(a->srcfile, b->srcfile);
+		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(RP_STR_OR_EMPTY(a->srcfile),
+								 RP_STR_OR_EMPTY(b->srcfile));
 	}
 	return 0;
 }

@@ -235,7 +235,8 @@ static int cu_index_finish(struct rp_cu_index *x)
 	uint32_t *stack;
 	size_t top = 0;
 
-	qsort(x->v, x->nr, sizeof(*x->v), range_order);
+	if (x->nr) /* a unit without function ranges has no array */
+		qsort(x->v, x->nr, sizeof(*x->v), range_order);
 	stack = malloc((x->nr ? x->nr : 1) * sizeof(*stack));
 	if (!stack)
 		return RP_ERR_NOMEM;

@@ -21,7 +21,7 @@ corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
 # A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
 [ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 work=${RP_FUZZ_WORK:-/tmp/rp-fuzz-work}
-targets=${*:-open records pipe compressed swapped report csv dump stats header script collapse json pprof}
+targets=${*:-open records pipe compressed swapped report csv dump stats header script collapse json pprof unwind}
 mkdir -p "$work/shared"
 # The shared corpus's small inputs, linked (not copied) into one directory.
 if [ -d "$corpus" ]; then
@@ -35,10 +35,12 @@ fi
 export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$here/lsan.supp
 
 run_one() {
-	local t=$1 bin=$B/fuzz_$1
+	local t=$1 bin=$B/fuzz_$1 dict=$here/perf.dict
+	# A target with a dictionary of its own (unwind.dict: ELF and DWARF).
+	[ -f "$here/$1.dict" ] && dict=$here/$1.dict
 	mkdir -p "$work/$t" "$work/$t-crashes"
 	"$bin" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 -timeout=20 \
-		-dict="$here/perf.dict" -print_final_stats=1 \
+		-dict="$dict" -print_final_stats=1 \
 		-artifact_prefix="$work/$t-crashes/" \
 		"$work/$t" "$here/corpus/$t" "$work/shared" >"$work/$t.log" 2>&1
 	echo "$t exit $?" >>"$work/status"

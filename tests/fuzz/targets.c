@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 
 #include <readperf/readperf.h>
 
+#include "builder.h"
 #include "targets.h"
 
 /* Most evsels, entries and bytes a target walks per record (the decoder
@@ -779,6 +781,289 @@ static int fuzz_pprof(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* ---- unwind: an ELF image and a --call-graph dwarf sample ------------- */
+
+/*
+ * Input (little-endian):
+ *   u32 elf_size, the ELF image (elf_size bytes, cut at the input's end);
+ *   struct unwind_ctl (zeros past the input's end);
+ *   the user stack bytes (the rest, at most RP_FUZZ_UNWIND_STACK).
+ * The image goes into a memfd of its own; a perf.data made here maps it
+ * executable (MMAP2, /proc/self/fd/N) at ctl.start/pgoff/len (page
+ * aligned, bounded) in one process, then holds 1..4 samples with
+ * IP|TID|TIME|CALLCHAIN|REGS_USER|STACK_USER whose user registers
+ * (x86-64, perf's mask 0xff0fff) and stack are the input's: sample k has
+ * ip + k * ip_step and starts k * 8 bytes further up the stack.  The
+ * pipeline runs with symbols read from the image (symbol tables, CFI,
+ * DWARF inline chains and source lines): a consumer that asks for
+ * callchains and reads every frame, the report sorted by srcline and the
+ * pprof profile with source lines.
+ */
+#define RP_FUZZ_UNWIND_REGS 20
+#define RP_FUZZ_UNWIND_MASK 0xff0fffull
+#define RP_FUZZ_UNWIND_STACK 16384u
+#define RP_FUZZ_UNWIND_PID 4242u
+
+struct unwind_ctl {
+	uint64_t start, pgoff, len;
+	/* bits 0-1: samples - 1; bit 2: a kernel callchain part; bit 3: a
+	 * second map of the image after the first; bit 4: the first map
+	 * again, another pgoff, after the first sample */
+	uint32_t flags;
+	uint32_t ip_step;
+	uint64_t regs[RP_FUZZ_UNWIND_REGS]; /* perf order: AX..SS, R8..R15 */
+};
+
+static int elf_memfd = -1;
+static char elf_memfd_path[64];
+
+/* The image in its own memfd; returns its path. */
+static const char *elf_file(const uint8_t *data, size_t size)
+{
+	if (elf_memfd < 0) {
+		elf_memfd = memfd_create("rp-fuzz-elf", MFD_CLOEXEC);
+		if (elf_memfd < 0) {
+			perror("memfd_create");
+			abort();
+		}
+		snprintf(elf_memfd_path, sizeof(elf_memfd_path), "/proc/self/fd/%d", elf_memfd);
+		/* libdwfl must not ask a debuginfod server for the image's
+		 * build-id. */
+		unsetenv("DEBUGINFOD_URLS");
+	}
+	if (ftruncate(elf_memfd, 0) < 0)
+		abort();
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = pwrite(elf_memfd, data + done, size - done, (off_t)done);
+		if (n <= 0)
+			abort();
+		done += (size_t)n;
+	}
+	return elf_memfd_path;
+}
+
+/* An MMAP2 record of path, executable, in the target's process. */
+static void unwind_mmap2(struct tb_buf *b, const struct rp_attr *attr, const char *path,
+			 uint64_t start, uint64_t len, uint64_t pgoff, uint64_t time)
+{
+	struct tb_sample sid = { .pid = RP_FUZZ_UNWIND_PID, .tid = RP_FUZZ_UNWIND_PID,
+				 .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP2, RP_MISC_USER);
+
+	tb_u32(b, RP_FUZZ_UNWIND_PID);
+	tb_u32(b, RP_FUZZ_UNWIND_PID);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_u32(b, 8);    /* maj */
+	tb_u32(b, 1);    /* min */
+	tb_u64(b, 4242); /* ino */
+	tb_u64(b, 0);    /* ino_generation */
+	tb_u32(b, 5);    /* PROT_READ | PROT_EXEC */
+	tb_u32(b, 2);    /* MAP_PRIVATE */
+	tb_str(b, path, 8);
+	tb_sample_id(b, attr, &sid);
+	tb_rec_end(b, r);
+}
+
+/* The perf.data bytes of the input into out (tb_file_build's buffer). */
+static void unwind_build(const uint8_t *data, size_t size, size_t elf_size,
+			 const char *elf_path, struct tb_buf *out)
+{
+	struct unwind_ctl ctl;
+	size_t at = 4 + elf_size;
+	size_t nctl = size - at < sizeof(ctl) ? size - at : sizeof(ctl);
+
+	memset(&ctl, 0, sizeof(ctl));
+	memcpy(&ctl, data + at, nctl);
+	at += nctl;
+	const uint8_t *stack = data + at;
+	size_t stack_size = size - at;
+
+	if (stack_size > RP_FUZZ_UNWIND_STACK)
+		stack_size = RP_FUZZ_UNWIND_STACK;
+
+	/* The map: page aligned, below the top of a 47-bit user space. */
+	uint64_t start = ctl.start & 0x7ffffffff000ull;
+	uint64_t pgoff = ctl.pgoff & 0xfffff000ull;
+	uint64_t len = ctl.len & 0xfffffffffull;
+	if (!len)
+		len = ((uint64_t)elf_size + 0xfff) & ~0xfffull;
+	if (!len)
+		len = 0x1000;
+	if (len > 0x800000000000ull - start)
+		len = 0x800000000000ull - start;
+
+	struct tb_file f;
+	struct rp_attr attr = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					      RP_SAMPLE_CALLCHAIN | RP_SAMPLE_REGS_USER |
+					      RP_SAMPLE_STACK_USER);
+
+	attr.sample_regs_user = RP_FUZZ_UNWIND_MASK;
+	attr.sample_stack_user = RP_FUZZ_UNWIND_STACK;
+	attr.flags |= RP_ATTR_EXCLUDE_CALLCHAIN_USER;
+	tb_file_init(&f, 0);
+	uint64_t id = 1;
+	tb_file_attr(&f, &attr, &id, 1);
+
+	unwind_mmap2(&f.data, &attr, elf_path, start, len, pgoff, 1);
+	/* A second map of the image after the first: two modules of one file. */
+	if ((ctl.flags & 8) && len <= 0x800000000000ull - start - len)
+		unwind_mmap2(&f.data, &attr, elf_path, start + len, len, 0, 1);
+
+	unsigned nr = (ctl.flags & 3) + 1;
+	for (unsigned k = 0; k < nr; k++) {
+		uint64_t regs[RP_FUZZ_UNWIND_REGS];
+		uint8_t sbuf[RP_FUZZ_UNWIND_STACK];
+		size_t skip = (size_t)k * 8 < stack_size ? (size_t)k * 8 : stack_size;
+		size_t n = stack_size - skip;
+		size_t padded = (n + 7) & ~(size_t)7;
+		/* A kernel part as perf records it before the user context. */
+		const uint64_t kchain[3] = { RP_CONTEXT_KERNEL, 0xffffffff81000000ull + k,
+					     RP_CONTEXT_USER };
+
+		memcpy(regs, ctl.regs, sizeof(regs));
+		regs[8] += (uint64_t)k * ctl.ip_step; /* IP */
+		regs[7] += (uint64_t)skip;            /* SP */
+		memset(sbuf, 0, sizeof(sbuf));
+		memcpy(sbuf, stack + skip, n);
+		struct tb_sample s = {
+			.ip = regs[8],
+			.pid = RP_FUZZ_UNWIND_PID,
+			.tid = RP_FUZZ_UNWIND_PID,
+			.time = 10 + 10 * (uint64_t)k,
+			.callchain_nr = (ctl.flags & 4) ? 3 : 0,
+			.callchain = kchain,
+			.regs_user_abi = 2, /* PERF_SAMPLE_REGS_ABI_64 */
+			.regs_user = regs,
+			.stack_size = padded,
+			.stack = sbuf,
+			.stack_dyn_size = n,
+		};
+
+		tb_sample(&f.data, &attr, RP_MISC_USER, &s);
+		/* The first map again at another offset after the first sample:
+		 * the unwinder's module of it goes stale. */
+		if (!k && (ctl.flags & 16))
+			unwind_mmap2(&f.data, &attr, elf_path, start, len, pgoff + 0x1000, 15);
+	}
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+}
+
+/* RP_FUZZ_UNWIND_PRINT set: each sample's frames on stderr (make_unwind_seeds.sh
+ * checks its seeds with it). */
+static void unwind_print(const struct rp_frame *f)
+{
+	fprintf(stderr, "  %#" PRIx64 " %s%s %s:%u\n", f->al.ip,
+		f->al.sym && f->al.sym->name ? f->al.sym->name : "??",
+		f->al.sym && f->al.sym->inlined ? " (inlined)" : "",
+		f->src_file ? f->src_file : "-", f->src_line);
+}
+
+static int unwind_frames(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	static int print = -1;
+	struct rp_symbols *sym = ctx;
+
+	(void)ev;
+	if (!res)
+		return 0;
+	if (print < 0)
+		print = getenv("RP_FUZZ_UNWIND_PRINT") != NULL;
+	if (print)
+		fprintf(stderr, "sample: %zu frames\n", res->nr_callchain);
+	for (size_t i = 0; i < res->nr_callchain; i++) {
+		const struct rp_frame *f = &res->callchain[i];
+		const char *file;
+		uint32_t line;
+
+		if (print)
+			unwind_print(f);
+
+		rp_fuzz_sink += f->al.ip + f->al.addr + f->src_line + f->inlined_into_next;
+		touch_str(f->src_file);
+		if (f->al.dso) {
+			touch_str(rp_dso_long_name(f->al.dso));
+			if (rp_symbols_srcline(sym, f->al.dso, f->al.addr, &file, &line) > 0)
+				touch_str(file), rp_fuzz_sink += line;
+		}
+		if (f->al.sym) {
+			touch_str(f->al.sym->name);
+			rp_fuzz_sink += f->al.sym->start ^ f->al.sym->end;
+			touch_str(rp_symbols_source_file(sym, f->al.dso, f->al.sym));
+		}
+	}
+	return 0;
+}
+
+static int fuzz_unwind(const uint8_t *data, size_t size)
+{
+	struct tb_buf file;
+	uint32_t elf_size;
+
+	if (size < 4)
+		return 0;
+	memcpy(&elf_size, data, 4);
+	if (elf_size > size - 4)
+		elf_size = (uint32_t)(size - 4);
+	unwind_build(data, size, elf_size, elf_file(data + 4, elf_size), &file);
+
+	struct rp_session *s;
+	struct rp_machine *m;
+	struct rp_symbols *sym;
+	struct rp_symbols_opts so = {
+		.sz = sizeof(so),
+		.buildid_dir = "/nonexistent/rp-fuzz",
+		.kallsyms = "/nonexistent/rp-fuzz/kallsyms",
+	};
+	struct rp_session_opts opts = { .sz = sizeof(opts), .order = RP_ORDER_TIME };
+
+	if (rp_session_open(&s, input_file(file.data, file.len), &opts, NULL) < 0) {
+		tb_free(&file);
+		return 0;
+	}
+	tb_free(&file);
+	if (rp_machine_new(&m, s) < 0) {
+		rp_session_close(s);
+		return 0;
+	}
+	if (rp_symbols_new(&sym, s, &so) < 0) {
+		rp_machine_free(m);
+		rp_session_close(s);
+		return 0;
+	}
+	struct rp_report_opts ro = { .sz = sizeof(ro), .symbols = sym, .children = size & 1 };
+	struct rp_report *r = NULL;
+	struct rp_pprof *pp = NULL;
+	struct rp_consumer c[3];
+	size_t nc = 0;
+
+	rp_report_parse_sort(&ro, (size & 2) ? "sym,srcline" : "srcline,srcfile");
+	rp_report_parse_call_graph(&ro, "graph,0.0,caller");
+	c[nc++] = (struct rp_consumer){ sym, unwind_frames, RP_CONSUMER_CALLCHAIN };
+	if (rp_report_new(&r, s, &ro) == 0)
+		c[nc++] = rp_report_consumer(r);
+	if (rp_pprof_new(&pp, s) == 0) {
+		rp_pprof_set_symbols(pp, sym);
+		c[nc++] = rp_pprof_consumer(pp);
+	}
+	rp_process_mt(s, m, sym, c, nc, 1);
+	if (r) {
+		rp_report_write(r, devnull());
+		rp_report_free(r);
+	}
+	if (pp) {
+		rp_pprof_write(pp, devnull());
+		rp_pprof_free(pp);
+	}
+	rp_symbols_free(sym);
+	rp_machine_free(m);
+	rp_session_close(s);
+	return 0;
+}
+
 const struct rp_fuzz_target rp_fuzz_targets[] = {
 	{ "open", fuzz_open },
 	{ "records", fuzz_records },
@@ -795,6 +1080,7 @@ const struct rp_fuzz_target rp_fuzz_targets[] = {
 	{ "json", fuzz_json },
 	{ "pprof", fuzz_pprof },
 	{ "filter", fuzz_filter },
+	{ "unwind", fuzz_unwind },
 	{ NULL, NULL },
 };
 
