@@ -21,7 +21,7 @@ corpus=${RP_CORPUS_DIR:-$root/../shared/corpus}
 # A checkout elsewhere (a CI clone) finds the corpus where this machine keeps it.
 [ -d "$corpus" ] || [ ! -d /work/shared/corpus ] || corpus=/work/shared/corpus
 work=${RP_FUZZ_WORK:-/tmp/rp-fuzz-work}
-targets=${*:-open records pipe compressed swapped report csv dump stats header script collapse json pprof unwind}
+targets=${*:-open records pipe compressed swapped report csv dump stats header script collapse json pprof filter unwind}
 mkdir -p "$work/shared"
 # The shared corpus's small inputs, linked (not copied) into one directory.
 if [ -d "$corpus" ]; then
