@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The pipeline: session -> machine -> symbols -> consumers.  Each record is
- * applied to the machine before consumers see it, so that a sample meets
- * the threads, comms and maps valid at its time.
+ * The pipeline: session -> machine -> (filter) -> unwind -> symbols ->
+ * consumers.  Each record is applied to the machine before consumers see
+ * it, so that a sample meets the threads, comms and maps valid at its time.
+ * A sample with user registers and stack (--call-graph dwarf) gets its
+ * user frames from the unwinder (lib/unwind), made at the first such
+ * sample; they follow the recorded callchain behind PERF_CONTEXT_USER, and
+ * their inline chains (rp_symbols_inlines()) become frames of their own.
  *
  * Three caches spare the lookups that repeat from sample to sample: the
  * thread of a (pid, tid), the resolution of an (ip, cpumode, thread,
  * address space), and the resolved frames of a whole call stack (its
- * entries as recorded, thread, address space).  They hold only while the
+ * entries as recorded plus the unwound ones, thread, address space).  They hold only while the
  * machine stays as it was: any sideband record (it may add maps, threads,
  * comms) and any lookup that made a map (the kernel map stretched over
  * its symbols) start a new generation, which empties them.
