@@ -372,18 +372,19 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
  * The sample's call stack as perf's thread__resolve_callchain() builds it
  * in callee order: the recorded callchain, then, for a sample with user
  * registers and stack (--call-graph dwarf), the unwound user frames behind
- * a PERF_CONTEXT_USER marker.  *ips points at the recorded entries or at
- * p->uw_ips; *inline_from is the index of the first unwound entry.
- * Returns the number of entries or RP_ERR_NOMEM.
+ * a PERF_CONTEXT_USER marker (unwind: the caller found that the sample
+ * has them and an unwinder can be made).  *ips points at the recorded
+ * entries or at p->uw_ips; *inline_from is the index of the first unwound
+ * entry.  Returns the number of entries or RP_ERR_NOMEM.
  */
-static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
+static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d, int unwind,
 			       struct rp_thread *thread, const uint64_t **ips, uint64_t *inline_from)
 {
 	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
 
 	*ips = d->callchain;
 	*inline_from = nr;
-	if (!p->can_unwind || !rp_unwind_applies(d))
+	if (!unwind)
 		return (int64_t)nr;
 	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
 		return RP_ERR_NOMEM;
@@ -407,13 +408,14 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
 }
 
-/* The sample's callchain into res (see struct rp_resolved). */
-static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d,
+/* The sample's callchain into res (see struct rp_resolved); unwind as
+ * for rp_sample_stack(). */
+static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d, int unwind,
 				struct rp_resolved *res)
 {
 	const uint64_t *ips;
 	uint64_t inline_from;
-	int64_t got = rp_sample_stack(p, d, res->thread, &ips, &inline_from);
+	int64_t got = rp_sample_stack(p, d, unwind, res->thread, &ips, &inline_from);
 	size_t n;
 
 	if (got < 0)
@@ -577,10 +579,13 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 		res.filtered = rp_filter_entry(p->filter, &res);
 		if (res.filtered && !(p->flags & RP_CONSUMER_FILTERED))
 			return 0;
-		if ((p->flags & RP_CONSUMER_CALLCHAIN) &&
-		    (d->callchain_nr || (p->can_unwind && rp_unwind_applies(d))) &&
-		    (ret = rp_resolve_callchain(p, d, &res)) < 0)
-			return ret;
+		if (p->flags & RP_CONSUMER_CALLCHAIN) {
+			int unwind = p->can_unwind && rp_unwind_applies(d);
+
+			if ((d->callchain_nr || unwind) &&
+			    (ret = rp_resolve_callchain(p, d, unwind, &res)) < 0)
+				return ret;
+		}
 		if (d->sample_type & RP_SAMPLE_READ)
 			return rp_deliver_read_sample(p, ev, &res);
 		r = &res;
