@@ -52,6 +52,8 @@
 
 /* Slots of the per-sample entry cache (a power of two). */
 #define RP_REPORT_ECACHE 1024u
+/* Entries of the cache of source-line texts by location (a power of two). */
+#define RP_REPORT_SRCCACHE 1024u
 
 /* A group member's figures for one row of the leader. */
 struct rp_pair {
@@ -140,6 +142,16 @@ struct rp_report {
 	struct rp_symbols *symbols;  /* for srcline, srcfile (opts) */
 	int full_source_path;
 	int want_srcline;            /* a key is srcline or srcfile */
+	/* The texts of recent locations (RP_REPORT_SRCCACHE, made with the
+	 * report when want_srcline): a sample's costs a lookup, not a
+	 * formatting and two interning. */
+	struct rp_srccache_ent {
+		const struct rp_dso *dso;
+		const struct rp_symbol *sym;
+		uint64_t addr;
+		int has_map;
+		const char *srcline, *srcfile; /* NULL: empty slot */
+	} *srccache;
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
@@ -314,6 +326,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->full_source_path = o.full_source_path;
 	for (size_t i = 0; i < r->nr_keys; i++)
 		r->want_srcline |= r->keys[i] == RP_SORT_SRCLINE || r->keys[i] == RP_SORT_SRCFILE;
+	if (r->want_srcline && !(r->srccache = calloc(RP_REPORT_SRCCACHE, sizeof(*r->srccache)))) {
+		free(r);
+		return RP_ERR_NOMEM;
+	}
 	r->children = o.children;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
@@ -338,6 +354,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (o.field_sep) {
 		r->field_sep = strdup(o.field_sep);
 		if (!r->field_sep) {
+			free(r->srccache);
 			free(r);
 			return RP_ERR_NOMEM;
 		}
@@ -349,6 +366,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		r->hists = calloc(n, sizeof(*r->hists));
 		if (!r->hists) {
 			free(r->field_sep);
+			free(r->srccache);
 			free(r);
 			return RP_ERR_NOMEM;
 		}
@@ -371,6 +389,7 @@ void rp_report_free(struct rp_report *report)
 	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
+	free(report->srccache);
 	rp_hashmap_release(&report->dso_names);
 	rp_strpool_release(&report->pool);
 	rp_arena_release(&report->arena);
@@ -470,6 +489,14 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, struct rp_dso *dso,
 			     const struct rp_symbol *sym, uint64_t addr, int has_map)
 {
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
+	struct rp_srccache_ent *c = &r->srccache[h & (RP_REPORT_SRCCACHE - 1)];
+
+	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
+		key->srcline = c->srcline;
+		key->srcfile = c->srcfile;
+		return 0;
+	}
 	const char *file = NULL;
 	uint32_t line = 0;
 	char *line_txt = NULL;
@@ -499,7 +526,10 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
 	key->srcline = rp_strpool_intern_str(&r->pool, line_txt);
 	key->srcfile = rp_strpool_intern_str(&r->pool, file_txt);
 	free(line_txt);
-	return key->srcline && key->srcfile ? 0 : RP_ERR_NOMEM;
+	if (!key->srcline || !key->srcfile)
+		return RP_ERR_NOMEM;
+	*c = (struct rp_srccache_ent){ dso, sym, addr, has_map, key->srcline, key->srcfile };
+	return 0;
 }
 
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
