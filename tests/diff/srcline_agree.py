@@ -11,20 +11,16 @@ left out of the share.  Exits 1 when the frame counts differ or the share
 is below --min-share (default 100).
 """
 import argparse
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stacks_agree import parse  # noqa: E402
+
 
 def frames(path):
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("\t"):
-                out.append([line, None])
-            elif line.startswith("  ") and out and out[-1][1] is None:
-                out[-1][1] = line
-    return out
+    return [f for _, fs in parse(path) for f in fs]
 
 
 def main():

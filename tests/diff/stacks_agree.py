@@ -17,15 +17,20 @@ import sys
 
 
 def parse(path):
+    """The samples of a script output: (header line, frames), each frame
+    [its line, the "  file:line" line after it or None]."""
     samples = []
     cur = None
     with open(path, errors="replace") as f:
         for line in f:
+            line = line.rstrip("\n")
             if line.startswith("\t"):
                 if cur is not None:
-                    cur[1].append(line.rstrip("\n"))
+                    cur[1].append([line, None])
+            elif line.startswith("  ") and cur is not None and cur[1] and cur[1][-1][1] is None:
+                cur[1][-1][1] = line
             elif line.strip():
-                cur = (line.rstrip("\n"), [])
+                cur = (line, [])
                 samples.append(cur)
     return samples
 
@@ -56,13 +61,13 @@ def main():
         if a.text:
             ok = ph == rh and pf == rf
         else:
-            ok = [x.split()[0] for x in pf] == [x.split()[0] for x in rf]
+            ok = [x[0].split()[0] for x in pf] == [x[0].split()[0] for x in rf]
         if ok:
             same += 1
         elif shown < a.show:
             shown += 1
-            print("perf:    ", ph, *pf, sep="\n  ")
-            print("readperf:", rh, *rf, sep="\n  ")
+            print("perf:    ", ph, *(x[0] for x in pf), sep="\n  ")
+            print("readperf:", rh, *(x[0] for x in rf), sep="\n  ")
     share = 100.0 * same / total if total else 0.0
     what = "text" if a.text else "addresses"
     print(f"stacks agreeing ({what}): {same}/{total} = {share:.2f}%")
