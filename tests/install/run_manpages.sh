@@ -15,6 +15,8 @@ set -u
 rp_take_binary "${1:?usage: run_manpages.sh /path/to/readperf}"
 require_tool scdoc "scdoc is not installed (apt-get install scdoc)" \
 	"the man pages were NOT checked."
+require_tool man "man is not installed (apt-get install man-db)" \
+	"the man pages were NOT checked."
 rp_workdir rp-man keep-on-failure
 work=$rp_work_dir
 man_dir=$root/docs/man
@@ -51,7 +53,7 @@ check_page() {
 	render "$page"
 }
 
-# render PAGE: scdoc, then man -l (when man is installed).
+# render PAGE: scdoc, then man -l.
 render() {
 	local page=$1 warnings
 
@@ -60,7 +62,6 @@ render() {
 		fail "$page: scdoc: $(cat "$work/$page.scdoc.err")"
 		return
 	fi
-	command -v man >/dev/null 2>&1 || return
 	warnings=$(MANWIDTH=80 man --warnings -l "$work/$page" 2>&1 >/dev/null)
 	[ -z "$warnings" ] || fail "$page: man -l warns: $warnings"
 }
