@@ -22,6 +22,7 @@
 #include <readperf/script.h>
 #include <readperf/json.h>
 #include <readperf/pprof.h>
+#include <readperf/output.h>
 #include <readperf/progress.h>
 
 #endif

@@ -14,8 +14,11 @@
 
 #include <readperf/error.h>
 
+#include "common/error_int.h"
 #include "common/hashmap.h"
+#include "common/opts.h"
 #include "common/strpool.h"
+#include "outputs/output_int.h"
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
 #define RP_COLLAPSE_MAX_STACK 127
@@ -37,6 +40,7 @@ struct rp_collapse {
 	char *line;                 /* one sample's text */
 	size_t len, cap;
 	int overflow;
+	FILE *target;               /* rp_output_new()'s stream, else NULL */
 };
 
 int rp_collapse_new(struct rp_collapse **out, const struct rp_collapse_opts *opts)
@@ -49,12 +53,10 @@ int rp_collapse_new(struct rp_collapse **out, const struct rp_collapse_opts *opt
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return RP_ERR_NOMEM;
-	if (opts) {
-		size_t sz = opts->sz && opts->sz < sizeof(c->opts) ? opts->sz : sizeof(c->opts);
-
-		memcpy(&c->opts, opts, sz);
+	if (rp_opts_copy(&c->opts, sizeof(c->opts), opts) < 0) {
+		free(c);
+		return RP_ERR_INVAL;
 	}
-	c->opts.sz = sizeof(c->opts);
 	/* The script refuses a pid or tid without the comm. */
 	if (c->opts.no_comm && (c->opts.include_pid || c->opts.include_tid)) {
 		free(c);
@@ -345,3 +347,49 @@ uint64_t rp_collapse_total(const struct rp_collapse *c)
 {
 	return c ? c->total : 0;
 }
+
+static int rp_collapse_output_create(void **state, const struct rp_output_env *env,
+				     const void *opts, const struct rp_output_target *target,
+				     struct rp_error *err)
+{
+	struct rp_collapse *c;
+	int ret = rp_collapse_new(&c, opts);
+
+	(void)env;
+	if (ret == RP_ERR_INVAL)
+		return rp_error_set(err, ret, "collapse: bad options (a pid or tid needs the comm)");
+	if (ret < 0)
+		return rp_error_set(err, ret, "out of memory");
+	c->target = target->stream;
+	*state = c;
+	return 0;
+}
+
+static struct rp_consumer rp_collapse_output_consumer(void *state)
+{
+	return rp_collapse_consumer(state);
+}
+
+static int rp_collapse_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_collapse *c = state;
+	int ret = rp_collapse_write(c, c->target);
+
+	if (ret == RP_ERR_IO)
+		return rp_error_set(err, ret, "cannot write the folded stacks");
+	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
+}
+
+static void rp_collapse_output_destroy(void *state)
+{
+	rp_collapse_free(state);
+}
+
+const struct rp_output_def rp_output_collapse = {
+	.name = "collapse",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = rp_collapse_output_create,
+	.consumer = rp_collapse_output_consumer,
+	.finish = rp_collapse_output_finish,
+	.destroy = rp_collapse_output_destroy,
+};

@@ -132,31 +132,30 @@ int cmd_collapse(int argc, char **argv)
 		path = argv[optind];
 	}
 
-	struct rp_collapse *col;
-	int rc = rp_collapse_new(&col, &opts);
-	if (rc == RP_ERR_INVAL) {
-		cli_errorf("collapse: --include-pid and --include-tid need the comm");
-		return RP_EXIT_USAGE;
-	}
-	if (rc < 0) {
-		cli_errorf("out of memory");
-		return RP_EXIT_BAD_INPUT;
-	}
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
 	if (!status && (status = cli_input_filter(&in, &filter)))
 		cli_input_close(&in);
-	if (status) {
-		rp_collapse_free(col);
+	if (status)
 		return status;
+	struct rp_output_env env = { .sz = sizeof(env), .session = in.session,
+				     .machine = in.machine, .symbols = in.symbols,
+				     .filter = in.filter };
+	struct rp_output_target target = { .sz = sizeof(target), .stream = stdout };
+	struct rp_error err = { 0 };
+	struct rp_output *out;
+	if (rp_output_new(&out, "collapse", &env, &opts, &target, &err) < 0) {
+		cli_error("collapse", &err);
+		cli_input_close(&in);
+		return err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
 	}
-	struct rp_consumer consumer = rp_collapse_consumer(col);
+	struct rp_consumer consumer = rp_output_consumer(out);
 	status = cli_input_run(&in, &consumer, 1);
-	if (rp_collapse_write(col, stdout) < 0) {
-		cli_errorf("cannot write the folded stacks");
+	if (rp_output_finish(out, &err) < 0) {
+		cli_error("collapse", &err);
 		status = status ? status : RP_EXIT_USAGE;
 	}
-	rp_collapse_free(col);
+	rp_output_free(out);
 	cli_input_close(&in);
 	return status;
 }

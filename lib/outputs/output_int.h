@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The output contract inside the library (the public side is
+ * include/readperf/output.h).  Each output is one file of lib/outputs/
+ * that defines one `const struct rp_output_def rp_output_NAME`, listed in
+ * output.c's table.
+ */
+#ifndef RP_OUTPUTS_OUTPUT_INT_H
+#define RP_OUTPUTS_OUTPUT_INT_H
+
+#include <readperf/output.h>
+
+struct rp_output_def {
+	const char *name;
+	unsigned flags;    /* RP_OUTPUT_* */
+	/*
+	 * Makes the output's state.  opts is the caller's options struct or
+	 * NULL (copy it with rp_opts_copy(): the caller's sz may differ from
+	 * the library's); env and target are complete (target->stream set
+	 * for stream outputs, target->path for path outputs).  Returns 0 or
+	 * a negative enum rp_err with err filled.
+	 */
+	int (*create)(void **state, const struct rp_output_env *env, const void *opts,
+		      const struct rp_output_target *target, struct rp_error *err);
+	struct rp_consumer (*consumer)(void *state);
+	/* Writes or commits what is left; NULL: nothing to do. */
+	int (*finish)(void *state, struct rp_error *err);
+	void (*destroy)(void *state);
+};
+
+extern const struct rp_output_def rp_output_collapse;
+
+#endif
