@@ -16,7 +16,7 @@
  * comms) and any lookup that made a map (the kernel map stretched over
  * its symbols) start a new generation, which empties them.
  *
- * With two threads (rp_process_set_threads()), one reads the session
+ * With two threads (rp_process_opts.nr_threads), one reads the session
  * (framing, decoding, time order) into a ring of batches of records while
  * the caller's thread decodes them again (with its own decoder) and runs
  * the machine, symbols and consumers on them, in the same order: the
@@ -65,8 +65,6 @@
  * ready (or free), so that the threads do not wake each other for every
  * batch. */
 #define RP_RING_WAKE 4u
-/* Most threads rp_process() uses (a reader and the pipeline). */
-#define RP_PROCESS_MAX_THREADS 2u
 
 struct rp_rcache_ent {
 	uint64_t gen; /* 0: empty */
@@ -132,25 +130,6 @@ struct rp_read_sid {
 	uint64_t value;
 	struct rp_read_sid *next; /* every entry, for freeing */
 };
-
-static unsigned rp_default_threads; /* 0: the machine's CPUs */
-
-void rp_process_set_threads(unsigned nr_threads)
-{
-	rp_default_threads = nr_threads;
-}
-
-unsigned rp_process_threads(void)
-{
-	unsigned n = rp_default_threads;
-
-	if (!n) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		n = c > 0 ? (unsigned)c : 1;
-	}
-	return n < RP_PROCESS_MAX_THREADS ? n : RP_PROCESS_MAX_THREADS;
-}
 
 static void rp_resolve_ip(struct rp_pipeline *p, struct rp_thread *thread, uint8_t cpumode,
 			  uint64_t ip, struct rp_addr_location *al)
@@ -927,13 +906,12 @@ int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
 				return RP_ERR_INVAL;
 	}
 	return rp_process_run(session, machine, symbols, consumers, nr_consumers,
-			      o.nr_threads ? o.nr_threads : rp_process_threads(), o.filter);
+			      o.nr_threads, o.filter);
 }
 
 int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
 	       size_t nr_consumers)
 {
-	return rp_process_mt(session, machine, symbols, consumers, nr_consumers,
-			     rp_process_threads());
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers, 1, NULL);
 }

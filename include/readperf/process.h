@@ -123,21 +123,15 @@ RP_API int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       size_t nr_consumers);
 
 /*
- * The threads rp_process() uses from now on, for the whole process: 1
- * reads and processes in the caller's thread; 2 or more adds a thread that
- * reads the session (framing, decoding, time order) while the caller's
- * thread runs machine, symbols and consumers; 0 (the default) uses as
- * many as the machine has CPUs.  At most two are used.  Consumers are
- * always called from the caller's thread, in the same order and with the
- * same events as with one thread.  Sessions whose records are copies
- * (pipe streams, compressed or byte-swapped files) are read with one.
+ * rp_process() (which uses one thread: the caller's) with nr_threads
+ * threads: 0 or 1 reads and processes in the caller's thread; 2 or more
+ * adds a thread that reads the session (framing, decoding, time order)
+ * while the caller's thread runs machine, symbols and consumers.  At most
+ * two are used.  Consumers are always called from the caller's thread, in
+ * the same order and with the same events as with one thread.  Sessions
+ * whose records are copies (pipe streams, compressed or byte-swapped
+ * files) are read with one.
  */
-RP_API void rp_process_set_threads(unsigned nr_threads);
-/* The threads rp_process() would use (the setting resolved, 1 or 2). */
-RP_API unsigned rp_process_threads(void);
-
-/* rp_process() with nr_threads threads (as rp_process_set_threads()
- * counts them; 0 or 1: one). */
 RP_API int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		  size_t nr_consumers, unsigned nr_threads);
@@ -147,7 +141,7 @@ struct rp_filter;
 /* Options of rp_process_ext(). */
 struct rp_process_opts {
 	size_t sz;            /* sizeof(struct rp_process_opts) */
-	unsigned nr_threads;  /* as rp_process_mt(); 0: rp_process_threads() */
+	unsigned nr_threads;  /* as rp_process_mt(); 0: one */
 	/*
 	 * The samples the consumers get (filter.h), or NULL: all.  Samples the
 	 * sample filters drop reach no consumer and are not resolved; those an

@@ -66,6 +66,9 @@ struct rp_script_opts {
 	/* Source lines for the srcline field (NULL: every line unknown);
 	 * must outlive the printer. */
 	struct rp_symbols *symbols;
+	/* Threads that format samples (the printer's own pool, beside the
+	 * pipeline's); 0 or 1: samples are formatted as they come. */
+	unsigned nr_threads;
 };
 
 struct rp_script;
@@ -82,7 +85,7 @@ RP_API int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec,
 
 /*
  * Creates the printer writing to out (the caller owns it; write errors
- * show in ferror(out)).  With two threads or more (rp_process_threads()),
+ * show in ferror(out)).  With opts->nr_threads two or more,
  * samples are formatted on that many threads of the printer's own and
  * written in order; nothing else may write to out until
  * rp_script_finish().  Tracepoint events are always formatted on the

@@ -18,6 +18,7 @@
 #include <readperf/error.h>
 #include <readperf/filter.h>
 
+#include "common/opts.h"
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
@@ -271,8 +272,10 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 }
 
 int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
-		  const struct rp_script_opts *opts, char *err, size_t errsz)
+		  const struct rp_script_opts *user_opts, char *err, size_t errsz)
 {
+	struct rp_script_opts o;
+	const struct rp_script_opts *opts = &o;
 	struct rp_script *s;
 	size_t nr = rp_session_nr_evsels(session);
 	int ret;
@@ -280,18 +283,18 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	if (!out || !f || !session)
 		return RP_ERR_INVAL;
 	*out = NULL;
+	if (rp_opts_copy(&o, sizeof(o), user_opts) < 0)
+		return RP_ERR_INVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return RP_ERR_NOMEM;
 	s->f = f;
 	s->session = session;
-	s->show = opts ? opts->show : 0;
-	s->nanosecs = opts ? opts->nanosecs : 0;
-	if (opts && opts->sz >= offsetof(struct rp_script_opts, symbols) + sizeof(opts->symbols))
-		s->symbols = opts->symbols;
+	s->show = opts->show;
+	s->nanosecs = opts->nanosecs;
+	s->symbols = opts->symbols;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
-		s->fields[t] = opts && opts->user_set[t] ? opts->fields[t] :
-							   rp_script_default_fields(t);
+		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
 	/* The first event of each type decides, as perf_session__check_output_opt(). */
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
 		for (size_t i = 0; i < nr; i++) {
@@ -343,7 +346,7 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	/* Formatting on other threads, unless tracepoint fields are printed
 	 * (libtraceevent writes them to the FILE itself) or the pool cannot
 	 * start (then everything is formatted here). */
-	unsigned nr_threads = rp_process_threads();
+	unsigned nr_threads = opts->nr_threads;
 	int has_tp = 0;
 	for (size_t i = 0; i < nr; i++)
 		if (rp_evsel_attr(rp_session_evsel(session, i))->type == RP_TYPE_TRACEPOINT)

@@ -336,19 +336,6 @@ static void test_threads_consumer_error(void **state)
 	free(path);
 }
 
-static void test_threads_setting(void **state)
-{
-	(void)state;
-	rp_process_set_threads(1);
-	assert_int_equal(rp_process_threads(), 1);
-	rp_process_set_threads(2);
-	assert_int_equal(rp_process_threads(), 2);
-	rp_process_set_threads(64);
-	assert_int_equal(rp_process_threads(), 2);
-	rp_process_set_threads(0);
-	assert_true(rp_process_threads() >= 1 && rp_process_threads() <= 2);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,7 +345,6 @@ int main(void)
 		cmocka_unit_test(test_threads_same_swapped),
 		cmocka_unit_test(test_threads_same_unaligned),
 		cmocka_unit_test(test_threads_consumer_error),
-		cmocka_unit_test(test_threads_setting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

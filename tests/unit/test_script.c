@@ -20,6 +20,11 @@
 #include "machine/dso.h"
 #include "machine/machine_int.h"
 
+/* The formatting threads every printer of a group gets (main()). */
+static unsigned test_nr_threads = 1;
+#define default_opts ((struct rp_script_opts){ .sz = sizeof(struct rp_script_opts), \
+						.nr_threads = test_nr_threads })
+
 /* A session of one cpu-clock event with the given sample_type. */
 static struct rp_session *open_session(uint64_t sample_type, int two)
 {
@@ -132,7 +137,7 @@ static void test_default_line(void **state)
 	(void)state;
 	init_dsos();
 	out_open(&o);
-	assert_int_equal(rp_script_new(&sc, o.f, s, NULL, NULL, 0), 0);
+	assert_int_equal(rp_script_new(&sc, o.f, s, &default_opts, NULL, 0), 0);
 	struct rp_consumer c = rp_script_consumer(sc);
 	assert_int_equal(c.flags, 0u);
 
@@ -175,7 +180,7 @@ static void test_callchain(void **state)
 	(void)state;
 	init_dsos();
 	out_open(&o);
-	assert_int_equal(rp_script_new(&sc, o.f, s, NULL, NULL, 0), 0);
+	assert_int_equal(rp_script_new(&sc, o.f, s, &default_opts, NULL, 0), 0);
 	struct rp_consumer c = rp_script_consumer(sc);
 	assert_int_equal(c.flags, RP_CONSUMER_CALLCHAIN);
 
@@ -205,7 +210,7 @@ static void test_fields(void **state)
 	struct rp_session *s = open_session(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
 						    RP_SAMPLE_PERIOD,
 					    1);
-	struct rp_script_opts opts = { .sz = sizeof(opts) };
+	struct rp_script_opts opts = { .sz = sizeof(opts), .nr_threads = test_nr_threads };
 	struct rp_script *sc;
 	struct rp_event ev;
 	struct rp_resolved res;
@@ -264,7 +269,7 @@ static void test_sideband(void **state)
 	struct rp_session *s = open_session(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
 						    RP_SAMPLE_PERIOD,
 					    0);
-	struct rp_script_opts opts = { .sz = sizeof(opts) };
+	struct rp_script_opts opts = { .sz = sizeof(opts), .nr_threads = test_nr_threads };
 	struct rp_script *sc;
 	struct rp_machine *m;
 	struct rp_event ev;
@@ -343,9 +348,9 @@ int main(void)
 
 	/* Formatted at once (one thread), then on the printer's pool of
 	 * threads: the text must be the same. */
-	rp_process_set_threads(1);
+	test_nr_threads = 1;
 	int failed = cmocka_run_group_tests_name("one thread", tests, NULL, NULL);
-	rp_process_set_threads(2);
+	test_nr_threads = 2;
 	failed += cmocka_run_group_tests_name("formatting pool", tests, NULL, NULL);
 	return failed;
 }

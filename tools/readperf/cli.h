@@ -117,22 +117,14 @@ int cli_filter_option(struct cli_filter *f, int c, const char *arg);
 int cli_input_filter(struct cli_input *in, const struct cli_filter *f);
 
 /*
- * -j N, --threads N: the threads the pipeline uses (rp_process_set_threads;
+ * -j N, --threads N: the threads a command uses (the pipeline's
+ * rp_process_opts.nr_threads and, for script, the formatting pool's;
  * 0: one per CPU, the default).  Returns 0, or prints the error and
  * returns RP_EXIT_USAGE.
  */
-static inline int cli_parse_threads(const char *arg)
-{
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
-
-	if (end == arg || *end || arg[0] == '-' || n > 4096) {
-		cli_errorf("bad -j '%s' (a number of threads; 0: one per CPU)", arg);
-		return RP_EXIT_USAGE;
-	}
-	rp_process_set_threads((unsigned)n);
-	return 0;
-}
+int cli_parse_threads(const char *arg);
+/* The threads -j asked for, resolved: 1 or more. */
+unsigned cli_threads(void);
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);

@@ -121,6 +121,7 @@ int cmd_script(int argc, char **argv)
 	struct rp_script *script;
 	err[0] = 0;
 	opts.symbols = in.symbols;
+	opts.nr_threads = cli_threads();
 	int ret = rp_script_new(&script, stdout, in.session, &opts, err, sizeof(err));
 	if (ret < 0) {
 		if (err[0])

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -209,6 +210,29 @@ static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d
 	}
 }
 
+/* -j: 0 (the default) is one thread per CPU. */
+static unsigned cli_nr_threads;
+
+int cli_parse_threads(const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || arg[0] == '-' || n > 4096) {
+		cli_errorf("bad -j '%s' (a number of threads; 0: one per CPU)", arg);
+		return RP_EXIT_USAGE;
+	}
+	cli_nr_threads = (unsigned)n;
+	return 0;
+}
+
+unsigned cli_threads(void)
+{
+	long n = cli_nr_threads ? (long)cli_nr_threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
 int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, size_t nr)
 {
 	struct cli_diag diag = { .in = in };
@@ -221,7 +245,8 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	}
 	memcpy(all, consumers, nr * sizeof(*all));
 	all[nr] = (struct rp_consumer){ &diag, cli_diag_event, 0 };
-	struct rp_process_opts po = { .sz = sizeof(po), .filter = in->filter };
+	struct rp_process_opts po = { .sz = sizeof(po), .nr_threads = cli_threads(),
+				     .filter = in->filter };
 
 	ret = rp_process_ext(in->session, in->machine, in->symbols, all, nr + 1, &po);
 	free(all);
