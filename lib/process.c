@@ -689,7 +689,7 @@ static void *rp_reader_main(void *arg)
 
 		while (b->nr < RP_RING_BATCH && bytes < RP_RING_BATCH_BYTES) {
 			struct rp_event ev;
-			int ret = rp_session_next(r->session, &ev);
+			int ret = rp_session_read(r->session, &ev);
 
 			if (ret <= 0) {
 				b->end = 1;
@@ -862,7 +862,7 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	if (nr_threads >= 2 && rp_session_threadable(session))
 		ret = rp_process_threaded(p, session, &ran);
 	if (!ran) {
-		while ((ret = rp_session_next(session, &ev)) > 0) {
+		while ((ret = rp_session_read(session, &ev)) > 0) {
 			ret = rp_pipeline_event(p, &ev);
 			if (ret < 0)
 				break;

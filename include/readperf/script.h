@@ -48,6 +48,10 @@ extern "C" {
 
 /* The attr types that -F's "type:" prefix names (hw, sw, trace, raw, break). */
 #define RP_SCRIPT_NR_TYPES 6
+/* The slots of rp_script_opts' per-type arrays: fixed (above
+ * RP_SCRIPT_NR_TYPES, which may grow up to it) so that the struct's
+ * layout never moves. */
+#define RP_SCRIPT_TYPE_SLOTS 8
 
 struct rp_script_opts {
 	size_t sz; /* sizeof(struct rp_script_opts) */
@@ -56,11 +60,11 @@ struct rp_script_opts {
 	 * the user chose (user_set[type] != 0), else perf's defaults.  Fill
 	 * with rp_script_parse_fields().
 	 */
-	uint32_t fields[RP_SCRIPT_NR_TYPES];
-	uint8_t user_set[RP_SCRIPT_NR_TYPES];
+	uint32_t fields[RP_SCRIPT_TYPE_SLOTS];
+	uint8_t user_set[RP_SCRIPT_TYPE_SLOTS];
 	/* The fields named explicitly: an event that cannot print one of
 	 * these is an error; other fields it lacks are dropped silently. */
-	uint32_t named[RP_SCRIPT_NR_TYPES];
+	uint32_t named[RP_SCRIPT_TYPE_SLOTS];
 	unsigned show; /* RP_SCRIPT_SHOW_* */
 	int nanosecs;  /* times as seconds.nanoseconds (perf's --ns) */
 	/* Source lines for the srcline field (NULL: every line unknown);

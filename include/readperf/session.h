@@ -251,7 +251,6 @@ struct rp_session_opts {
  * type, records inside compressed records included.
  */
 struct rp_session_stats {
-	uint64_t nr_records[RP_RECORD_MAX];
 	uint64_t nr_unknown_records; /* types readperf does not know */
 	uint64_t nr_unknown_id;      /* records whose sample id matched no attr */
 	uint64_t nr_unordered;       /* records older than the last flush */
@@ -319,7 +318,11 @@ RP_API int rp_session_open(struct rp_session **out, const char *path,
 RP_API void rp_session_close(struct rp_session *session);
 
 /*
- * Reads the next record into *ev (a view valid until the next call).
+ * Reads the next record: *ev points to it, decoded, in memory the session
+ * owns, valid until the next call or rp_session_close() (as libperf's
+ * perf_mmap__read_event()); its pointers (raw data, callchain, names)
+ * point into the file's mapping or the session's buffers, valid as long.
+ * *ev is NULL when nothing was read.
  * Returns 1 for a record, 0 at the end of the data, or a negative enum
  * rp_err: a corrupt record stops the reader, but every record read before
  * it is delivered first; rp_session_error() then names the offset and the
@@ -327,7 +330,15 @@ RP_API void rp_session_close(struct rp_session *session);
  * recording cut short (stats->cut_short) ends, without an error, at its
  * last whole record.
  */
-RP_API int rp_session_next(struct rp_session *session, struct rp_event *ev);
+RP_API int rp_session_next(struct rp_session *session, const struct rp_event **ev);
+
+/*
+ * Records of PERF_RECORD_* type `type` read so far (every data file of a
+ * directory; records of types readperf does not know are counted in
+ * rp_session_stats.nr_unknown_records instead).  0 for types above
+ * RP_RECORD_MAX.
+ */
+RP_API uint64_t rp_session_nr_records(const struct rp_session *session, uint32_t type);
 
 /*
  * Turns merging of deferred callchains on (merge != 0) or off, as

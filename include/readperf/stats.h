@@ -54,11 +54,12 @@ RP_API int rp_stats_write(const struct rp_stats *stats, FILE *fp);
 
 /*
  * Writes perf's aggregated block for explicit counts: nr[type] records of
- * each type (0 <= type < RP_RECORD_MAX; types perf 6.1 does not know are
- * left out), `with_aux_note` adds perf's AUX-area note to the title.
+ * each type (0 <= type < nr_types; types perf 6.1 does not know are left
+ * out), `with_aux_note` adds perf's AUX-area note to the title.
  * Returns 0 or RP_ERR_IO.
  */
-RP_API int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_aux_note);
+RP_API int rp_stats_write_counts(FILE *fp, const uint64_t *nr, size_t nr_types,
+				 int with_aux_note);
 
 /*
  * The name perf 6.1 prints for a record type in dumps and stats

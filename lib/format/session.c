@@ -321,7 +321,7 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 				return rp_skip_payload(s, in, p, sz, type, at);
 			return 1;
 		}
-		s->stats.nr_records[type]++;
+		s->nr_records[type]++;
 		s->nr_next++;
 		int ret = rp_inflate(s, in, p, sz, type, at);
 		if (ret < 0)
@@ -483,7 +483,7 @@ static int rp_known_type(const struct rp_session *s, uint32_t type)
 	return type < RP_RECORD_MAX && s->known_type[type];
 }
 
-int rp_session_next(struct rp_session *s, struct rp_event *ev)
+int rp_session_read(struct rp_session *s, struct rp_event *ev)
 {
 	s->started = 1;
 	if (s->chunked)
@@ -568,7 +568,7 @@ int rp_session_next(struct rp_session *s, struct rp_event *ev)
 			s->stats.nr_unknown_records++;
 			continue;
 		}
-		s->stats.nr_records[type]++;
+		s->nr_records[type]++;
 		if (s->pipe && !applied && rp_pipe_header_type(type)) {
 			int ret = rp_pipe_apply(s, rec, size, off);
 
@@ -699,4 +699,20 @@ const char *rp_session_data_file(const struct rp_session *s, size_t i)
 const char *rp_session_kcore_kallsyms(const struct rp_session *s)
 {
 	return s->kcore_kallsyms;
+}
+
+int rp_session_next(struct rp_session *s, const struct rp_event **ev)
+{
+	int ret;
+
+	*ev = NULL;
+	ret = rp_session_read(s, &s->event);
+	if (ret > 0)
+		*ev = &s->event;
+	return ret;
+}
+
+uint64_t rp_session_nr_records(const struct rp_session *s, uint32_t type)
+{
+	return type < RP_RECORD_MAX ? s->nr_records[type] : 0;
 }

@@ -178,6 +178,8 @@ struct rp_session {
 	/* Samples waiting for their deferred callchain (deferred.c). */
 	struct rp_deferred deferred;
 	uint8_t started; /* rp_session_next() was called */
+	struct rp_event event; /* what rp_session_next() points to */
+	uint64_t nr_records[RP_RECORD_MAX]; /* rp_session_nr_records() */
 
 	/* The reader's decoder (its scratch). */
 	struct rp_decoder dec;
@@ -288,5 +290,12 @@ static inline int rp_order_empty(const struct rp_session *s)
 	return s->queue.head == s->queue.nr;
 }
 void rp_order_release(struct rp_order_queue *q);
+
+/*
+ * rp_session_next() into the caller's *ev: for the pipeline, which keeps
+ * several decoded records (the reader thread's, the consumers').  Same
+ * returns.
+ */
+int rp_session_read(struct rp_session *s, struct rp_event *ev);
 
 #endif

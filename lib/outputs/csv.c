@@ -540,8 +540,10 @@ static void rp_csv_write_stat(struct rp_csv *csv)
 	char name[32];
 
 	if (st) {
-		csv->type_count[RP_RECORD_COMPRESSED] = st->nr_records[RP_RECORD_COMPRESSED];
-		csv->type_count[RP_RECORD_COMPRESSED2] = st->nr_records[RP_RECORD_COMPRESSED2];
+		csv->type_count[RP_RECORD_COMPRESSED] =
+			rp_session_nr_records(csv->session, RP_RECORD_COMPRESSED);
+		csv->type_count[RP_RECORD_COMPRESSED2] =
+			rp_session_nr_records(csv->session, RP_RECORD_COMPRESSED2);
 	}
 	fputs("type,count\n", f);
 	for (uint32_t t = 0; t < RP_RECORD_MAX; t++) {

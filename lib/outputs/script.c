@@ -23,6 +23,8 @@
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 
+_Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
+
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
 #define RP_SCRIPT_MAX_STACK 127u
 /* Longest event name used for alignment, bytes. */

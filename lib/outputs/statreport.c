@@ -15,6 +15,7 @@
 #include <readperf/error.h>
 
 #include "common/cursor.h"
+#include "format/session_int.h"
 
 /* Width of the metric column (perf's METRIC_LEN). */
 #define RP_STAT_METRIC_LEN 35
@@ -79,7 +80,7 @@ int rp_stat_report_write(struct rp_session *session, FILE *fp)
 		return RP_ERR_NOMEM;
 	for (size_t i = 0; i < nr; i++)
 		c[i].scale = 1.0;
-	while ((ret = rp_session_next(session, &ev)) > 0) {
+	while ((ret = rp_session_read(session, &ev)) > 0) {
 		if (ev.type == RP_RECORD_EVENT_UPDATE) {
 			const struct rp_event_update_event *u = &ev.u.event_update;
 			int i = rp_stat_find(session, u->id);

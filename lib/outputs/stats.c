@@ -186,11 +186,12 @@ uint64_t rp_stats_lost_samples(const struct rp_stats *st, size_t idx)
 	return idx < st->nr_evsels ? st->lost_samples[idx] : 0;
 }
 
-int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_aux_note)
+int rp_stats_write_counts(FILE *fp, const uint64_t *nr, size_t nr_types, int with_aux_note)
 {
 	uint64_t total = 0;
+	size_t end = nr_types < RP_STATS_PERF61_TYPES ? nr_types : RP_STATS_PERF61_TYPES;
 
-	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++)
+	for (uint32_t t = 1; t < end; t++)
 		if (rp_stats_type_name(t))
 			total += nr[t];
 	fprintf(fp, "\nAggregated stats:%s\n",
@@ -198,7 +199,7 @@ int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_a
 			      : "");
 	/* perf keeps these counters in u32 and prints them with %d. */
 	fprintf(fp, "%16s events: %10d\n", "TOTAL", (int)(uint32_t)total);
-	for (uint32_t t = 1; t < RP_STATS_PERF61_TYPES; t++) {
+	for (uint32_t t = 1; t < end; t++) {
 		const char *name = rp_stats_type_name(t);
 
 		if (!name || !nr[t])
@@ -214,8 +215,11 @@ int rp_stats_write_counts(FILE *fp, const uint64_t nr[RP_RECORD_MAX], int with_a
 
 int rp_stats_write(const struct rp_stats *st, FILE *fp)
 {
-	const struct rp_session_stats *ss = rp_session_stats(st->session);
-	int ret = rp_stats_write_counts(fp, ss->nr_records,
+	uint64_t nr[RP_RECORD_MAX];
+
+	for (uint32_t t = 0; t < RP_RECORD_MAX; t++)
+		nr[t] = rp_session_nr_records(st->session, t);
+	int ret = rp_stats_write_counts(fp, nr, RP_RECORD_MAX,
 					rp_session_has_feature(st->session, RP_FEAT_AUXTRACE));
 
 	if (ret < 0)

@@ -288,10 +288,10 @@ static void walk_session(const struct rp_session *s)
 
 static void walk_records(struct rp_session *s)
 {
-	struct rp_event ev;
+	const struct rp_event *ev;
 
 	while (rp_session_next(s, &ev) > 0)
-		walk_event(&ev);
+		walk_event(ev);
 	char line[RP_ERROR_MSG_MAX + 128];
 	rp_error_format(rp_session_error(s), line, sizeof(line));
 	walk_session(s);
@@ -655,13 +655,13 @@ static int fuzz_stats(const uint8_t *data, size_t size)
 	struct rp_session_opts opts = { .sz = sizeof(opts), .order = RP_ORDER_FILE };
 	struct rp_session *s;
 	struct rp_stats *st;
-	struct rp_event ev;
+	const struct rp_event *ev;
 
 	if (rp_session_open(&s, input_file(data, size), &opts, NULL) < 0)
 		return 0;
 	if (rp_stats_new(&st, s) == 0) {
 		while (rp_session_next(s, &ev) > 0)
-			rp_stats_count(st, &ev);
+			rp_stats_count(st, ev);
 		rp_stats_write(st, devnull());
 		rp_stats_free(st);
 	}

@@ -631,7 +631,7 @@ size_t tb_collect(struct rp_session *s, struct tb_seen *seen, size_t max, int *r
 	size_t n = 0;
 	int r;
 
-	while ((r = rp_session_next(s, &ev)) == 1) {
+	while ((r = rp_test_next(s, &ev)) == 1) {
 		if (n < max) {
 			struct tb_seen *o = &seen[n];
 

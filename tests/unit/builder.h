@@ -215,4 +215,18 @@ struct tb_seen {
  */
 size_t tb_collect(struct rp_session *s, struct tb_seen *seen, size_t max, int *rc);
 
+/*
+ * rp_session_next() with the record copied into *ev, which the test owns
+ * (rp_session_next() points into the session, valid until the next call).
+ */
+static inline int rp_test_next(struct rp_session *s, struct rp_event *ev)
+{
+	const struct rp_event *p;
+	int ret = rp_session_next(s, &p);
+
+	if (ret > 0)
+		*ev = *p;
+	return ret;
+}
+
 #endif

@@ -125,7 +125,7 @@ static size_t df_read(struct rp_session *s, struct seen *out)
 	size_t n = 0;
 	int rc;
 
-	while ((rc = rp_session_next(s, &ev)) > 0) {
+	while ((rc = rp_test_next(s, &ev)) > 0) {
 		assert_true(n < MAX_SEEN);
 		struct seen *v = &out[n++];
 
@@ -219,8 +219,8 @@ static void test_merge_one(void **state)
 			const struct rp_session_stats *st = rp_session_stats(s);
 			assert_int_equal(st->nr_deferred_merged, 1);
 			assert_int_equal(st->nr_deferred_unmatched, 0);
-			assert_int_equal(st->nr_records[RP_RECORD_SAMPLE], 1);
-			assert_int_equal(st->nr_records[RP_RECORD_CALLCHAIN_DEFERRED], 1);
+			assert_int_equal(rp_session_nr_records(s, RP_RECORD_SAMPLE), 1);
+			assert_int_equal(rp_session_nr_records(s, RP_RECORD_CALLCHAIN_DEFERRED), 1);
 			rp_session_close(s);
 		}
 	}
@@ -437,7 +437,7 @@ static void test_many(void **state)
 	uint64_t merged = 0, last_cookie = 0;
 	int rc;
 
-	while ((rc = rp_session_next(s, &ev)) > 0) {
+	while ((rc = rp_test_next(s, &ev)) > 0) {
 		if (ev.type == RP_RECORD_CALLCHAIN_DEFERRED)
 			last_cookie = ev.u.callchain_deferred.cookie;
 		if (ev.type != RP_RECORD_SAMPLE)

@@ -80,7 +80,7 @@ static void test_dir_merge(void **state)
 		assert_true(rp_session_is_dir(s));
 		assert_int_equal(rp_session_nr_data_files(s), 3);
 		assert_null(rp_session_kcore_kallsyms(s));
-		while ((rc = rp_session_next(s, &ev)) == 1) {
+		while ((rc = rp_test_next(s, &ev)) == 1) {
 			if (ev.type != RP_RECORD_SAMPLE)
 				continue;
 			/* data.1's late record at 60 comes after 50, before 100 */
@@ -146,7 +146,7 @@ static void test_dir_truncated_part(void **state)
 	d0.len -= 4;
 	write_buf(dir, "data.0", &d0);
 	s = tb_open(dir, RP_ORDER_TIME, 0);
-	while ((rc = rp_session_next(s, &ev)) == 1)
+	while ((rc = rp_test_next(s, &ev)) == 1)
 		n += ev.type == RP_RECORD_SAMPLE;
 	assert_int_equal(n, 1);
 	assert_int_equal(rc, RP_ERR_TRUNCATED);
@@ -260,7 +260,7 @@ static void test_dir_equal_times_order(void **state)
 	}
 
 	s = tb_open(dir, RP_ORDER_TIME, 0);
-	while ((rc = rp_session_next(s, &ev)) == 1) {
+	while ((rc = rp_test_next(s, &ev)) == 1) {
 		if (ev.type != RP_RECORD_SAMPLE)
 			continue;
 		assert_true(n < nr_want);

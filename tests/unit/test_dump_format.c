@@ -112,7 +112,7 @@ static void test_stats_counts(void **state)
 	nr[RP_RECORD_SAMPLE] = 19;
 	nr[RP_RECORD_FINISHED_ROUND] = 30;
 	nr[RP_RECORD_COMPRESSED2] = 5; /* left out: perf 6.1 does not know it */
-	assert_int_equal(rp_stats_write_counts(fp, nr, 0), 0);
+	assert_int_equal(rp_stats_write_counts(fp, nr, RP_RECORD_MAX, 0), 0);
 	fclose(fp);
 	assert_string_equal(text, "\nAggregated stats:\n"
 				  "           TOTAL events:         50\n"
@@ -131,7 +131,7 @@ static void test_stats_empty(void **state)
 	FILE *fp = open_memstream(&text, &len);
 
 	assert_non_null(fp);
-	assert_int_equal(rp_stats_write_counts(fp, nr, 1), 0);
+	assert_int_equal(rp_stats_write_counts(fp, nr, RP_RECORD_MAX, 1), 0);
 	fclose(fp);
 	assert_string_equal(text, "\nAggregated stats: (excludes AUX area (e.g. instruction trace) "
 				  "decoded / synthesized events)\n"

@@ -163,7 +163,7 @@ static size_t read_tags(const char *path, enum rp_order order, uint64_t max_queu
 	int rc;
 
 	assert_non_null(s);
-	while ((rc = rp_session_next(s, &ev)) == 1) {
+	while ((rc = rp_test_next(s, &ev)) == 1) {
 		long t = tag_of(&ev);
 
 		if (ev.type == RP_RECORD_FINISHED_ROUND)
@@ -345,7 +345,7 @@ static void test_file_order(void **state)
 			size_t n = 0;
 
 			assert_non_null(s);
-			while (rp_session_next(s, &ev) == 1) {
+			while (rp_test_next(s, &ev) == 1) {
 				assert_int_equal(ev.nr, n);
 				got[n] = ev.type == RP_RECORD_FINISHED_ROUND ? -1 : tag_of(&ev);
 				n++;

@@ -128,7 +128,7 @@ static void check_session(struct rp_session *s, int swap)
 	assert_true(rp_session_has_feature(s, RP_FEAT_HOSTNAME));
 	assert_non_null(rp_session_feature_data(s, RP_FEAT_TRACING_DATA, &size));
 	assert_int_equal(size, 16);
-	while ((rc = rp_session_next(s, &ev)) == 1) {
+	while ((rc = rp_test_next(s, &ev)) == 1) {
 		if (ev.type != RP_RECORD_SAMPLE)
 			continue;
 		assert_non_null(ev.evsel);
@@ -144,7 +144,7 @@ static void check_session(struct rp_session *s, int swap)
 	assert_int_equal(h->nr_build_ids, 1);
 	assert_string_equal(h->build_ids[0].filename, "/bin/true");
 	assert_int_equal(h->build_ids[0].pid, 42);
-	assert_int_equal(rp_session_stats(s)->nr_records[RP_RECORD_HEADER_FEATURE], 3);
+	assert_int_equal(rp_session_nr_records(s, RP_RECORD_HEADER_FEATURE), 3);
 }
 
 static void test_pipe_file(void **state)

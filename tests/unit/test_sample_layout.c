@@ -324,7 +324,7 @@ static void roundtrip(const struct rp_attr *a, int swap)
 	if (!s)
 		fail_msg("open failed: %s", what);
 	for (unsigned v = 0; v < NR_VARIANTS; v++) {
-		int rc = rp_session_next(s, &ev);
+		int rc = rp_test_next(s, &ev);
 
 		if (rc != 1) {
 			char line[512];
@@ -336,8 +336,8 @@ static void roundtrip(const struct rp_attr *a, int swap)
 		assert_int_equal(ev.misc, RP_MISC_USER);
 		check_sample(&ev, a, &st[v].s, rp_session_evsel(s, 0));
 	}
-	assert_int_equal(rp_session_next(s, &ev), 0);
-	assert_int_equal(rp_session_stats(s)->nr_records[RP_RECORD_SAMPLE], NR_VARIANTS);
+	assert_int_equal(rp_test_next(s, &ev), 0);
+	assert_int_equal(rp_session_nr_records(s, RP_RECORD_SAMPLE), NR_VARIANTS);
 	rp_session_close(s);
 	tb_file_free(&f);
 }
@@ -483,7 +483,7 @@ static void test_period_from_attr(void **state)
 		tb_sample(&f.data, &a, RP_MISC_USER, &smp);
 		s = tb_file_open(&f, RP_ORDER_FILE);
 		assert_non_null(s);
-		assert_int_equal(rp_session_next(s, &ev), 1);
+		assert_int_equal(rp_test_next(s, &ev), 1);
 		assert_int_equal(ev.u.sample.period, 250000);
 		rp_session_close(s);
 		tb_file_free(&f);
@@ -542,9 +542,9 @@ static void test_short_sample(void **state)
 			tb_sample(&f.data, &a, RP_MISC_USER, &st.s);
 			s = tb_file_open(&f, RP_ORDER_FILE);
 			assert_non_null(s);
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 			check_sample(&ev, &a, &st.s, rp_session_evsel(s, 0));
-			rc = rp_session_next(s, &ev);
+			rc = rp_test_next(s, &ev);
 			if (rc != RP_ERR_CORRUPT)
 				fail_msg("mode %d sample_type %#llx swap %d: rc %d, expected corrupt",
 					 mode, (unsigned long long)types[k], swap, rc);

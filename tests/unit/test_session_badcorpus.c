@@ -362,7 +362,7 @@ static int read_all(const char *path, char *line, unsigned size)
 		rp_error_format(&err, line, size);
 		return rc;
 	}
-	while ((rc = rp_session_next(s, &ev)) == 1)
+	while ((rc = rp_test_next(s, &ev)) == 1)
 		;
 	rp_error_format(rp_session_error(s), line, size);
 	rp_session_close(s);

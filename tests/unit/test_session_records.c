@@ -76,7 +76,7 @@ static void next_known(struct rp_session *s, struct rp_event *ev)
 	int rc;
 
 	do {
-		rc = rp_session_next(s, ev);
+		rc = rp_test_next(s, ev);
 		if (rc != 1) {
 			char line[512];
 
@@ -552,18 +552,18 @@ static void test_record_types(void **state)
 		assert_memory_equal(ev.u.build_id.build_id, bid20, 20);
 		assert_string_equal(ev.u.build_id.filename, "/usr/bin/true");
 
-		assert_int_equal(rp_session_next(s, &ev), 0);
-		assert_int_equal(rp_session_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
 
 		const struct rp_session_stats *stt = rp_session_stats(s);
 		assert_int_equal(stt->nr_unknown_records, 2);
-		assert_int_equal(stt->nr_records[RP_RECORD_MMAP], 1);
-		assert_int_equal(stt->nr_records[RP_RECORD_MMAP2], 3);
-		assert_int_equal(stt->nr_records[RP_RECORD_COMM], 2);
-		assert_int_equal(stt->nr_records[RP_RECORD_SWITCH], 2);
-		assert_int_equal(stt->nr_records[RP_RECORD_TIME_CONV], 2);
-		assert_int_equal(stt->nr_records[RP_RECORD_HEADER_BUILD_ID], 1);
-		assert_int_equal(stt->nr_records[RP_RECORD_SAMPLE], 0);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_MMAP), 1);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_MMAP2), 3);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_COMM), 2);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_SWITCH), 2);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_TIME_CONV), 2);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_HEADER_BUILD_ID), 1);
+		assert_int_equal(rp_session_nr_records(s, RP_RECORD_SAMPLE), 0);
 		assert_int_equal(stt->nr_lost, 17);
 		assert_int_equal(stt->nr_lost_samples, 23);
 		assert_int_equal(stt->bytes_skipped, 0);
@@ -628,7 +628,7 @@ static void test_identifier_mapping(void **state)
 			int isb = (i % 3) == 1;
 			const struct rp_evsel *want = rp_session_evsel(s, isb ? 1 : 0);
 
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 			assert_int_equal(ev.type, RP_RECORD_SAMPLE);
 			assert_ptr_equal(ev.evsel, want);
 			assert_int_equal(ev.u.sample.sample_type, isb ? b.sample_type : a.sample_type);
@@ -644,7 +644,7 @@ static void test_identifier_mapping(void **state)
 				assert_int_equal(ev.u.sample.cpu, 1);
 			}
 
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 			assert_int_equal(ev.type, RP_RECORD_COMM);
 			assert_ptr_equal(ev.evsel, want);
 			assert_string_equal(ev.u.comm.comm, "comm");
@@ -660,7 +660,7 @@ static void test_identifier_mapping(void **state)
 				assert_false(ev.sid.present & RP_SAMPLE_CPU);
 			}
 		}
-		assert_int_equal(rp_session_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
 		assert_int_equal(rp_session_stats(s)->nr_unknown_id, 0);
 		rp_session_close(s);
 		tb_file_free(&f);
@@ -710,12 +710,12 @@ static void test_id_mapping(void **state)
 		for (unsigned i = 0; i < 6; i++) {
 			const struct rp_evsel *want = rp_session_evsel(s, i % 2);
 
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 			assert_int_equal(ev.type, RP_RECORD_SAMPLE);
 			assert_ptr_equal(ev.evsel, want);
 			assert_int_equal(ev.u.sample.ip, 0x1000 + i);
 			assert_int_equal(ev.u.sample.stream_id, 0x77);
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 			assert_int_equal(ev.type, RP_RECORD_EXIT);
 			assert_ptr_equal(ev.evsel, want);
 			assert_int_equal(ev.sid.time, 50 + i);
@@ -723,7 +723,7 @@ static void test_id_mapping(void **state)
 			assert_int_equal(ev.sid.stream_id, 0x77);
 			assert_int_equal(ev.u.task.time, 9);
 		}
-		assert_int_equal(rp_session_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
 		rp_session_close(s);
 		tb_file_free(&f);
 	}
@@ -744,7 +744,7 @@ static void test_unknown_and_zero_id(void **state)
 		const uint64_t ida[1] = { 5 }, idb[1] = { 6 };
 		struct tb_sample sm;
 		struct rp_session *s;
-		struct rp_event ev;
+		struct rp_event ev = { 0 };
 		size_t st;
 		int rc;
 
@@ -772,20 +772,20 @@ static void test_unknown_and_zero_id(void **state)
 		tb_sample(&f.data, &b, RP_MISC_USER, &sm);
 		s = tb_file_open(&f, RP_ORDER_FILE);
 		assert_non_null(s);
-		assert_int_equal(rp_session_next(s, &ev), 1);
+		assert_int_equal(rp_test_next(s, &ev), 1);
 		assert_int_equal(ev.type, RP_RECORD_MMAP);
 		assert_ptr_equal(ev.evsel, rp_session_evsel(s, 0));
-		rc = rp_session_next(s, &ev);
+		rc = rp_test_next(s, &ev);
 		assert_int_equal(rc, 1);
 		if (ev.type == RP_RECORD_SAMPLE && ev.u.sample.ip != 0x600d) {
 			/* delivered without an evsel: fine, but it must say so */
 			assert_null(ev.evsel);
-			assert_int_equal(rp_session_next(s, &ev), 1);
+			assert_int_equal(rp_test_next(s, &ev), 1);
 		}
 		assert_int_equal(ev.type, RP_RECORD_SAMPLE);
 		assert_int_equal(ev.u.sample.ip, 0x600d);
 		assert_ptr_equal(ev.evsel, rp_session_evsel(s, 1));
-		assert_int_equal(rp_session_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
 		assert_int_equal(rp_session_stats(s)->nr_unknown_id, 1);
 		rp_session_close(s);
 		tb_file_free(&f);
@@ -812,11 +812,11 @@ static void test_no_sample_id_all(void **state)
 		tb_rec_end(&f.data, st);
 		s = tb_file_open(&f, RP_ORDER_FILE);
 		assert_non_null(s);
-		assert_int_equal(rp_session_next(s, &ev), 1);
+		assert_int_equal(rp_test_next(s, &ev), 1);
 		assert_int_equal(ev.type, RP_RECORD_COMM);
 		assert_string_equal(ev.u.comm.comm, "a-comm-of-16-chr");
 		assert_false(ev.sid.present & RP_SAMPLE_TIME);
-		assert_int_equal(rp_session_next(s, &ev), 0);
+		assert_int_equal(rp_test_next(s, &ev), 0);
 		rp_session_close(s);
 		tb_file_free(&f);
 	}
@@ -906,7 +906,7 @@ static void test_framing_errors(void **state)
 				assert_int_equal(rp_session_stats(s)->bytes_skipped, f.data.len - bad);
 				/* the error stays */
 				struct rp_event ev;
-				assert_int_equal(rp_session_next(s, &ev), want_rc);
+				assert_int_equal(rp_test_next(s, &ev), want_rc);
 				rp_session_close(s);
 				unlink(path);
 				free(path);

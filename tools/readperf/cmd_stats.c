@@ -52,7 +52,7 @@ int cmd_stats(int argc, char **argv)
 	struct rp_error err = { 0 };
 	struct rp_session *session;
 	struct rp_stats *stats;
-	struct rp_event ev;
+	const struct rp_event *ev;
 	int ret, status = RP_EXIT_OK;
 
 	if (!path)
@@ -67,7 +67,7 @@ int cmd_stats(int argc, char **argv)
 		return RP_EXIT_BAD_INPUT;
 	}
 	while ((ret = rp_session_next(session, &ev)) > 0)
-		rp_stats_count(stats, &ev);
+		rp_stats_count(stats, ev);
 	cli_warn_cut_short(path, session);
 	if (ret < 0) {
 		const struct rp_error *e = rp_session_error(session);

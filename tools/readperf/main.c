@@ -161,16 +161,16 @@ static int cli_kernel_unplaced(const struct cli_input *in, const struct cli_diag
 static void cli_diagnostics(const struct cli_input *in, const struct cli_diag *d)
 {
 	const struct rp_session_stats *st = rp_session_stats(in->session);
-	uint64_t total = 0, samples = st->nr_records[RP_RECORD_SAMPLE];
+	uint64_t total = 0, samples = rp_session_nr_records(in->session, RP_RECORD_SAMPLE);
 
 	for (unsigned t = 1; t < RP_RECORD_MAX; t++)
-		total += st->nr_records[t];
+		total += rp_session_nr_records(in->session, t);
 	cli_warn_cut_short(in->path, in->session);
-	if (st->nr_records[RP_RECORD_LOST])
+	if (rp_session_nr_records(in->session, RP_RECORD_LOST))
 		cli_warnf("%s: Processed %llu events and lost %llu chunks! Check IO/CPU overload! "
 			  "(%llu events lost)",
 			  in->path, (unsigned long long)total,
-			  (unsigned long long)st->nr_records[RP_RECORD_LOST],
+			  (unsigned long long)rp_session_nr_records(in->session, RP_RECORD_LOST),
 			  (unsigned long long)st->nr_lost);
 	if (st->nr_lost_samples) {
 		double rate = (double)st->nr_lost_samples / (double)(samples + st->nr_lost_samples);
