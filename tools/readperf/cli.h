@@ -3,6 +3,7 @@
 #ifndef RP_CLI_H
 #define RP_CLI_H
 
+#include <getopt.h>
 #include <stdlib.h>
 
 #include <readperf/readperf.h>
@@ -125,6 +126,31 @@ int cli_input_filter(struct cli_input *in, const struct cli_filter *f);
 int cli_parse_threads(const char *arg);
 /* The threads -j asked for, resolved: 1 or more. */
 unsigned cli_threads(void);
+
+/*
+ * A command built on one library output (output.h) of the same name.
+ * cli_output_main() parses its options with the common ones (-i, -j, -h,
+ * perf's filters; --symfs, --kallsyms, --no-demangle, --[no-]inline when
+ * the output prints names; -o PATH when it writes to a path), opens the
+ * input, runs the output and returns the exit status.
+ */
+struct cli_output_cmd {
+	const char *name;
+	/* What it writes and its own options, for --help (after the usage
+	 * line, before the common options). */
+	const char *help;
+	const struct option *longopts; /* its own, NULL-terminated; or NULL */
+	const char *shortopts;         /* its own; or NULL */
+	size_t opts_size;              /* sizeof its options struct (sz first) */
+	/* Applies its option c to opts: 1 taken, 0 not one of its options,
+	 * RP_EXIT_USAGE after printing why it is wrong. */
+	int (*option)(void *opts, int c, const char *arg);
+	/* After the input is open, before the output is made (NULL: none):
+	 * 0, or an exit status after printing why. */
+	int (*prepare)(void *opts, const struct cli_input *in);
+	const char *default_path; /* outputs to a path: -o's default */
+};
+int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The commands built on one library output (include/readperf/output.h):
+ * what they share lives here once: the positional FILE and -i, -j, -h,
+ * -o for outputs that write to a path, the symbol options for outputs
+ * that print names, perf's filters, the run and the exit statuses.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+	OPT_SYMFS = 0x1200, /* apart from the filter and inline codes */
+	OPT_KALLSYMS,
+	OPT_NO_DEMANGLE,
+};
+
+static const struct option cli_common_longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	CLI_FILTER_LONGOPTS,
+};
+
+static const struct option cli_symbol_longopts[] = {
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	CLI_INLINE_LONGOPTS,
+};
+
+static const struct option cli_path_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+};
+
+#define CLI_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, FILE *out)
+{
+	fprintf(out, "usage: readperf %s [options] [FILE]\n%s", cmd->name, cmd->help);
+	fputs("  -i, --input FILE     the perf.data file (default perf.data)\n", out);
+	if (flags & RP_OUTPUT_SYMBOLS)
+		fputs("      --symfs DIR      look for binaries under DIR\n"
+		      "      --kallsyms FILE  kernel symbols from FILE\n"
+		      "      --no-demangle    C++ and Rust names as in the binary\n"
+		      CLI_INLINE_HELP,
+		      out);
+	fputs(CLI_FILTER_USAGE
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
+	      out);
+}
+
+/* The command's options after the common ones, in one array for getopt. */
+static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsigned flags)
+{
+	size_t own = 0, n = 0;
+
+	while (cmd->longopts && cmd->longopts[own].name)
+		own++;
+	struct option *all = calloc(CLI_NELEM(cli_common_longopts) + CLI_NELEM(cli_symbol_longopts) +
+					    CLI_NELEM(cli_path_longopts) + own + 1,
+				    sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, cli_common_longopts, sizeof(cli_common_longopts));
+	n += CLI_NELEM(cli_common_longopts);
+	if (flags & RP_OUTPUT_SYMBOLS) {
+		memcpy(all + n, cli_symbol_longopts, sizeof(cli_symbol_longopts));
+		n += CLI_NELEM(cli_symbol_longopts);
+	}
+	if (flags & RP_OUTPUT_PATH) {
+		memcpy(all + n, cli_path_longopts, sizeof(cli_path_longopts));
+		n += CLI_NELEM(cli_path_longopts);
+	}
+	if (own)
+		memcpy(all + n, cmd->longopts, own * sizeof(*all));
+	return all;
+}
+
+static int cli_symbol_option(struct cli_symbol_opts *sym, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SYMFS:
+		sym->symfs = arg;
+		return 1;
+	case OPT_KALLSYMS:
+		sym->kallsyms = arg;
+		return 1;
+	case OPT_NO_DEMANGLE:
+		sym->no_demangle = 1;
+		return 1;
+	case CLI_OPT_INLINE:
+	case CLI_OPT_NO_INLINE:
+		sym->no_inline = c == CLI_OPT_NO_INLINE;
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs the output on the opened input.  Returns the exit status. */
+static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in, void *opts,
+			  const char *target_path)
+{
+	struct rp_output_env env = { .sz = sizeof(env), .session = in->session,
+				     .machine = in->machine, .symbols = in->symbols,
+				     .filter = in->filter };
+	struct rp_output_target target = { .sz = sizeof(target), .stream = stdout,
+					   .path = target_path };
+	struct rp_error err = { 0 };
+	struct rp_output *out;
+	int status;
+
+	if (cmd->prepare && (status = cmd->prepare(opts, in)))
+		return status;
+	if (rp_output_new(&out, cmd->name, &env, opts, &target, &err) < 0) {
+		cli_error(target_path ? target_path : cmd->name, &err);
+		return err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
+	}
+	struct rp_consumer consumer = rp_output_consumer(out);
+	status = cli_input_run(in, &consumer, 1);
+	/* What was read before a bad record is still written. */
+	if (rp_output_finish(out, &err) < 0) {
+		cli_error(target_path ? target_path : cmd->name, &err);
+		if (!status)
+			status = err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
+	}
+	rp_output_free(out);
+	return status;
+}
+
+int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
+{
+	int oflags = rp_output_flags(cmd->name);
+	unsigned flags = oflags < 0 ? 0 : (unsigned)oflags;
+	struct cli_symbol_opts sym = { 0 };
+	struct cli_filter filter = { 0 };
+	const char *path = NULL, *target_path = cmd->default_path;
+	char shortopts[64];
+	void *opts;
+	int c, status;
+
+	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s", CLI_FILTER_SHORTOPTS,
+		 (flags & RP_OUTPUT_PATH) ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
+	struct option *longopts = cli_output_longopts(cmd, flags);
+	opts = calloc(1, cmd->opts_size);
+	if (!longopts || !opts) {
+		cli_errorf("out of memory");
+		free(longopts);
+		free(opts);
+		return RP_EXIT_BAD_INPUT;
+	}
+	memcpy(opts, &cmd->opts_size, sizeof(size_t)); /* the options' sz */
+	status = RP_EXIT_OK;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (cli_filter_option(&filter, c, optarg))
+			continue;
+		if ((flags & RP_OUTPUT_SYMBOLS) && cli_symbol_option(&sym, c, optarg))
+			continue;
+		if (c == 'i') {
+			path = optarg;
+			continue;
+		}
+		if (c == 'o' && (flags & RP_OUTPUT_PATH)) {
+			target_path = optarg;
+			continue;
+		}
+		if (c == 'j') {
+			if ((status = cli_parse_threads(optarg)))
+				goto out;
+			continue;
+		}
+		if (c == 'h') {
+			cli_output_usage(cmd, flags, stdout);
+			goto out;
+		}
+		int taken = c != '?' && cmd->option ? cmd->option(opts, c, optarg) : 0;
+		if (taken == 1)
+			continue;
+		if (taken == 0)
+			cli_output_usage(cmd, flags, stderr);
+		status = RP_EXIT_USAGE;
+		goto out;
+	}
+	if (optind < argc) {
+		if (path || optind + 1 < argc) {
+			cli_output_usage(cmd, flags, stderr);
+			status = RP_EXIT_USAGE;
+			goto out;
+		}
+		path = argv[optind];
+	}
+
+	struct cli_input in;
+	status = cli_input_open(&in, path, RP_ORDER_TIME,
+				(flags & RP_OUTPUT_SYMBOLS) ? &sym : NULL);
+	if (status)
+		goto out;
+	status = cli_input_filter(&in, &filter);
+	if (!status)
+		status = cli_output_run(cmd, &in, opts, target_path);
+	cli_input_close(&in);
+out:
+	free(longopts);
+	free(opts);
+	return status;
+}
