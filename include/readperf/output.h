@@ -94,6 +94,15 @@ RP_API struct rp_consumer rp_output_consumer(struct rp_output *output);
  */
 RP_API int rp_output_finish(struct rp_output *output, struct rp_error *err);
 
+/*
+ * What the output cannot write as its options asked, for the caller to
+ * show (a library never prints): lines without the final newline, such as
+ * "built without libtraceevent: tracepoint fields are not written", or
+ * NULL.  Known after rp_output_new(), more may come by rp_output_finish().
+ * Valid until the next call on the output.
+ */
+RP_API const char *rp_output_warnings(struct rp_output *output);
+
 /* Frees the output (NULL is allowed).  An output not finished discards
  * what it had: a path output removes or rolls back what it started. */
 RP_API void rp_output_free(struct rp_output *output);

@@ -13,6 +13,9 @@
 
 #include <readperf/error.h>
 
+#include "common/error_int.h"
+#include "common/opts.h"
+#include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
 
 struct rp_json {
@@ -160,19 +163,25 @@ static void rp_json_headers(struct rp_json *j, const struct rp_json_opts *opts)
 }
 
 int rp_json_new(struct rp_json **out, FILE *f, const struct rp_session *session,
-		const struct rp_json_opts *opts)
+		const struct rp_json_opts *user_opts)
 {
+	struct rp_json_opts o;
+	const struct rp_json_opts *opts = &o;
 	struct rp_json *j;
 
 	if (!out || !f || !session)
 		return RP_ERR_INVAL;
 	*out = NULL;
+	if (rp_opts_copy(&o, sizeof(o), user_opts) < 0)
+		return RP_ERR_INVAL;
+	if (!user_opts)
+		o.captured_on = -1;
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return RP_ERR_NOMEM;
 	j->f = f;
 	j->session = session;
-	j->no_trace_fields = opts ? opts->no_trace_fields : 0;
+	j->no_trace_fields = opts->no_trace_fields;
 	for (size_t i = 0; i < rp_session_nr_evsels(session); i++)
 		j->combined_sample_type |= rp_evsel_attr(rp_session_evsel(session, i))->sample_type;
 	if (!j->no_trace_fields && rp_session_has_feature(session, RP_FEAT_TRACING_DATA)) {
@@ -295,3 +304,54 @@ void rp_json_free(struct rp_json *json)
 	rp_tp_free(json->tp);
 	free(json);
 }
+
+static int rp_json_output_create(void **state, const struct rp_output_env *env, const void *opts,
+				 const struct rp_output_target *target, struct rp_error *err)
+{
+	int ret = rp_json_new((struct rp_json **)state, target->stream, env->session, opts);
+
+	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "json: bad options"
+								    : "out of memory")
+		       : 0;
+}
+
+static struct rp_consumer rp_json_output_consumer(void *state)
+{
+	return rp_json_consumer(state);
+}
+
+static int rp_json_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_json *j = state;
+
+	rp_json_finish(j);
+	if (fflush(j->f) != 0 || ferror(j->f))
+		return rp_error_set(err, RP_ERR_IO, "json: cannot write the output");
+	return 0;
+}
+
+static void rp_json_output_destroy(void *state)
+{
+	rp_json_free(state);
+}
+
+static const char *rp_json_output_warnings(void *state)
+{
+	const struct rp_json *j = state;
+
+	if (j->tp_status == RP_ERR_UNSUPPORTED)
+		return "built without libtraceevent: tracepoint fields are not written";
+	if (j->tp_status < 0)
+		return "damaged TRACING_DATA section: tracepoint fields are not written";
+	return NULL;
+}
+
+const struct rp_output_def rp_output_json = {
+	.name = "json",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = rp_json_output_create,
+	.consumer = rp_json_output_consumer,
+	.finish = rp_json_output_finish,
+	.destroy = rp_json_output_destroy,
+	.warnings = rp_json_output_warnings,
+};

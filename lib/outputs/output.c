@@ -10,6 +10,7 @@
 /* Every output of the library, in the order rp_output_names() gives. */
 static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_collapse,
+	&rp_output_json,
 };
 
 #define RP_NR_OUTPUTS (sizeof(rp_output_defs) / sizeof(rp_output_defs[0]))
@@ -86,6 +87,11 @@ int rp_output_finish(struct rp_output *o, struct rp_error *err)
 		return rp_error_set(err, RP_ERR_INVAL, "%s: finished twice", o->def->name);
 	o->finished = 1;
 	return o->def->finish ? o->def->finish(o->state, err) : 0;
+}
+
+const char *rp_output_warnings(struct rp_output *o)
+{
+	return o->def->warnings ? o->def->warnings(o->state) : NULL;
 }
 
 void rp_output_free(struct rp_output *o)

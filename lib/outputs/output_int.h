@@ -26,8 +26,11 @@ struct rp_output_def {
 	/* Writes or commits what is left; NULL: nothing to do. */
 	int (*finish)(void *state, struct rp_error *err);
 	void (*destroy)(void *state);
+	/* rp_output_warnings(); NULL: the output never has any. */
+	const char *(*warnings)(void *state);
 };
 
 extern const struct rp_output_def rp_output_collapse;
+extern const struct rp_output_def rp_output_json;
 
 #endif

@@ -149,6 +149,10 @@ struct cli_output_cmd {
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, const struct cli_input *in);
 	const char *default_path; /* outputs to a path: -o's default */
+	/* Stream outputs: -o FILE writes to FILE ("-": standard output, the
+	 * default), through a large buffer. */
+	unsigned stream_option : 1;
+	unsigned progress : 1; /* a progress line on a terminal's stderr */
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
 

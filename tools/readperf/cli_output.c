@@ -5,10 +5,13 @@
  * -o for outputs that write to a path, the symbol options for outputs
  * that print names, perf's filters, the run and the exit statuses.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <readperf/progress.h>
 
 #include "cli.h"
 
@@ -54,7 +57,8 @@ static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, F
 }
 
 /* The command's options after the common ones, in one array for getopt. */
-static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsigned flags)
+static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsigned flags,
+					  int has_o)
 {
 	size_t own = 0, n = 0;
 
@@ -71,7 +75,7 @@ static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsi
 		memcpy(all + n, cli_symbol_longopts, sizeof(cli_symbol_longopts));
 		n += CLI_NELEM(cli_symbol_longopts);
 	}
-	if (flags & RP_OUTPUT_PATH) {
+	if (has_o) {
 		memcpy(all + n, cli_path_longopts, sizeof(cli_path_longopts));
 		n += CLI_NELEM(cli_path_longopts);
 	}
@@ -100,34 +104,94 @@ static int cli_symbol_option(struct cli_symbol_opts *sym, int c, const char *arg
 	return 0;
 }
 
-/* Runs the output on the opened input.  Returns the exit status. */
+/* Bytes of buffer for a stream written to a file (-o). */
+#define CLI_STREAM_BUF (1u << 20)
+
+static void cli_output_warnings(const struct cli_input *in, struct rp_output *out,
+				const char **shown)
+{
+	const char *w = rp_output_warnings(out);
+
+	if (!w || w == *shown)
+		return;
+	*shown = w;
+	while (*w) {
+		size_t n = strcspn(w, "\n");
+
+		cli_warnf("%s: %.*s", in->path, (int)n, w);
+		w += n + (w[n] == '\n');
+	}
+}
+
+/* Runs the output on the opened input into stream (stream outputs) or
+ * target_path.  Returns the exit status. */
 static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in, void *opts,
-			  const char *target_path)
+			  FILE *stream, const char *target_path)
 {
 	struct rp_output_env env = { .sz = sizeof(env), .session = in->session,
 				     .machine = in->machine, .symbols = in->symbols,
 				     .filter = in->filter };
-	struct rp_output_target target = { .sz = sizeof(target), .stream = stdout,
+	struct rp_output_target target = { .sz = sizeof(target), .stream = stream,
 					   .path = target_path };
+	const char *where = target_path ? target_path : cmd->name;
 	struct rp_error err = { 0 };
 	struct rp_output *out;
+	const char *shown = NULL;
 	int status;
 
 	if (cmd->prepare && (status = cmd->prepare(opts, in)))
 		return status;
 	if (rp_output_new(&out, cmd->name, &env, opts, &target, &err) < 0) {
-		cli_error(target_path ? target_path : cmd->name, &err);
+		cli_error(where, &err);
 		return err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
 	}
-	struct rp_consumer consumer = rp_output_consumer(out);
-	status = cli_input_run(in, &consumer, 1);
+	cli_output_warnings(in, out, &shown);
+	struct rp_progress *progress = cmd->progress ? rp_progress_new(stderr, in->session, 0)
+						     : NULL;
+	struct rp_consumer consumers[2] = { rp_output_consumer(out),
+					     rp_progress_consumer(progress) };
+	status = cli_input_run(in, consumers, progress ? 2 : 1);
+	rp_progress_finish(progress);
+	rp_progress_free(progress);
 	/* What was read before a bad record is still written. */
 	if (rp_output_finish(out, &err) < 0) {
-		cli_error(target_path ? target_path : cmd->name, &err);
+		cli_error(where, &err);
 		if (!status)
 			status = err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
 	}
+	cli_output_warnings(in, out, &shown);
 	rp_output_free(out);
+	return status;
+}
+
+/* Opens -o FILE for a stream output (NULL or "-": standard output). */
+static FILE *cli_stream_open(const char *path, char **buf)
+{
+	FILE *f = stdout;
+
+	*buf = NULL;
+	if (path && strcmp(path, "-") && !(f = fopen(path, "w"))) {
+		cli_errorf("cannot create %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (path && (*buf = malloc(CLI_STREAM_BUF)))
+		setvbuf(f, *buf, _IOFBF, CLI_STREAM_BUF);
+	return f;
+}
+
+/* Closes what cli_stream_open() opened; status, or RP_EXIT_USAGE when
+ * the last bytes could not be written. */
+static int cli_stream_close(FILE *f, char *buf, const char *path, int status)
+{
+	int werr = fflush(f) != 0 || ferror(f);
+
+	if (f != stdout && fclose(f) != 0)
+		werr = 1;
+	free(buf);
+	if (werr) {
+		cli_errorf("cannot write %s", path && strcmp(path, "-") ? path : "the output");
+		return status ? status : RP_EXIT_USAGE;
+	}
 	return status;
 }
 
@@ -142,9 +206,11 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	void *opts;
 	int c, status;
 
+	int has_o = (flags & RP_OUTPUT_PATH) || cmd->stream_option;
+
 	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s", CLI_FILTER_SHORTOPTS,
-		 (flags & RP_OUTPUT_PATH) ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
-	struct option *longopts = cli_output_longopts(cmd, flags);
+		 has_o ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
+	struct option *longopts = cli_output_longopts(cmd, flags, has_o);
 	opts = calloc(1, cmd->opts_size);
 	if (!longopts || !opts) {
 		cli_errorf("out of memory");
@@ -164,7 +230,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 			path = optarg;
 			continue;
 		}
-		if (c == 'o' && (flags & RP_OUTPUT_PATH)) {
+		if (c == 'o' && has_o) {
 			target_path = optarg;
 			continue;
 		}
@@ -200,8 +266,18 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (status)
 		goto out;
 	status = cli_input_filter(&in, &filter);
-	if (!status)
-		status = cli_output_run(cmd, &in, opts, target_path);
+	if (!status && (flags & RP_OUTPUT_PATH)) {
+		status = cli_output_run(cmd, &in, opts, NULL, target_path);
+	} else if (!status) {
+		char *buf;
+		FILE *f = cli_stream_open(target_path, &buf);
+
+		if (!f)
+			status = RP_EXIT_USAGE;
+		else
+			status = cli_stream_close(f, buf, target_path,
+						  cli_output_run(cmd, &in, opts, f, NULL));
+	}
 	cli_input_close(&in);
 out:
 	free(longopts);
