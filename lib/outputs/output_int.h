@@ -32,5 +32,6 @@ struct rp_output_def {
 
 extern const struct rp_output_def rp_output_collapse;
 extern const struct rp_output_def rp_output_json;
+extern const struct rp_output_def rp_output_script;
 
 #endif

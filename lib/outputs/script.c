@@ -18,7 +18,9 @@
 #include <readperf/error.h>
 #include <readperf/filter.h>
 
+#include "common/error_int.h"
 #include "common/opts.h"
+#include "outputs/output_int.h"
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
@@ -881,3 +883,66 @@ struct rp_consumer rp_script_consumer(struct rp_script *script)
 				 script->use_callchain ? RP_CONSUMER_CALLCHAIN : 0 };
 	return c;
 }
+
+static int rp_script_output_create(void **state, const struct rp_output_env *env,
+				   const void *opts, const struct rp_output_target *target,
+				   struct rp_error *err)
+{
+	struct rp_script_opts o;
+	struct rp_script *s;
+	char msg[RP_ERROR_MSG_MAX];
+	int ret;
+
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return rp_error_set(err, RP_ERR_INVAL, "script: bad options");
+	o.symbols = env->symbols;
+	msg[0] = 0;
+	ret = rp_script_new(&s, target->stream, env->session, &o, msg, sizeof(msg));
+	if (ret < 0)
+		return rp_error_set(err, ret, "%s", msg[0] ? msg : rp_strerror(ret));
+	rp_script_set_machine(s, env->machine);
+	rp_script_set_filter(s, env->filter);
+	*state = s;
+	return 0;
+}
+
+static struct rp_consumer rp_script_output_consumer(void *state)
+{
+	return rp_script_consumer(state);
+}
+
+static int rp_script_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_script *s = state;
+	int ret = rp_script_finish(s);
+
+	if (ret == RP_ERR_IO || fflush(s->f) != 0 || ferror(s->f))
+		return rp_error_set(err, RP_ERR_IO, "cannot write the output");
+	return ret < 0 ? rp_error_set(err, ret, "%s", rp_strerror(ret)) : 0;
+}
+
+static void rp_script_output_destroy(void *state)
+{
+	rp_script_free(state);
+}
+
+static const char *rp_script_output_warnings(void *state)
+{
+	const struct rp_script *s = state;
+
+	if (s->tp_status == RP_ERR_UNSUPPORTED)
+		return "built without libtraceevent: tracepoint fields are not shown";
+	if (s->tp_status < 0)
+		return "damaged TRACING_DATA section: tracepoint fields are not shown";
+	return NULL;
+}
+
+const struct rp_output_def rp_output_script = {
+	.name = "script",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = rp_script_output_create,
+	.consumer = rp_script_output_consumer,
+	.finish = rp_script_output_finish,
+	.destroy = rp_script_output_destroy,
+	.warnings = rp_script_output_warnings,
+};

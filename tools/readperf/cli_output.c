@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,8 +157,10 @@ static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in
 	/* What was read before a bad record is still written. */
 	if (rp_output_finish(out, &err) < 0) {
 		cli_error(where, &err);
+		/* A target that cannot be written is the caller's. */
 		if (!status)
-			status = err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
+			status = err.code == RP_ERR_INVAL || err.code == RP_ERR_IO ? RP_EXIT_USAGE
+										: RP_EXIT_BAD_INPUT;
 	}
 	cli_output_warnings(in, out, &shown);
 	rp_output_free(out);
@@ -165,29 +168,32 @@ static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in
 }
 
 /* Opens -o FILE for a stream output (NULL or "-": standard output). */
-static FILE *cli_stream_open(const char *path, char **buf)
+static FILE *cli_stream_open(const char *path)
 {
+	/* One stream per run; standard output keeps it until exit. */
+	static char buf[CLI_STREAM_BUF];
 	FILE *f = stdout;
 
-	*buf = NULL;
 	if (path && strcmp(path, "-") && !(f = fopen(path, "w"))) {
 		cli_errorf("cannot create %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (path && (*buf = malloc(CLI_STREAM_BUF)))
-		setvbuf(f, *buf, _IOFBF, CLI_STREAM_BUF);
+	/* Whole lines in large blocks; only this thread writes the stream
+	 * (the pipeline's reader thread never does), so stdio need not lock
+	 * it per call. */
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	return f;
 }
 
 /* Closes what cli_stream_open() opened; status, or RP_EXIT_USAGE when
  * the last bytes could not be written. */
-static int cli_stream_close(FILE *f, char *buf, const char *path, int status)
+static int cli_stream_close(FILE *f, const char *path, int status)
 {
 	int werr = fflush(f) != 0 || ferror(f);
 
 	if (f != stdout && fclose(f) != 0)
 		werr = 1;
-	free(buf);
 	if (werr) {
 		cli_errorf("cannot write %s", path && strcmp(path, "-") ? path : "the output");
 		return status ? status : RP_EXIT_USAGE;
@@ -269,13 +275,12 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (!status && (flags & RP_OUTPUT_PATH)) {
 		status = cli_output_run(cmd, &in, opts, NULL, target_path);
 	} else if (!status) {
-		char *buf;
-		FILE *f = cli_stream_open(target_path, &buf);
+		FILE *f = cli_stream_open(target_path);
 
 		if (!f)
 			status = RP_EXIT_USAGE;
 		else
-			status = cli_stream_close(f, buf, target_path,
+			status = cli_stream_close(f, target_path,
 						  cli_output_run(cmd, &in, opts, f, NULL));
 	}
 	cli_input_close(&in);
