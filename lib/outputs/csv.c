@@ -25,6 +25,8 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/strpool.h"
+#include "common/error_int.h"
+#include "outputs/output_int.h"
 
 /* Bytes of stdio buffer per output file. */
 #define RP_CSV_BUFSIZE (1u << 20)
@@ -617,3 +619,44 @@ int rp_csv_finish(struct rp_csv *csv)
 	rp_csv_close_files(csv, &rc);
 	return rc;
 }
+
+static int rp_csv_output_create(void **state, const struct rp_output_env *env, const void *opts,
+				const struct rp_output_target *target, struct rp_error *err)
+{
+	int ret;
+
+	(void)opts;
+	ret = rp_csv_new((struct rp_csv **)state, target->path, env->session, env->symbols);
+	if (ret == RP_ERR_IO)
+		return rp_error_set(err, ret, "cannot create the CSV files in %s: %s",
+				    target->path, strerror(errno));
+	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
+}
+
+static struct rp_consumer rp_csv_output_consumer(void *state)
+{
+	return rp_csv_consumer(state);
+}
+
+static int rp_csv_output_finish(void *state, struct rp_error *err)
+{
+	int ret = rp_csv_finish(state);
+
+	return ret < 0 ? rp_error_set(err, ret, "cannot write the CSV files: %s",
+				      ret == RP_ERR_IO ? strerror(errno) : rp_strerror(ret))
+		       : 0;
+}
+
+static void rp_csv_output_destroy(void *state)
+{
+	rp_csv_free(state);
+}
+
+const struct rp_output_def rp_output_csv = {
+	.name = "csv",
+	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
+	.create = rp_csv_output_create,
+	.consumer = rp_csv_output_consumer,
+	.finish = rp_csv_output_finish,
+	.destroy = rp_csv_output_destroy,
+};

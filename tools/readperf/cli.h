@@ -141,7 +141,7 @@ struct cli_output_cmd {
 	const char *help;
 	const struct option *longopts; /* its own, NULL-terminated; or NULL */
 	const char *shortopts;         /* its own; or NULL */
-	size_t opts_size;              /* sizeof its options struct (sz first) */
+	size_t opts_size;              /* sizeof its options struct (sz first); 0: none */
 	/* Applies its option c to opts: 1 taken, 0 not one of its options,
 	 * RP_EXIT_USAGE after printing why it is wrong. */
 	int (*option)(void *opts, int c, const char *arg);

@@ -217,14 +217,15 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s", CLI_FILTER_SHORTOPTS,
 		 has_o ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
 	struct option *longopts = cli_output_longopts(cmd, flags, has_o);
-	opts = calloc(1, cmd->opts_size);
-	if (!longopts || !opts) {
+	opts = cmd->opts_size ? calloc(1, cmd->opts_size) : NULL;
+	if (!longopts || (cmd->opts_size && !opts)) {
 		cli_errorf("out of memory");
 		free(longopts);
 		free(opts);
 		return RP_EXIT_BAD_INPUT;
 	}
-	memcpy(opts, &cmd->opts_size, sizeof(size_t)); /* the options' sz */
+	if (opts)
+		memcpy(opts, &cmd->opts_size, sizeof(size_t)); /* the options' sz */
 	status = RP_EXIT_OK;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
