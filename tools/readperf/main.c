@@ -272,21 +272,30 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	return RP_EXIT_OK;
 }
 
+/* The commands, in the order `readperf --help` lists them. */
+static const struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} cli_commands[] = {
+	{ "report", cmd_report, "the function overview, as perf report --stdio" },
+	{ "csv", cmd_csv, "stat.csv, overview.csv, processes.csv and results.csv" },
+	{ "header", cmd_header, "the header, as perf report --header-only [-I]" },
+	{ "dump", cmd_dump, "every record, as perf report -D" },
+	{ "stats", cmd_stats, "record counts, as perf report --stats" },
+	{ "script", cmd_script, "one line per sample, as perf script" },
+	{ "collapse", cmd_collapse, "folded stacks, as perf's stackcollapse script" },
+	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph" },
+	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
+	{ "json", cmd_json, "perf data convert --to-json" },
+};
+
 static void usage(FILE *out)
 {
-	fputs("usage: readperf [COMMAND] [options] [FILE|-]\n"
-	      "\n"
-	      "  report   the function overview, as perf report --stdio --no-children\n"
-	      "  csv      stat.csv, overview.csv, processes.csv and results.csv\n"
-	      "  header   the header, as perf report --header-only [-I]\n"
-	      "  dump     every record, as perf report -D\n"
-	      "  stats    record counts, as perf report --stats\n"
-	      "  script   one line per sample, as perf script\n"
-	      "  collapse folded stacks, as perf's stackcollapse script\n"
-	      "  flamegraph an interactive SVG flame graph\n"
-	      "  pprof    a gzip'd pprof profile.proto\n"
-	      "  json     perf data convert --to-json\n"
-	      "\n"
+	fputs("usage: readperf [COMMAND] [options] [FILE|-]\n\n", out);
+	for (size_t i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+	fputs("\n"
 	      "FILE defaults to perf.data; - reads a pipe-mode stream from standard\n"
 	      "input; a directory is a perf record --threads recording.  Without a\n"
 	      "command, readperf runs report.  `readperf COMMAND --help` for options;\n"
@@ -314,26 +323,9 @@ int main(int argc, char **argv)
 	if (argc >= 2) {
 		const char *cmd = argv[1];
 
-		if (!strcmp(cmd, "report"))
-			return cmd_report(argc - 1, argv + 1);
-		if (!strcmp(cmd, "csv"))
-			return cmd_csv(argc - 1, argv + 1);
-		if (!strcmp(cmd, "header"))
-			return cmd_header(argc - 1, argv + 1);
-		if (!strcmp(cmd, "dump"))
-			return cmd_dump(argc - 1, argv + 1);
-		if (!strcmp(cmd, "stats"))
-			return cmd_stats(argc - 1, argv + 1);
-		if (!strcmp(cmd, "script"))
-			return cmd_script(argc - 1, argv + 1);
-		if (!strcmp(cmd, "collapse"))
-			return cmd_collapse(argc - 1, argv + 1);
-		if (!strcmp(cmd, "flamegraph"))
-			return cmd_flamegraph(argc - 1, argv + 1);
-		if (!strcmp(cmd, "pprof"))
-			return cmd_pprof(argc - 1, argv + 1);
-		if (!strcmp(cmd, "json"))
-			return cmd_json(argc - 1, argv + 1);
+		for (size_t i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+			if (!strcmp(cmd, cli_commands[i].name))
+				return cli_commands[i].run(argc - 1, argv + 1);
 		/* As perf: `perf --version`, `perf version` print "perf version X". */
 		if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
 			printf("readperf version %s\n", rp_version());
