@@ -57,25 +57,6 @@ RP_API int rp_dump_finish(struct rp_dump *dump);
 /* Frees the dump (without writing).  NULL is allowed. */
 RP_API void rp_dump_free(struct rp_dump *dump);
 
-/*
- * Formatting helpers, exposed for tests and other outputs.
- *
- * rp_dump_hex(): perf's raw-event block for len bytes at p ("." line,
- * ". ... raw event: size N bytes", 16 bytes a line with offsets, hex and
- * printable characters, then an empty line).  Writes at most
- * rp_dump_hex_size(len) bytes into buf and returns the count written.
- */
-RP_API size_t rp_dump_hex_size(size_t len);
-RP_API size_t rp_dump_hex(char *buf, const void *p, size_t len);
-/*
- * perf's cpu list (cpu_map__snprint): ascending runs as "a-b", others as
- * "a", comma separated; -1 prints as "-1".  Writes at most size bytes
- * including the NUL; returns the length it needed (as snprintf).
- */
-RP_API size_t rp_dump_cpu_list(char *buf, size_t size, const int *cpus, size_t nr);
-/* perf's unit_number__scnprintf(): "4K", "2M"; 0 gives "N/A". */
-RP_API size_t rp_dump_page_size(char *buf, size_t size, uint64_t bytes);
-
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,10 @@
 #include <readperf/stats.h>
 
 #include "common/cursor.h"
+#include "common/error_int.h"
+#include "common/opts.h"
+#include "outputs/dump_int.h"
+#include "outputs/output_int.h"
 
 /* perf_event_attr.branch_sample_type: PERF_SAMPLE_BRANCH_CALL_STACK. */
 #define RP_BRANCH_CALL_STACK (1ull << 11)
@@ -336,8 +340,13 @@ int rp_dump_new(struct rp_dump **out, FILE *fp, struct rp_session *session,
 		return RP_ERR_NOMEM;
 	d->fp = fp;
 	d->session = session;
-	d->label = opts && opts->sz >= sizeof(*opts) && opts->label ? opts->label
-								      : rp_session_path(session);
+	struct rp_dump_opts o;
+
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0) {
+		free(d);
+		return RP_ERR_INVAL;
+	}
+	d->label = o.label ? o.label : rp_session_path(session);
 	/* perf names a pipe stream "pipe", file or not, and counts its
 	 * offsets from the end of the 16-byte pipe header. */
 	d->is_pipe = rp_session_is_pipe(session);
@@ -1161,3 +1170,37 @@ int rp_dump_finish(struct rp_dump *d)
 		return RP_ERR_IO;
 	return 0;
 }
+
+static int rp_dump_output_create(void **state, const struct rp_output_env *env, const void *opts,
+				 const struct rp_output_target *target, struct rp_error *err)
+{
+	int ret = rp_dump_new((struct rp_dump **)state, target->stream, env->session, opts);
+
+	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "dump: bad options"
+								    : "out of memory")
+		       : 0;
+}
+
+static struct rp_consumer rp_dump_output_consumer(void *state)
+{
+	return rp_dump_consumer(state);
+}
+
+static int rp_dump_output_finish(void *state, struct rp_error *err)
+{
+	return rp_dump_finish(state) < 0 ? rp_error_set(err, RP_ERR_IO, "cannot write the dump")
+					 : 0;
+}
+
+static void rp_dump_output_destroy(void *state)
+{
+	rp_dump_free(state);
+}
+
+const struct rp_output_def rp_output_dump = {
+	.name = "dump",
+	.create = rp_dump_output_create,
+	.consumer = rp_dump_output_consumer,
+	.finish = rp_dump_output_finish,
+	.destroy = rp_dump_output_destroy,
+};

@@ -11,6 +11,7 @@
 static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_collapse,
 	&rp_output_csv,
+	&rp_output_dump,
 	&rp_output_json,
 	&rp_output_script,
 };

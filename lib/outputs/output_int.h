@@ -32,6 +32,7 @@ struct rp_output_def {
 
 extern const struct rp_output_def rp_output_collapse;
 extern const struct rp_output_def rp_output_csv;
+extern const struct rp_output_def rp_output_dump;
 extern const struct rp_output_def rp_output_json;
 extern const struct rp_output_def rp_output_script;
 

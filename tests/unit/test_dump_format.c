@@ -13,6 +13,8 @@
 #include <readperf/dump.h>
 #include <readperf/stats.h>
 
+#include "outputs/dump_int.h"
+
 /* A record of 20 bytes: one full line and a padded one. */
 static void test_hex_block(void **state)
 {

@@ -153,6 +153,7 @@ struct cli_output_cmd {
 	 * default), through a large buffer. */
 	unsigned stream_option : 1;
 	unsigned progress : 1; /* a progress line on a terminal's stderr */
+	unsigned no_filters : 1; /* every record, whatever perf's filters say */
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
 

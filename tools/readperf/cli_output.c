@@ -22,12 +22,14 @@ enum {
 	OPT_NO_DEMANGLE,
 };
 
+/* -i, -j, -h (CLI_NR_COMMON_OPTS of them), then perf's filters. */
 static const struct option cli_common_longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	CLI_FILTER_LONGOPTS,
 };
+#define CLI_NR_COMMON_OPTS 3
 
 static const struct option cli_symbol_longopts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -52,8 +54,9 @@ static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, F
 		      "      --no-demangle    C++ and Rust names as in the binary\n"
 		      CLI_INLINE_HELP,
 		      out);
-	fputs(CLI_FILTER_USAGE
-	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
+	if (!cmd->no_filters)
+		fputs(CLI_FILTER_USAGE, out);
+	fputs("  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 }
 
@@ -71,7 +74,7 @@ static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsi
 	if (!all)
 		return NULL;
 	memcpy(all, cli_common_longopts, sizeof(cli_common_longopts));
-	n += CLI_NELEM(cli_common_longopts);
+	n += cmd->no_filters ? CLI_NR_COMMON_OPTS : CLI_NELEM(cli_common_longopts);
 	if (flags & RP_OUTPUT_SYMBOLS) {
 		memcpy(all + n, cli_symbol_longopts, sizeof(cli_symbol_longopts));
 		n += CLI_NELEM(cli_symbol_longopts);
@@ -214,7 +217,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 
 	int has_o = (flags & RP_OUTPUT_PATH) || cmd->stream_option;
 
-	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s", CLI_FILTER_SHORTOPTS,
+	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s",
+		 cmd->no_filters ? "" : CLI_FILTER_SHORTOPTS,
 		 has_o ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
 	struct option *longopts = cli_output_longopts(cmd, flags, has_o);
 	opts = cmd->opts_size ? calloc(1, cmd->opts_size) : NULL;
@@ -229,7 +233,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	status = RP_EXIT_OK;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (cli_filter_option(&filter, c, optarg))
+		if (!cmd->no_filters && cli_filter_option(&filter, c, optarg))
 			continue;
 		if ((flags & RP_OUTPUT_SYMBOLS) && cli_symbol_option(&sym, c, optarg))
 			continue;
@@ -272,7 +276,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 				(flags & RP_OUTPUT_SYMBOLS) ? &sym : NULL);
 	if (status)
 		goto out;
-	status = cli_input_filter(&in, &filter);
+	status = cmd->no_filters ? 0 : cli_input_filter(&in, &filter);
 	if (!status && (flags & RP_OUTPUT_PATH)) {
 		status = cli_output_run(cmd, &in, opts, NULL, target_path);
 	} else if (!status) {
