@@ -28,6 +28,7 @@ struct rp_output_def {
 	void (*destroy)(void *state);
 };
 
+extern const struct rp_output_def rp_output_annotate;
 extern const struct rp_output_def rp_output_collapse;
 
 #endif
