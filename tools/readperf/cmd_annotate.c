@@ -126,6 +126,14 @@ int cmd_annotate(int argc, char **argv)
 		return RP_EXIT_USAGE;
 	}
 
+	/*
+	 * Kernel functions cannot be disassembled without a vmlinux (perf
+	 * cannot either): their symbols are not looked up, which spares
+	 * reading /proc/kallsyms (tens of ms), unless --kallsyms names a
+	 * file.  Their samples stay in no function, as perf prints none.
+	 */
+	if (!sym.kallsyms)
+		sym.kallsyms = "/dev/null";
 	struct cli_input in;
 	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
 	if (!status && (status = cli_input_filter(&in, &filter)))
