@@ -508,14 +508,14 @@ static void ann_destroy(void *state)
 static int ann_create(void **state, const struct rp_output_env *env, const void *opts,
 		      const struct rp_output_target *target, struct rp_error *err)
 {
-	struct rp_annotate *a;
-
 #ifndef RP_HAVE_CAPSTONE
 	(void)env, (void)opts, (void)target, (void)state;
 	return rp_error_set(err, RP_ERR_UNSUPPORTED,
 			    "annotate: readperf was built without capstone (apt-get install "
 			    "libcapstone-dev)");
 #else
+	struct rp_annotate *a;
+
 	if (!env->symbols)
 		return rp_error_set(err, RP_ERR_INVAL, "annotate: needs symbols (env.symbols)");
 	a = calloc(1, sizeof(*a));

@@ -416,10 +416,12 @@ static void x86_format(struct rp_disasm *d, const cs_insn *in, struct sb *b,
 			rip_rel = 1;
 			rip_disp = op->mem.disp;
 		}
-		if (op->type == X86_OP_MEM && op->mem.disp == 0 && op->mem.base != X86_REG_RIP &&
-		    op->mem.base != X86_REG_INVALID) {
+		if (op->type == X86_OP_MEM && op->mem.disp == 0 && op->mem.base != X86_REG_RIP) {
 			unsigned mod = (unsigned)x->modrm >> 6;
-			if (mod == 1 || mod == 2)
+			/* disp8 or disp32 encoded, or an index without a base
+			 * (SIB base 5 with mod 0: a disp32) */
+			if ((mod == 1 || mod == 2) ||
+			    (op->mem.base == X86_REG_INVALID && op->mem.index != X86_REG_INVALID))
 				zero_disp = 1;
 		}
 	}
@@ -439,7 +441,9 @@ static void x86_format(struct rp_disasm *d, const cs_insn *in, struct sb *b,
 	if (suffixed && (has_reg || is_branch || in->id == X86_INS_PUSH || in->id == X86_INS_POP ||
 			 in->id == X86_INS_LEAVE))
 		core[bl] = '\0';
-	else if (is_string_op(in->id) && has_reg && cl > 1)
+	else if (is_string_op(in->id) && cl > 1 &&
+		 (strstr(in->op_str, "%al") || strstr(in->op_str, "%ax") ||
+		  strstr(in->op_str, "%eax") || strstr(in->op_str, "%rax")))
 		core[cl - 1] = '\0';
 	/* capstone 4 spells the 64-bit GPR <-> xmm move (66 REX.W 0f 6e/7e)
 	 * movd, objdump movq */
@@ -487,6 +491,39 @@ static void x86_format(struct rp_disasm *d, const cs_insn *in, struct sb *b,
 			p++;
 		}
 		ops = strops;
+	}
+	/*
+	 * x87 register forms (d8-df with ModRM mod 3): objdump writes the
+	 * implicit %st, capstone 4 leaves it out ("fadd %st(2)") or writes
+	 * %st(0): st(i) op st for d8, da, db, df; st op st(i) for dc, de.
+	 */
+	char x87[64];
+	uint8_t opc = x->opcode[0];
+	if (opc >= 0xd8 && opc <= 0xdf && opc != 0xd9 && opc != 0xdd && (x->modrm >> 6) == 3 &&
+	    !(opc == 0xdf && (x->modrm & 0xf8) == 0xc0) /* ffreep */ &&
+	    !strncmp(ops, "%st", 3) && strlen(ops) < 24) {
+		const char *two = strstr(ops, ", ");
+
+		if (!two && (opc == 0xdc || opc == 0xde))
+			snprintf(x87, sizeof(x87), "%%st, %.24s", ops);
+		else if (!two)
+			snprintf(x87, sizeof(x87), "%.24s, %%st", ops);
+		else if (!strncmp(ops, "%st(0), ", 8))
+			snprintf(x87, sizeof(x87), "%%st, %.24s", ops + 8);
+		else if (!strcmp(two, ", %st(0)"))
+			snprintf(x87, sizeof(x87), "%.*s, %%st", (int)(two - ops), ops);
+		else
+			snprintf(x87, sizeof(x87), "%.24s", ops);
+		ops = x87;
+	}
+	/* the one-byte xchg with the accumulator (91-97): objdump writes
+	 * the accumulator first, capstone 4 last */
+	char swapped[64];
+	const char *comma = strstr(ops, ", ");
+	if (x->opcode[0] >= 0x91 && x->opcode[0] <= 0x97 && comma &&
+	    strlen(ops) + 1 < sizeof(swapped)) {
+		snprintf(swapped, sizeof(swapped), "%s, %.*s", comma + 2, (int)(comma - ops), ops);
+		ops = swapped;
 	}
 	/* the shift-by-one encodings (D0, D1) show no count in objdump */
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ops, "$1, ", 4))
@@ -608,6 +645,15 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 	if (!cs_disasm_iter(d->cs, &p, &left, &addr, d->insn)) {
 		size_t vex = d->x86 ? x86_vex_length(p, left, code->is64) : 0;
 
+		/* 0f 01 ee/ef: rdpkru, wrpkru, unknown to capstone 4 */
+		if (d->x86 && left >= 3 && p[0] == 0x0f && p[1] == 0x01 &&
+		    (p[2] == 0xee || p[2] == 0xef)) {
+			insn->size = 3;
+			sb_puts(&b, p[2] == 0xee ? "rdpkru" : "wrpkru");
+			*pos += 3;
+			return 1;
+		}
+
 		if (vex) {
 			/* known length, unknown name: the bytes, as data */
 			insn->size = (uint32_t)vex;
@@ -624,6 +670,34 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 		return 1;
 	}
 	insn->size = d->insn->size;
+	/*
+	 * objdump reads 9b (wait) followed by fnstcw, fnstsw, fnstenv,
+	 * fnsave, fnclex, fninit as one instruction, the waiting form
+	 * (fstcw, ...); capstone 4 as two.  A lone 9b is objdump's fwait.
+	 */
+	if (d->x86 && d->insn->id == X86_INS_WAIT) {
+		const uint8_t *q = p;
+		size_t qleft = left;
+		uint64_t qaddr = addr;
+		static const char *const waiting[] = { "fnstcw", "fnstsw", "fnstenv", "fnsave",
+						       "fnclex", "fninit" };
+
+		if (cs_disasm_iter(d->cs, &q, &qleft, &qaddr, d->insn))
+			for (size_t i = 0; i < sizeof(waiting) / sizeof(waiting[0]); i++)
+				if (!strcmp(d->insn->mnemonic, waiting[i])) {
+					char name[16];
+
+					snprintf(name, sizeof(name), "f%s", waiting[i] + 2);
+					snprintf(d->insn->mnemonic, sizeof(d->insn->mnemonic), "%s", name);
+					insn->size += d->insn->size;
+					x86_format(d, d->insn, &b, namer, ctx);
+					*pos += insn->size;
+					return 1;
+				}
+		sb_puts(&b, "fwait");
+		*pos += insn->size;
+		return 1;
+	}
 	if (d->x86)
 		x86_format(d, d->insn, &b, namer, ctx);
 	else
