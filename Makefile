@@ -18,7 +18,7 @@ SHELL := /bin/bash
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
-            scdoc man-db
+            scdoc man-db libcapstone-dev
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out

@@ -2,6 +2,7 @@
 # Each one missing turns off only its own feature, with a message.
 #   libtraceevent  tracepoint fields in script and json
 #   protobuf-c + protoc-c + zlib   readperf pprof
+#   capstone       readperf annotate (disassembly)
 
 pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
 if(LIBTRACEEVENT_FOUND)
@@ -36,4 +37,13 @@ else()
   message(WARNING "protobuf-c, protoc-c or zlib not found (apt-get install "
                   "libprotobuf-c-dev protobuf-c-compiler zlib1g-dev): "
                   "readperf pprof is not available")
+endif()
+
+pkg_check_modules(CAPSTONE IMPORTED_TARGET capstone)
+if(CAPSTONE_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_CAPSTONE=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::CAPSTONE)
+else()
+  message(WARNING "capstone not found (apt-get install libcapstone-dev): "
+                  "readperf annotate is not available")
 endif()

@@ -15,6 +15,7 @@
 #include <readperf/report.h>
 #include <readperf/csv.h>
 #include <readperf/collapse.h>
+#include <readperf/annotate.h>
 #include <readperf/flamegraph.h>
 #include <readperf/dump.h>
 #include <readperf/stats.h>

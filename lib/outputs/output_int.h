@@ -30,6 +30,7 @@ struct rp_output_def {
 	const char *(*warnings)(void *state);
 };
 
+extern const struct rp_output_def rp_output_annotate;
 extern const struct rp_output_def rp_output_collapse;
 extern const struct rp_output_def rp_output_csv;
 extern const struct rp_output_def rp_output_dump;

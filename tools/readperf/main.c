@@ -288,6 +288,7 @@ static const struct cli_command {
 	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph" },
 	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
 	{ "json", cmd_json, "perf data convert --to-json" },
+	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf annotate --stdio (perf 6.1, builtin-annotate.c and util/annotate.c:
+ * __symbol__inc_addr_samples(), calc_percent(), symbol__annotate_printf(),
+ * annotation_line__print()): samples counted per (event, DSO, function,
+ * offset in the function); at the end each function with samples is
+ * disassembled from its ELF file (disasm.c) and printed with the share of
+ * its period that fell on each instruction.  docs/annotate.md states the
+ * rules.
+ */
+#include <readperf/annotate.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <readperf/error.h>
+#include <readperf/output.h>
+
+#include "common/arena.h"
+#include "common/error_int.h"
+#include "common/hashmap.h"
+#include "common/opts.h"
+#include "outputs/disasm.h"
+#include "outputs/output_int.h"
+#include "symbols/symbols_int.h"
+
+/* Caps on what a recording can make the output hold. */
+#define RP_ANNOTATE_MAX_HISTS (1u << 20)     /* (event, function) pairs */
+#define RP_ANNOTATE_MAX_ADDRS (64u << 20)    /* distinct sampled addresses */
+#define RP_ANNOTATE_MAX_EVSELS 65536u
+/* A source file read for interleaving, bytes and lines. */
+#define RP_ANNOTATE_MAX_SOURCE (64u << 20)
+#define RP_ANNOTATE_MAX_SOURCE_LINES (4u << 20)
+#define RP_ANNOTATE_MAX_SOURCES 4096u
+
+/* Samples of one address of a function. */
+struct ann_addr {
+	uint64_t offset; /* from the function's start */
+	uint64_t samples, period;
+};
+
+/* One function's histogram for one event (perf's struct sym_hist). */
+struct ann_hist {
+	const struct rp_symbol *sym;
+	struct rp_dso *dso;
+	int evsel;
+	uint64_t samples, period;
+	struct rp_hashmap addrs; /* offset -> index + 1 into v */
+	struct ann_addr *v;
+	size_t nr, alloc;
+};
+
+/* A source file's lines, read once. */
+struct ann_source {
+	char *text;         /* NULL: unreadable */
+	size_t *starts;     /* line i (from 1) starts at text + starts[i - 1] */
+	size_t nr_lines;
+};
+
+struct rp_annotate {
+	struct rp_annotate_opts opts;
+	struct rp_output_env env;
+	FILE *out;
+	struct rp_hashmap index; /* (sym, evsel) key -> struct ann_hist * */
+	struct ann_hist **hists;
+	size_t nr_hists, alloc_hists;
+	uint64_t nr_addrs;
+	/* The last function looked at, and whether -s keeps it. */
+	const struct rp_symbol *last_sym;
+	int last_keep;
+	struct rp_hashmap sources; /* hash of path -> struct ann_source * */
+	size_t nr_sources;
+};
+
+static uint64_t ann_key(const struct rp_symbol *sym, int evsel)
+{
+	/* user-space pointers leave the top 16 bits clear */
+	return (uint64_t)(uintptr_t)sym ^ ((uint64_t)(uint32_t)evsel << 48);
+}
+
+static struct ann_hist *ann_hist_get(struct rp_annotate *a, const struct rp_symbol *sym,
+				     struct rp_dso *dso, int evsel, int *err)
+{
+	uint64_t key = ann_key(sym, evsel);
+	struct ann_hist *h = rp_hashmap_get(&a->index, key);
+
+	if (h) {
+		if (h->sym != sym || h->evsel != evsel) {
+			*err = RP_ERR_LIMIT;
+			return NULL;
+		}
+		return h;
+	}
+	if (a->nr_hists >= RP_ANNOTATE_MAX_HISTS) {
+		*err = RP_ERR_LIMIT;
+		return NULL;
+	}
+	if (a->nr_hists == a->alloc_hists) {
+		size_t n = a->alloc_hists ? a->alloc_hists * 2 : 256;
+		struct ann_hist **v = realloc(a->hists, n * sizeof(*v));
+
+		if (!v) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+		a->hists = v;
+		a->alloc_hists = n;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h || rp_hashmap_put(&a->index, key, h) < 0) {
+		free(h);
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	h->sym = sym;
+	h->dso = dso;
+	h->evsel = evsel;
+	a->hists[a->nr_hists++] = h;
+	return h;
+}
+
+static int ann_count(struct rp_annotate *a, struct ann_hist *h, uint64_t offset, uint64_t period)
+{
+	uintptr_t slot = (uintptr_t)rp_hashmap_get(&h->addrs, offset);
+
+	if (!slot) {
+		if (a->nr_addrs >= RP_ANNOTATE_MAX_ADDRS)
+			return RP_ERR_LIMIT;
+		if (h->nr == h->alloc) {
+			size_t n = h->alloc ? h->alloc * 2 : 16;
+			struct ann_addr *v = realloc(h->v, n * sizeof(*v));
+
+			if (!v)
+				return RP_ERR_NOMEM;
+			h->v = v;
+			h->alloc = n;
+		}
+		h->v[h->nr] = (struct ann_addr){ offset, 0, 0 };
+		slot = ++h->nr;
+		a->nr_addrs++;
+		if (rp_hashmap_put(&h->addrs, offset, (void *)slot) < 0)
+			return RP_ERR_NOMEM;
+	}
+	h->v[slot - 1].samples++;
+	h->v[slot - 1].period += period;
+	h->samples++;
+	h->period += period;
+	return 0;
+}
+
+static int ann_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct rp_annotate *a = ctx;
+	const struct rp_symbol *sym;
+	int err = 0, idx;
+
+	if (ev->type != RP_RECORD_SAMPLE || !ev->evsel || !res || !(sym = res->al.sym) ||
+	    !res->al.dso)
+		return 0;
+	if (sym != a->last_sym) {
+		a->last_sym = sym;
+		a->last_keep = !a->opts.symbol || (sym->name && !strcmp(sym->name, a->opts.symbol));
+	}
+	if (!a->last_keep)
+		return 0;
+	/* perf's __symbol__inc_addr_samples() refuses addresses outside
+	 * the symbol (ERANGE) */
+	if (res->al.addr < sym->start || res->al.addr >= sym->end)
+		return 0;
+	idx = rp_evsel_idx(ev->evsel);
+	if (idx < 0 || (unsigned)idx >= RP_ANNOTATE_MAX_EVSELS)
+		return 0;
+	struct ann_hist *h = ann_hist_get(a, sym, res->al.dso, idx, &err);
+	if (!h)
+		return err;
+	return ann_count(a, h, res->al.addr - sym->start, ev->u.sample.period);
+}
+
+/* perf's hists sorted for output (perf annotate sorts by dso,sym): the
+ * largest period first, then the DSO's short name, then the symbol's
+ * name, ascending. */
+static int ann_hist_cmp(const void *pa, const void *pb)
+{
+	const struct ann_hist *a = *(const struct ann_hist *const *)pa;
+	const struct ann_hist *b = *(const struct ann_hist *const *)pb;
+	const char *na, *nb;
+	int c;
+
+	if (a->evsel != b->evsel)
+		return a->evsel < b->evsel ? -1 : 1;
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	na = rp_dso_short_name(a->dso);
+	nb = rp_dso_short_name(b->dso);
+	if ((c = strcmp(na ? na : "", nb ? nb : "")))
+		return c;
+	na = a->sym->name;
+	nb = b->sym->name;
+	if ((c = strcmp(na ? na : "", nb ? nb : "")))
+		return c;
+	if (a->sym->start != b->sym->start)
+		return a->sym->start < b->sym->start ? -1 : 1;
+	return 0;
+}
+
+static int ann_addr_cmp(const void *pa, const void *pb)
+{
+	const struct ann_addr *a = pa, *b = pb;
+
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The lines of path, read once (NULL: unreadable or too large). */
+static const struct ann_source *ann_source(struct rp_annotate *a, const char *path)
+{
+	uint64_t key = rp_hash_bytes(path, strlen(path));
+	struct ann_source *s = rp_hashmap_get(&a->sources, key);
+	struct stat st;
+	FILE *f;
+
+	if (s)
+		return s->text ? s : NULL;
+	if (a->nr_sources >= RP_ANNOTATE_MAX_SOURCES)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s || rp_hashmap_put(&a->sources, key, s) < 0) {
+		free(s);
+		return NULL;
+	}
+	a->nr_sources++;
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size > RP_ANNOTATE_MAX_SOURCE) {
+		fclose(f);
+		return NULL;
+	}
+	size_t size = (size_t)st.st_size;
+	char *text = malloc(size + 1);
+	if (!text || fread(text, 1, size, f) != size) {
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[size] = '\0';
+	size_t nr = 1;
+	for (size_t i = 0; i < size; i++)
+		nr += text[i] == '\n';
+	if (nr > RP_ANNOTATE_MAX_SOURCE_LINES) {
+		free(text);
+		return NULL;
+	}
+	s->starts = malloc(nr * sizeof(*s->starts));
+	if (!s->starts) {
+		free(text);
+		return NULL;
+	}
+	s->starts[0] = 0;
+	s->nr_lines = 1;
+	for (size_t i = 0; i < size; i++)
+		if (text[i] == '\n') {
+			text[i] = '\0';
+			s->starts[s->nr_lines++] = i + 1;
+		}
+	s->text = text;
+	return s;
+}
+
+/* The DSO being printed, for naming branch targets. */
+struct ann_namer {
+	struct rp_symbols *symbols;
+	struct rp_dso *dso;
+	const struct rp_code *code;
+};
+
+static int ann_name(void *ctx, uint64_t vaddr, char *buf, size_t size)
+{
+	struct ann_namer *n = ctx;
+	uint64_t off;
+	const struct rp_symbol *sym;
+
+	if (rp_code_offset(n->code, vaddr, &off) < 0 ||
+	    !(sym = rp_symbols_find(n->symbols, n->dso, off)) || !sym->name)
+		return 0;
+	if (off == sym->start)
+		snprintf(buf, size, "%s", sym->name);
+	else
+		snprintf(buf, size, "%s+0x%" PRIx64, sym->name, off - sym->start);
+	return 1;
+}
+
+/* perf's expand_tabs() of objdump's "ADDR:\tTEXT": spaces from the
+ * colon to the next multiple of 8 columns (at least one). */
+static int ann_pad(uint64_t addr)
+{
+	char tmp[24];
+	int col = snprintf(tmp, sizeof(tmp), "%" PRIx64, addr) + 1;
+	int n = 1;
+
+	for (col++; col % 8; col++)
+		n++;
+	return n;
+}
+
+struct ann_line {
+	struct rp_insn insn;
+	const char *file; /* source position, NULL: none */
+	uint32_t line;
+};
+
+static void ann_skipped(struct rp_annotate *a, const struct ann_hist *h, const char *why)
+{
+	if (a->opts.list_skipped)
+		fprintf(a->out, "readperf: cannot annotate %s: %s\n", h->sym->name ? h->sym->name : "?",
+			why);
+}
+
+static int ann_print(struct rp_annotate *a, struct ann_hist *h)
+{
+	struct rp_symbols *symbols = a->env.symbols;
+	const struct rp_symbol *sym = h->sym;
+	struct rp_dso_symtab *t = rp_symbols_table(symbols, h->dso);
+	struct rp_code code;
+	struct rp_disasm *d = NULL;
+	const char *why = NULL;
+	struct ann_line *lines = NULL;
+	size_t nr = 0, alloc = 0, pos = 0;
+	int ret = 0;
+
+	if (!t || !t->elf_path || !t->addr_is_offset) {
+		ann_skipped(a, h, "no ELF file of its DSO (a kernel without vmlinux?)");
+		return 0;
+	}
+	if (sym->end <= sym->start) {
+		ann_skipped(a, h, "the symbol has no size");
+		return 0;
+	}
+	if (rp_code_read(&code, t->elf_path, sym->start, sym->end - sym->start,
+			 RP_ANNOTATE_MAX_SYMBOL_SIZE, &why) < 0) {
+		ann_skipped(a, h, why);
+		return 0;
+	}
+	if (rp_disasm_new(&d, &code, &why) < 0) {
+		rp_code_release(&code);
+		ann_skipped(a, h, why);
+		return 0;
+	}
+	struct ann_namer namer = { symbols, h->dso, &code };
+	for (;;) {
+		if (nr == alloc) {
+			size_t n = alloc ? alloc * 2 : 64;
+			struct ann_line *v = realloc(lines, n * sizeof(*v));
+
+			if (!v) {
+				ret = RP_ERR_NOMEM;
+				goto out;
+			}
+			lines = v;
+			alloc = n;
+		}
+		if (rp_disasm_next(d, &code, &pos, &lines[nr].insn, ann_name, &namer) <= 0)
+			break;
+		lines[nr].file = NULL;
+		lines[nr].line = 0;
+		if (!a->opts.no_source) {
+			/* back to the DSO's space: the function's own offset */
+			uint64_t off = sym->start + (lines[nr].insn.addr - code.vaddr);
+			const char *file;
+			uint32_t line;
+
+			if (rp_symbols_srcline(symbols, h->dso, off, &file, &line) == 1) {
+				lines[nr].file = file;
+				lines[nr].line = line;
+			}
+		}
+		nr++;
+	}
+	if (!nr) {
+		ann_skipped(a, h, "no instructions");
+		goto out;
+	}
+
+	qsort(h->v, h->nr, sizeof(*h->v), ann_addr_cmp);
+	const struct rp_evsel *evsel = rp_session_evsel(a->env.session, (size_t)h->evsel);
+	const char *evname = evsel ? rp_evsel_name(evsel) : NULL;
+	const char *dso_name = rp_dso_long_name(h->dso);
+	const char *base = dso_name ? strrchr(dso_name, '/') : NULL;
+	base = base ? base + 1 : dso_name ? dso_name : "";
+	int len = fprintf(a->out,
+			  " %-8.8s|\tSource code & Disassembly of %s for %s (%" PRIu64
+			  " samples, percent: local period)\n",
+			  a->opts.show_nr_samples ? "Samples" : "Percent", base,
+			  evname ? evname : "", h->samples);
+	for (int i = 0; i < len + 4; i++)
+		fputc('-', a->out);
+	fputc('\n', a->out);
+
+	char tmp[24];
+	int width = snprintf(tmp, sizeof(tmp), "%" PRIx64, lines[nr - 1].insn.addr);
+	fprintf(a->out, "%9s:\n%9s: %-*s %016" PRIx64 " <%s>:\n", "", "", width, "", code.vaddr,
+		sym->name ? sym->name : "");
+
+	size_t ai = 0;
+	const char *prev_file = NULL;
+	uint32_t prev_line = 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct rp_insn *in = &lines[i].insn;
+		uint64_t off = in->addr - code.vaddr;
+		uint64_t end = i + 1 < nr ? lines[i + 1].insn.addr - code.vaddr
+					  : sym->end - sym->start;
+		uint64_t samples = 0, period = 0;
+
+		/* perf's calc_percent(): what fell in [this, next) */
+		while (ai < h->nr && h->v[ai].offset < off)
+			ai++;
+		while (ai < h->nr && h->v[ai].offset < end) {
+			samples += h->v[ai].samples;
+			period += h->v[ai].period;
+			ai++;
+		}
+		if (lines[i].file &&
+		    (lines[i].line != prev_line || !prev_file || strcmp(lines[i].file, prev_file))) {
+			const struct ann_source *src = ann_source(a, lines[i].file);
+
+			if (src && lines[i].line && lines[i].line <= src->nr_lines) {
+				/* objdump's source line, trimmed as perf trims it */
+				const char *st = src->text + src->starts[lines[i].line - 1];
+				size_t n;
+
+				while (*st == ' ' || *st == '\t')
+					st++;
+				n = strlen(st);
+				while (n && (st[n - 1] == ' ' || st[n - 1] == '\t' || st[n - 1] == '\r'))
+					n--;
+				fprintf(a->out, "%9s: %-*" PRIu32 " %.*s\n", "", width, lines[i].line,
+					(int)n, st);
+			}
+			else
+				fprintf(a->out, "%9s: %-*" PRIu32 " %s:%" PRIu32 "\n", "", width,
+					lines[i].line, lines[i].file, lines[i].line);
+			prev_file = lines[i].file;
+			prev_line = lines[i].line;
+		}
+		if (a->opts.show_nr_samples)
+			fprintf(a->out, " %7" PRIu64 " : ", samples);
+		else
+			fprintf(a->out, " %7.2f : ",
+				h->period ? 100.0 * (double)period / (double)h->period : 0.0);
+		fprintf(a->out, "  %*" PRIx64 ":%*s%s\n", width, in->addr, ann_pad(in->addr), "",
+			in->text);
+	}
+out:
+	free(lines);
+	rp_disasm_free(d);
+	rp_code_release(&code);
+	return ret;
+}
+
+static int ann_finish(void *state, struct rp_error *err)
+{
+	struct rp_annotate *a = state;
+	int ret;
+
+	if (a->nr_hists)
+		qsort(a->hists, a->nr_hists, sizeof(*a->hists), ann_hist_cmp);
+	for (size_t i = 0; i < a->nr_hists; i++) {
+		if (!a->hists[i]->samples)
+			continue;
+		if ((ret = ann_print(a, a->hists[i])) < 0)
+			return rp_error_set(err, ret, "annotate: out of memory");
+	}
+	if (fflush(a->out) != 0 || ferror(a->out))
+		return rp_error_set(err, RP_ERR_IO, "annotate: cannot write the output");
+	return 0;
+}
+
+static void ann_destroy(void *state)
+{
+	struct rp_annotate *a = state;
+
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_hists; i++) {
+		rp_hashmap_release(&a->hists[i]->addrs);
+		free(a->hists[i]->v);
+		free(a->hists[i]);
+	}
+	free(a->hists);
+	rp_hashmap_release(&a->index);
+	for (size_t i = 0; i < a->sources.cap; i++) {
+		struct ann_source *s = a->sources.slots[i].value;
+
+		if (s) {
+			free(s->text);
+			free(s->starts);
+			free(s);
+		}
+	}
+	rp_hashmap_release(&a->sources);
+	free(a);
+}
+
+static int ann_create(void **state, const struct rp_output_env *env, const void *opts,
+		      const struct rp_output_target *target, struct rp_error *err)
+{
+#ifndef RP_HAVE_CAPSTONE
+	(void)env, (void)opts, (void)target, (void)state;
+	return rp_error_set(err, RP_ERR_UNSUPPORTED,
+			    "annotate: readperf was built without capstone (apt-get install "
+			    "libcapstone-dev)");
+#else
+	struct rp_annotate *a;
+
+	if (!env->symbols)
+		return rp_error_set(err, RP_ERR_INVAL, "annotate: needs symbols (env.symbols)");
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&a->opts, sizeof(a->opts), opts) < 0) {
+		free(a);
+		return rp_error_set(err, RP_ERR_INVAL, "annotate: bad options");
+	}
+	a->env = *env;
+	a->out = target->stream;
+	*state = a;
+	return 0;
+#endif
+}
+
+static struct rp_consumer ann_consumer(void *state)
+{
+	struct rp_consumer c = { state, ann_event, 0 };
+
+	return c;
+}
+
+const struct rp_output_def rp_output_annotate = {
+	.name = "annotate",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = ann_create,
+	.consumer = ann_consumer,
+	.finish = ann_finish,
+	.destroy = ann_destroy,
+};

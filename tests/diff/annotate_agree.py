@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Compares `perf annotate --stdio` with `readperf annotate` (docs/annotate.md).
+
+    annotate_agree.py PERF.txt READPERF.txt
+
+Each function's section (its header line: DSO, event, samples) must come in
+the same order; in each, the same instruction addresses in the same order
+with the same percentages (or sample counts), and the same instruction text
+but for the spellings docs/annotate.md lists, normalised here and only here:
+
+  1. names in "<...>": objdump names a branch target or a RIP-relative
+     address from its own choice of symbols (any kind, its own choice among
+     aliases); readperf names functions from its symbol table, as perf's
+     report does.  The address before the name is compared.
+  2. instructions capstone 4 cannot decode (AVX-512 BW/DQ: kmovd, vpcmpb,
+     vptestnmb, ...): readperf prints their bytes (".byte 0x62,...") with
+     the length the encoding gives; only address and percentage are
+     compared.
+
+Lines that are not instructions (source lines, objdump's headers) are not
+compared: perf prints objdump -S's text, readperf the DWARF lines itself.
+Exit 0 when they agree, 1 with the differences on standard output.
+"""
+import re
+import sys
+
+INSN = re.compile(r'^ +([0-9.]+) :   +([0-9a-f]+):(\s+)(.*)$')
+NAME = re.compile(r' <[^>]*>')
+
+
+def parse(path):
+    sections = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if re.match(r'^ (Percent|Samples) +\|\t', line):
+                sections.append({'head': line, 'insns': []})
+                continue
+            m = INSN.match(line)
+            if m and sections:
+                sections[-1]['insns'].append((m.group(2), m.group(1), m.group(3), m.group(4)))
+    return sections
+
+
+def main():
+    perf, rp = parse(sys.argv[1]), parse(sys.argv[2])
+    bad = []
+    if len(perf) != len(rp):
+        bad.append('%d functions from perf, %d from readperf' % (len(perf), len(rp)))
+    nr_insns = nr_text = 0
+    for p, r in zip(perf, rp):
+        if p['head'] != r['head']:
+            bad.append('header:\n  perf:     %s\n  readperf: %s' % (p['head'], r['head']))
+            continue
+        pa = [i[0] for i in p['insns']]
+        ra = [i[0] for i in r['insns']]
+        if pa != ra:
+            bad.append('%s: instruction addresses differ: perf %d, readperf %d; first '
+                       'difference %s' % (p['head'], len(pa), len(ra),
+                                          next(((a, b) for a, b in zip(pa, ra) if a != b),
+                                               'at the end')))
+            continue
+        for (addr, pp, ps, pt), (_, rpc, rs, rt) in zip(p['insns'], r['insns']):
+            nr_insns += 1
+            if pp != rpc:
+                bad.append('%s %s: %s in perf, %s in readperf' % (p['head'][-60:], addr, pp, rpc))
+            if ps != rs:
+                bad.append('%s: padding after the address differs' % addr)
+            if rt.startswith('.byte '):
+                continue  # rule 2
+            nr_text += 1
+            if NAME.sub('', pt) != NAME.sub('', rt):  # rule 1
+                bad.append('%s: text differs:\n  perf:     %s\n  readperf: %s' % (addr, pt, rt))
+    for b in bad[:60]:
+        print(b)
+    print('%d functions, %d instructions (%d texts) compared, %d differences'
+          % (len(perf), nr_insns, nr_text, len(bad)))
+    return 1 if bad or not nr_insns else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,88 @@
+#!/bin/bash
+# readperf annotate against perf annotate --stdio, on recordings made now.
+#
+#   run_annotate.sh /path/to/readperf
+#
+# Records tests/workload/workload.c (its own hot loops, libc, libm) with
+# one event and with two (cpu-clock and task-clock), then compares for each
+# recording `perf annotate --stdio` (every function with samples, hottest
+# first) and, for the hottest functions of the workload itself,
+# `perf annotate --stdio -s SYM` and `-n -s SYM`, with readperf's output
+# (tests/diff/annotate_agree.py): the same functions in the same order,
+# the same instruction addresses with the same percentages or sample
+# counts, the same instruction text but for the spellings that
+# docs/annotate.md lists (normalised in annotate_agree.py, each stated).
+#
+# When perf is missing or cannot record, the test says so loudly and skips
+# (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
+set -u
+
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_annotate.sh /path/to/readperf}"
+agree=$here/annotate_agree.py
+require_perf
+require_cc
+require_tool python3 "python3 is not installed (the comparison is a Python script)"
+require_tool objdump "objdump is not installed (perf annotate runs it: apt-get install binutils)"
+if ! "$RP" annotate --help >/dev/null 2>&1; then
+	fail "readperf annotate --help failed"
+	exit 1
+fi
+rp_workdir rp-annotate keep-on-failure
+work=$rp_work_dir
+cd "$work" || exit 1
+rp_compile_workload || exit 1
+
+record_workload one -e cpu-clock -F 2000 -- -t 400
+record_workload two -e cpu-clock,task-clock -F 1000 -- -t 300
+
+compare() { # TAG PERF-ARGS...  (readperf gets the same arguments)
+	local tag=$1
+	shift
+	if ! perf annotate --stdio "$@" >"$tag.perf.txt" 2>"$tag.perf.err"; then
+		cat "$tag.perf.err" >&2
+		fail "$tag: perf annotate $* failed"
+		return
+	fi
+	if ! "$RP" annotate "$@" >"$tag.rp.txt" 2>"$tag.rp.err"; then
+		cat "$tag.rp.err" >&2
+		fail "$tag: readperf annotate $* failed"
+		return
+	fi
+	if python3 "$agree" "$tag.perf.txt" "$tag.rp.txt" >"$tag.agree.txt"; then
+		echo "ok $tag: $(tail -1 "$tag.agree.txt")"
+	else
+		fail "$tag: readperf annotate $* differs from perf:"
+		head -40 "$tag.agree.txt" >&2
+	fi
+}
+
+for rec in one two; do
+	compare "$rec.all" -i "$rec.data"
+	# the workload's own hottest functions, as perf report ranks them
+	syms=$(perf report -i "$rec.data" --stdio --no-children --sort dso,sym -F sym \
+		--dsos workload -t ';' 2>/dev/null | grep -v '^#' | sed -n 's/^\[\.\] *//p' |
+		sed 's/ *$//' | head -3)
+	[ -n "$syms" ] || fail "$rec: perf report found no function of the workload"
+	n=0
+	while IFS= read -r sym; do
+		[ -n "$sym" ] || continue
+		n=$((n + 1))
+		compare "$rec.s$n" -i "$rec.data" -s "$sym"
+		[ $n -eq 1 ] && compare "$rec.n$n" -i "$rec.data" -n -s "$sym"
+	done <<<"$syms"
+done
+
+# readperf's FILE SYM operands read as perf annotate's -i FILE -s SYM
+sym=$(sed -n 's/.*<\([a-z_]*\)>:$/\1/p' one.s1.rp.txt | head -1)
+if [ -n "$sym" ]; then
+	"$RP" annotate one.data "$sym" >operands.txt 2>&1 || fail "readperf annotate FILE SYM failed"
+	rp_same "FILE SYM operands" one.s1.rp.txt operands.txt
+fi
+
+if [ "$failures" -ne 0 ]; then
+	echo "$rp_name: $failures failure(s); recordings kept in $work" >&2
+	exit 1
+fi
+echo "$rp_name: readperf annotate agrees with perf annotate"
