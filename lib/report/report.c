@@ -30,6 +30,7 @@
 #include "report/callchain_int.h"
 #include "report/rbsort.h"
 #include "report/stacks_int.h"
+#include "process_int.h"
 
 /* Entries one evsel may hold: a file cannot make the report grow beyond. */
 #define RP_REPORT_MAX_ENTRIES (64u << 20)

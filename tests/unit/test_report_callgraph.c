@@ -21,6 +21,7 @@
 #include "builder.h"
 #include "machine/dso.h"
 #include "report/report_int.h"
+#include "process_int.h"
 
 #define HEAD "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
 #define TOP HEAD "#\n# Total Lost Samples: 0\n#\n" \
