@@ -144,5 +144,6 @@ int cmd_collapse(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 #endif
