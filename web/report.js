@@ -591,7 +591,24 @@
         el('td', 'num', fmtInt(e.samples)), el('td', 'num', fmtInt(e.period)), el('td', 'num', sel));
       ev.append(tr);
     });
-    box.replaceChildren(el('h2', '', 'Recording'), facts, el('h2', '', 'Events (figures are one event\'s period at a time, never a sum)'), ev);
+    // Threads of the selected event, the heaviest first.
+    const lanes = p.lanes[S.ev].thr, tw = new Float64Array(p.threads.length);
+    for (let r = 0; r < p.nruns; r++) {
+      if (p.rEv[r] !== S.ev) continue;
+      for (let w = p.rStart[r]; w < p.rStart[r + 1]; w++) tw[p.rThr[r]] += p.wPeriod[w];
+    }
+    const th = el('table', 'threads'), thr = el('tr');
+    ['Command', 'Pid', 'Tid', 'Period'].forEach((h, i) => thr.append(el('th', i ? 'num' : '', h)));
+    th.append(thr);
+    p.threads.filter((t) => lanes.has(t.i)).sort((a, b) => tw[b.i] - tw[a.i]).slice(0, 200).forEach((t) => {
+      const tr = el('tr');
+      tr.append(el('td', 'name comm', t.comm), el('td', 'num', String(t.pid)), el('td', 'num', String(t.tid)),
+        el('td', 'num', fmtInt(tw[t.i])));
+      th.append(tr);
+    });
+    box.replaceChildren(el('h2', '', 'Recording'), facts,
+      el('h2', '', 'Events (figures are one event\'s period at a time, never a sum)'), ev,
+      el('h2', '', `Threads (${p.events[S.ev].name}, whole recording)`), th);
   }
 
   // ---- the timeline -----------------------------------------------------------
