@@ -66,12 +66,17 @@ struct rp_html_func {
 struct rp_html_thread {
 	int32_t pid, tid;
 	uint32_t comm;            /* string index: the last comm seen */
+	const char *seen;         /* the pipeline's pointer to that comm */
 };
 
-/* The timeline of one (event, thread) or (event, CPU): period per bin. */
+/* The timeline of one (event, thread) or (event, CPU): the bins with a
+ * period, in bin order (samples come in time order: a new bin is almost
+ * always appended). */
 struct rp_html_lane {
 	uint32_t ev, who;
-	uint64_t *period;         /* opts.bins entries */
+	uint32_t *bin;
+	uint64_t *period;
+	size_t nr, alloc;
 };
 
 struct rp_html_offcpu {
@@ -252,13 +257,14 @@ static int rp_html_thread_of(struct rp_html *h, const struct rp_sample *s,
 	if (v) {
 		*out = (uint32_t)((uintptr_t)v - 1);
 		h->threads[*out].comm = cidx;
+		h->threads[*out].seen = comm;
 		return 0;
 	}
 	if (h->nr_threads >= RP_HTML_MAX_THREADS)
 		return RP_ERR_LIMIT;
 	if (RP_ARRAY_RESERVE(h->threads, h->alloc_threads, h->nr_threads + 1) < 0)
 		return RP_ERR_NOMEM;
-	h->threads[h->nr_threads] = (struct rp_html_thread){ pid, tid, cidx };
+	h->threads[h->nr_threads] = (struct rp_html_thread){ pid, tid, cidx, comm };
 	if (rp_hashmap_put(&h->thread_index, key, (void *)(uintptr_t)(h->nr_threads + 1)) < 0)
 		return RP_ERR_NOMEM;
 	*out = (uint32_t)h->nr_threads++;
@@ -349,17 +355,24 @@ static int rp_html_widen(struct rp_html *h, uint64_t delta)
 	if (!by)
 		return 0;
 	for (size_t l = 0; l < h->nr_lanes; l++) {
-		uint64_t *p = h->lanes[l].period;
+		struct rp_html_lane *ln = &h->lanes[l];
+		size_t w = 0;
 
-		for (uint32_t b = 0; b < h->opts.bins; b++) {
-			uint64_t v = p[b];
+		for (size_t i = 0; i < ln->nr; i++) {
+			uint32_t b = ln->bin[i] >> by;
 
-			p[b] = 0;
-			p[b >> by] += v;
+			if (w && ln->bin[w - 1] == b) {
+				ln->period[w - 1] += ln->period[i];
+				continue;
+			}
+			ln->bin[w] = b;
+			ln->period[w++] = ln->period[i];
 		}
+		ln->nr = w;
 	}
 	h->fine_shift += by;
-	h->max_fine = (uint32_t)(((uint64_t)h->max_fine - 1) >> by) + 1;
+	if (h->max_fine)
+		h->max_fine = ((h->max_fine - 1) >> by) + 1;
 	if (h->sel_shift < h->fine_shift)
 		return rp_html_rebin_weights(h, h->fine_shift - h->sel_shift);
 	return 0;
@@ -380,18 +393,49 @@ static int rp_html_lane_add(struct rp_html *h, int cpu, uint32_t ev, uint32_t wh
 			if (RP_ARRAY_RESERVE(h->lanes, h->alloc_lanes, h->nr_lanes + 1) < 0)
 				return RP_ERR_NOMEM;
 			l = &h->lanes[h->nr_lanes];
+			memset(l, 0, sizeof(*l));
 			l->ev = ev;
 			l->who = who | (cpu ? 0x80000000u : 0);
-			l->period = calloc(h->opts.bins, sizeof(*l->period));
-			if (!l->period ||
-			    rp_hashmap_put(&h->lane_index, key, (void *)(uintptr_t)(h->nr_lanes + 1)) < 0)
+			if (rp_hashmap_put(&h->lane_index, key, (void *)(uintptr_t)(h->nr_lanes + 1)) < 0)
 				return RP_ERR_NOMEM;
 			h->nr_lanes++;
 		}
 		h->last_lane = l;
 		h->last_lane_key = key;
 	}
-	l->period[bin] += period;
+	if (l->nr && l->bin[l->nr - 1] == bin) {
+		l->period[l->nr - 1] += period;
+		return 0;
+	}
+	/* Where the bin goes: at the end, unless a sample came out of order. */
+	size_t lo = 0, hi = l->nr;
+	if (l->nr && l->bin[l->nr - 1] > bin) {
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (l->bin[mid] < bin)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < l->nr && l->bin[lo] == bin) {
+			l->period[lo] += period;
+			return 0;
+		}
+	} else {
+		lo = l->nr;
+	}
+	if (RP_ARRAY_RESERVE(l->bin, l->alloc, l->nr + 1) < 0)
+		return RP_ERR_NOMEM;
+	uint64_t *pp = realloc(l->period, l->alloc * sizeof(*pp));
+	if (!pp)
+		return RP_ERR_NOMEM;
+	l->period = pp;
+	memmove(l->bin + lo + 1, l->bin + lo, (l->nr - lo) * sizeof(*l->bin));
+	memmove(l->period + lo + 1, l->period + lo, (l->nr - lo) * sizeof(*l->period));
+	l->bin[lo] = bin;
+	l->period[lo] = period;
+	l->nr++;
 	return 0;
 }
 
@@ -537,11 +581,13 @@ static int rp_html_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	if (slot && slot->ptr) {
 		leaf = (uint32_t)((uintptr_t)slot->ptr - 1);
 		thr = (uint32_t)slot->tag;
-		/* The comm may have changed since (exec): a cheap check. */
-		if (res->comm && h->strs[h->threads[thr].comm] != res->comm &&
-		    strcmp(h->strs[h->threads[thr].comm], res->comm) &&
-		    (rc = rp_html_str(h, res->comm, &h->threads[thr].comm)))
-			return rc;
+		/* The comm may have changed since (exec). */
+		struct rp_html_thread *t = &h->threads[thr];
+		if (res->comm && res->comm != t->seen) {
+			if ((rc = rp_html_str(h, res->comm, &t->comm)))
+				return rc;
+			t->seen = res->comm;
+		}
 	} else {
 		if ((rc = rp_html_thread_of(h, s, res, &thr)) || (rc = rp_html_stack(h, s, res, &leaf)))
 			return rc;
@@ -925,10 +971,8 @@ static void rp_html_write_data(struct rp_html *h, struct rp_jw *j,
 	rp_jw_put(j, "[", 1);
 	for (size_t l = 0; l < h->nr_lanes; l++) {
 		const struct rp_html_lane *ln = &h->lanes[l];
-		uint32_t nz = 0, prev = 0;
+		uint32_t prev = 0;
 
-		for (uint32_t b = 0; b < h->max_fine; b++)
-			nz += ln->period[b] != 0;
 		if (l)
 			rp_jw_put(j, ",", 1);
 		rp_jw_u64(j, ln->who >> 31);
@@ -937,15 +981,13 @@ static void rp_html_write_data(struct rp_html *h, struct rp_jw *j,
 		rp_jw_put(j, ",", 1);
 		rp_jw_u64(j, ln->who & 0x7fffffffu);
 		rp_jw_put(j, ",", 1);
-		rp_jw_u64(j, nz);
-		for (uint32_t b = 0; b < h->max_fine; b++) {
-			if (!ln->period[b])
-				continue;
+		rp_jw_u64(j, ln->nr);
+		for (size_t i = 0; i < ln->nr; i++) {
 			rp_jw_put(j, ",", 1);
-			rp_jw_u64(j, b - prev);
+			rp_jw_u64(j, ln->bin[i] - prev);
 			rp_jw_put(j, ",", 1);
-			rp_jw_u64(j, ln->period[b]);
-			prev = b;
+			rp_jw_u64(j, ln->period[i]);
+			prev = ln->bin[i];
 		}
 	}
 	rp_jw_put(j, "]", 1);
@@ -1114,8 +1156,10 @@ static void rp_html_destroy(void *state)
 	free(h->w_key);
 	free(h->w_period);
 	free(h->w_count);
-	for (size_t i = 0; i < h->nr_lanes; i++)
+	for (size_t i = 0; i < h->nr_lanes; i++) {
+		free(h->lanes[i].bin);
 		free(h->lanes[i].period);
+	}
 	rp_hashmap_release(&h->lane_index);
 	free(h->lanes);
 	free(h->path);
