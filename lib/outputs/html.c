@@ -96,6 +96,7 @@ struct rp_html {
 	size_t nr_strs, alloc_strs;
 
 	struct rp_hashmap func_index; /* packed key -> index + 1 */
+	struct rp_hashmap sym_index;  /* symbol pointer << 2 | level -> index + 1 */
 	struct rp_html_func *funcs;
 	size_t nr_funcs, alloc_funcs;
 
@@ -174,7 +175,23 @@ static int rp_html_func_of(struct rp_html *h, const struct rp_addr_location *al,
 	uint32_t name, dso;
 	char level = al->level ? al->level : '.';
 	int inl = al->sym && al->sym->inlined;
+	uint64_t skey = al->sym ? ((uint64_t)(uintptr_t)al->sym << 2 | (level == 'k' ? 1 : level == '.' ? 0 : 2)) : 0;
+	void *sv;
 	int rc;
+
+	/* A symbol seen before, in the same DSO: its function without
+	 * interning its names again. */
+	if (skey && (sv = rp_hashmap_get(&h->sym_index, skey)) &&
+	    h->funcs[(uintptr_t)sv - 1].d == al->dso) {
+		struct rp_html_func *f = &h->funcs[(uintptr_t)sv - 1];
+
+		*out = (uint32_t)((uintptr_t)sv - 1);
+		if (!f->src_file && src_file) {
+			f->src_file = src_file;
+			f->src_line = src_line;
+		}
+		return 0;
+	}
 
 	if (al->sym) {
 		rc = rp_html_str(h, al->sym->name ? al->sym->name : "", &name);
@@ -197,6 +214,8 @@ static int rp_html_func_of(struct rp_html *h, const struct rp_addr_location *al,
 			f->src_file = src_file;
 			f->src_line = src_line;
 		}
+		if (skey && f->d == al->dso && rp_hashmap_put(&h->sym_index, skey, v) < 0)
+			return RP_ERR_NOMEM;
 		return 0;
 	}
 	if (h->nr_funcs >= RP_HTML_MAX_FUNCS)
@@ -208,7 +227,8 @@ static int rp_html_func_of(struct rp_html *h, const struct rp_addr_location *al,
 		.d = al->sym ? al->dso : NULL, .addr = al->sym ? al->sym->start : 0,
 		.src_file = src_file, .src_line = src_line,
 	};
-	if (rp_hashmap_put(&h->func_index, key, (void *)(uintptr_t)(h->nr_funcs + 1)) < 0)
+	if (rp_hashmap_put(&h->func_index, key, (void *)(uintptr_t)(h->nr_funcs + 1)) < 0 ||
+	    (skey && rp_hashmap_put(&h->sym_index, skey, (void *)(uintptr_t)(h->nr_funcs + 1)) < 0))
 		return RP_ERR_NOMEM;
 	*out = (uint32_t)h->nr_funcs++;
 	return 0;
@@ -439,9 +459,11 @@ static int rp_html_lane_add(struct rp_html *h, int cpu, uint32_t ev, uint32_t wh
 	return 0;
 }
 
-/* Adds period (and count samples) at time t to every aggregate. */
+/* Adds period (and count samples) at time t to every aggregate.  *hint
+ * (may be NULL) is the index + 1 of the weight the same stack went to
+ * last, checked before the table is asked, and set to this one's. */
 static int rp_html_add(struct rp_html *h, uint32_t ev, const struct rp_sample *s, uint64_t t,
-		       uint32_t thr, uint32_t node, uint64_t period, uint32_t count)
+		       uint32_t thr, uint32_t node, uint64_t period, uint32_t count, uint64_t *hint)
 {
 	uint64_t delta = 0;
 	int rc;
@@ -472,12 +494,18 @@ static int rp_html_add(struct rp_html *h, uint32_t ev, const struct rp_sample *s
 		return rc;
 
 	uint64_t key = rp_html_wkey(ev, sbin, thr, node);
-	void *v = rp_hashmap_get(&h->w_index, key);
+	size_t j = hint && *hint ? (size_t)*hint - 1 : SIZE_MAX;
+	void *v;
 
-	if (v) {
-		size_t j = (uintptr_t)v - 1;
+	if (j >= h->nr_w || h->w_key[j] != key) {
+		v = rp_hashmap_get(&h->w_index, key);
+		j = v ? (uintptr_t)v - 1 : SIZE_MAX;
+	}
+	if (j != SIZE_MAX) {
 		h->w_period[j] += period;
 		h->w_count[j] += count;
+		if (hint)
+			*hint = j + 1;
 		return 0;
 	}
 	if (RP_ARRAY_RESERVE(h->w_key, h->alloc_w, h->nr_w + 1) < 0)
@@ -497,6 +525,8 @@ static int rp_html_add(struct rp_html *h, uint32_t ev, const struct rp_sample *s
 	if (rp_hashmap_put(&h->w_index, key, (void *)(uintptr_t)(h->nr_w + 1)) < 0)
 		return RP_ERR_NOMEM;
 	h->nr_w++;
+	if (hint)
+		*hint = h->nr_w;
 	if (h->nr_w > h->opts.max_weights && h->sel_shift < RP_HTML_MAX_SHIFT)
 		return rp_html_rebin_weights(h, 1);
 	return 0;
@@ -535,7 +565,8 @@ static int rp_html_switch(struct rp_html *h, const struct rp_sample *s, uint32_t
 			struct rp_sample at = *s;
 
 			at.time = p->time;
-			rc = rp_html_add(h, ev, &at, p->time, p->thr, p->node, s->time - p->time, 1);
+			rc = rp_html_add(h, ev, &at, p->time, p->thr, p->node, s->time - p->time, 1,
+					 NULL);
 			h->ev_samples[ev]++;
 			h->ev_period[ev] += s->time - p->time;
 			free(p);
@@ -574,13 +605,17 @@ static int rp_html_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	if (idx < 0 || (size_t)idx >= h->nr_evsels || idx >= (int)RP_HTML_MAX_EVENTS)
 		return 0;
 	s = &ev->u.sample;
-	/* A stack the pipeline has cached is one thread's: both are noted
-	 * in its slot. */
+	/* A stack the pipeline has cached is one thread's: its leaf node,
+	 * thread and last weight are noted in its slot (tag: thread in the
+	 * low 20 bits, weight index + 1 above). */
 	struct rp_stack_slot *slot = res->stack_id ? res->stack_slot : NULL;
+
+	uint64_t hint = 0;
 
 	if (slot && slot->ptr) {
 		leaf = (uint32_t)((uintptr_t)slot->ptr - 1);
-		thr = (uint32_t)slot->tag;
+		thr = (uint32_t)(slot->tag & 0xfffff);
+		hint = slot->tag >> 20;
 		/* The comm may have changed since (exec). */
 		struct rp_html_thread *t = &h->threads[thr];
 		if (res->comm && res->comm != t->seen) {
@@ -598,8 +633,10 @@ static int rp_html_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	}
 	h->ev_samples[idx]++;
 	h->ev_period[idx] += s->period;
-	if ((rc = rp_html_add(h, (uint32_t)idx, s, s->time, thr, leaf, s->period, 1)))
+	if ((rc = rp_html_add(h, (uint32_t)idx, s, s->time, thr, leaf, s->period, 1, &hint)))
 		return rc;
+	if (slot)
+		slot->tag = thr | hint << 20;
 	if (idx == h->offcpu_evsel && h->tp)
 		return rp_html_switch(h, s, thr, leaf);
 	return 0;
@@ -1140,6 +1177,7 @@ static void rp_html_destroy(void *state)
 	rp_hashmap_release(&h->str_index);
 	free(h->strs);
 	rp_hashmap_release(&h->func_index);
+	rp_hashmap_release(&h->sym_index);
 	free(h->funcs);
 	rp_hashmap_release(&h->node_index);
 	free(h->node_parent);
