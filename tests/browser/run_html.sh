@@ -71,11 +71,15 @@ for f in cg two sw xss; do
 		fail "readperf html $f.data"
 	fi
 done
+# The same recording in few, wide bins: the selection bins are widened
+# (weights past --max-weights) and a time range stays exact.
+"$RP" html --bins 64 --max-weights 60 -o "$artifacts/cg-coarse.html" cg.data 2>cg-coarse.err ||
+	{ cat cg-coarse.err >&2; fail "readperf html --bins 64 --max-weights 60 cg.data"; }
 [ "$failures" -eq 0 ] || exit 1
 echo "pages: $(cd "$artifacts" && wc -c ./*.html | tr '\n' ' ')"
 
 if ! timeout 300 node "$here/html_check.mjs" "$RP" "$artifacts" "$node_dir" \
-	"cg:$PWD/cg.data:$artifacts/cg.html" "multi:$PWD/two.data:$artifacts/two.html" \
+	"cg:$PWD/cg.data:$artifacts/cg.html" "cg:$PWD/cg.data:$artifacts/cg-coarse.html" "multi:$PWD/two.data:$artifacts/two.html" \
 	"offcpu:$PWD/sw.data:$artifacts/sw.html" "xss:$PWD/xss.data:$artifacts/xss.html"; then
 	echo "run_html: failed; recordings kept in $rp_work_dir, pages and screenshots in $artifacts" >&2
 	exit 1
