@@ -535,7 +535,8 @@
         el('td', 'num', fmtInt(w.fCount[f])), el('td', 'num total', fmtInt(w.fTotal[f])),
         el('td', 'num', fmtPct(w.fTotal[f], root)), el('td', 'lv', `[${p.fLevel[f]}]`),
         el('td', 'name', p.label(f)), el('td', 'dso', p.fDso[f]),
-        el('td', 'src', p.fFile[f] ? `${p.fFile[f]}:${p.fLine[f]}` : ''));
+        el('td', 'src', p.fFile[f] ? `${p.fFile[f].split('/').pop()}:${p.fLine[f]}` : ''));
+      if (p.fFile[f]) tr.lastChild.title = `${p.fFile[f]}:${p.fLine[f]}`;
       tr.dataset.self = String(w.fSelf[f]);
       tr.dataset.total = String(w.fTotal[f]);
       tr.onclick = () => { selectFunc(f); setView('sandwich'); };
