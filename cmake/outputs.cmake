@@ -47,3 +47,24 @@ else()
   message(WARNING "capstone not found (apt-get install libcapstone-dev): "
                   "readperf annotate is not available")
 endif()
+
+# readperf html: the page's files (web/) built into the library as byte
+# arrays; the data is deflated with zlib.
+set(RP_WEB_FILES ${CMAKE_SOURCE_DIR}/web/report.html ${CMAKE_SOURCE_DIR}/web/report.css
+                 ${CMAKE_SOURCE_DIR}/web/report.js)
+set(RP_WEB_C ${CMAKE_BINARY_DIR}/generated/rp_web.c)
+add_custom_command(
+  OUTPUT ${RP_WEB_C}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${RP_WEB_C}
+          "-DNAMES=rp_web_report_html\;rp_web_report_css\;rp_web_report_js"
+          "-DFILES=${CMAKE_SOURCE_DIR}/web/report.html\;${CMAKE_SOURCE_DIR}/web/report.css\;${CMAKE_SOURCE_DIR}/web/report.js"
+          -P ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+  DEPENDS ${RP_WEB_FILES} ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+  COMMENT "embedding web/report.{html,css,js}")
+target_sources(readperf PRIVATE ${RP_WEB_C})
+if(ZLIB_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_ZLIB=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::ZLIB)
+else()
+  message(WARNING "zlib not found (apt-get install zlib1g-dev): readperf html is not available")
+endif()

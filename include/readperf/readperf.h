@@ -24,6 +24,7 @@
 #include <readperf/json.h>
 #include <readperf/pprof.h>
 #include <readperf/output.h>
+#include <readperf/html.h>
 #include <readperf/progress.h>
 
 #endif

@@ -38,5 +38,6 @@ extern const struct rp_output_def rp_output_json;
 extern const struct rp_output_def rp_output_script;
 extern const struct rp_output_def rp_output_stats;
 extern const struct rp_output_def rp_output_header;
+extern const struct rp_output_def rp_output_html;
 
 #endif

@@ -288,6 +288,7 @@ static const struct cli_command {
 	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph" },
 	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
 	{ "json", cmd_json, "perf data convert --to-json" },
+	{ "html", cmd_html, "one offline HTML page: flame graph, trees, caller/callee, timeline" },
 	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
 };
 
