@@ -18,7 +18,8 @@ SHELL := /bin/bash
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
-            scdoc man-db
+            scdoc man-db libsqlite3-dev python3-pyside2.qtsql libpq-dev libssl-dev \
+            postgresql
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out

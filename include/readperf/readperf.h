@@ -23,6 +23,8 @@
 #include <readperf/json.h>
 #include <readperf/pprof.h>
 #include <readperf/output.h>
+#include <readperf/sqlite.h>
+#include <readperf/postgres.h>
 #include <readperf/progress.h>
 
 #endif

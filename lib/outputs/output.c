@@ -10,6 +10,8 @@
 /* Every output of the library, in the order rp_output_names() gives. */
 static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_collapse,
+	&rp_output_sqlite,
+	&rp_output_postgres,
 };
 
 #define RP_NR_OUTPUTS (sizeof(rp_output_defs) / sizeof(rp_output_defs[0]))

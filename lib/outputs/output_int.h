@@ -29,5 +29,7 @@ struct rp_output_def {
 };
 
 extern const struct rp_output_def rp_output_collapse;
+extern const struct rp_output_def rp_output_sqlite;
+extern const struct rp_output_def rp_output_postgres;
 
 #endif

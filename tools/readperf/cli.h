@@ -144,5 +144,7 @@ int cmd_collapse(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
+int cmd_sqlite(int argc, char **argv);
+int cmd_postgres(int argc, char **argv);
 
 #endif

@@ -261,6 +261,8 @@ static void usage(FILE *out)
 	      "  flamegraph an interactive SVG flame graph\n"
 	      "  pprof    a gzip'd pprof profile.proto\n"
 	      "  json     perf data convert --to-json\n"
+	      "  sqlite   an SQLite database in perf's export-to-sqlite schema\n"
+	      "  postgres into a PostgreSQL database, perf's export-to-postgresql schema\n"
 	      "\n"
 	      "FILE defaults to perf.data; - reads a pipe-mode stream from standard\n"
 	      "input; a directory is a perf record --threads recording.  Without a\n"
@@ -309,6 +311,10 @@ int main(int argc, char **argv)
 			return cmd_pprof(argc - 1, argv + 1);
 		if (!strcmp(cmd, "json"))
 			return cmd_json(argc - 1, argv + 1);
+		if (!strcmp(cmd, "sqlite"))
+			return cmd_sqlite(argc - 1, argv + 1);
+		if (!strcmp(cmd, "postgres"))
+			return cmd_postgres(argc - 1, argv + 1);
 		/* As perf: `perf --version`, `perf version` print "perf version X". */
 		if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
 			printf("readperf version %s\n", rp_version());
