@@ -29,6 +29,9 @@
  * tracepoint handlers, not to the samples table. */
 #define RP_DBX_TYPE_TRACEPOINT 2u
 #define RP_DBX_TYPE_SOFTWARE 1u
+/* perf_event.h's PERF_MEM_DATA_SRC_NONE: op, level, snoop, lock and tlb
+ * all "not available". */
+#define RP_DBX_DATA_SRC_NONE 0x5080021
 /* perf's PERF_IP_FLAG_* bits (util/event.h), for the branch types. */
 #define RP_IPF_BRANCH 1u
 #define RP_IPF_CALL 2u
@@ -884,7 +887,9 @@ static int rp_dbx_sample(struct rp_dbx *d, const struct rp_event *ev, const stru
 	rp_val_i(&v[15], (int64_t)s->period);
 	rp_val_i(&v[16], (int64_t)s->weight);
 	rp_val_i(&v[17], (int64_t)s->transaction);
-	rp_val_i(&v[18], (int64_t)s->data_src);
+	/* Without the field perf's sample holds PERF_MEM_DATA_SRC_NONE. */
+	rp_val_i(&v[18], (s->sample_type & RP_SAMPLE_DATA_SRC) ? (int64_t)s->data_src
+							       : RP_DBX_DATA_SRC_NONE);
 	/* branch_type, in_tx, insn and cycle counts and flags come from
 	 * instruction-trace decoders, which readperf does not have. */
 	for (int c = 19; c < RP_SAMPLE_NR_COLS; c++)

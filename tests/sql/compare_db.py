@@ -153,6 +153,22 @@ def main():
                 print("  readperf: %r" % (r,))
         elif ca == cb:
             print("ok   %s: %d rows" % (name, ca))
+    # Samples and periods per (event, comm, dso, symbol), as a report
+    # groups them.
+    q = ("SELECT (SELECT name FROM selected_events WHERE id = evsel_id),"
+         " (SELECT comm FROM comms WHERE id = comm_id),"
+         " (SELECT short_name FROM dsos WHERE id = dso_id),"
+         " (SELECT name FROM symbols WHERE id = symbol_id), count(*), %s"
+         " FROM samples WHERE id > 0 GROUP BY 1, 2, 3, 4")
+    has_period = any(c[0] == "period" for c in sa["samples"][1])
+    ga = set(a.execute(q % ("sum(period)" if has_period else "0")))
+    gb = set(b.execute(q % ("sum(period)" if has_period else "0")))
+    if ga != gb:
+        bad += 1
+        print("FAIL samples per event/comm/dso/symbol differ: perf %r, readperf %r"
+              % (sorted(ga - gb)[:5], sorted(gb - ga)[:5]))
+    else:
+        print("ok   samples per event/comm/dso/symbol: %d groups" % len(ga))
     # The views give the same rows (ids aside, through the same names).
     for name in sorted(sa):
         if sa[name][0] != "view" or name not in sb:
