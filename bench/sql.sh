@@ -28,7 +28,7 @@ echo "== file: $FILE ($(du -m "$FILE" | cut -f1) MB, $("$RP" report "$FILE" 2>/d
 	grep -m1 '^# Samples' | cut -d' ' -f3) samples)"
 
 for variant in plain callchains; do
-	if [ $variant = plain ]; then pa=""; ra=""; else pa="calls callchains"; ra="--calls --callchains"; fi
+	if [ $variant = plain ]; then pa=""; ra=""; else pa="all calls callchains"; ra="--calls --callchains"; fi
 	echo "== sqlite, $variant: readperf (A) vs perf's export-to-sqlite.py (B)"
 	farm-bench -n "$RUNS" --timeout 3600 \
 		--vs "sh -c 'rm -f perf.db; exec perf script -i $FILE -s $scripts/export-to-sqlite.py perf.db $pa'" \
@@ -67,7 +67,7 @@ trunc="TRUNCATE $(echo $tables | tr ' ' ',')"
 } >floor.sql
 echo "== postgres, callchains: readperf (A) vs perf's export-to-postgresql.py (B)"
 farm-bench -n "$RUNS" --timeout 3600 \
-	--vs "sh -c 'dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb calls callchains'" \
+	--vs "sh -c 'dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb all calls callchains'" \
 	-- sh -c "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE"
 echo "== postgres, callchains: readperf (A) vs a bare COPY of the same rows (B)"
 farm-bench -n "$RUNS" --timeout 3600 --vs "psql -qX -d perf -f floor.sql" \
