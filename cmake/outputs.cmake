@@ -3,6 +3,8 @@
 #   libtraceevent  tracepoint fields in script and json
 #   protobuf-c + protoc-c + zlib   readperf pprof
 #   capstone       readperf annotate (disassembly)
+#   sqlite3        readperf sqlite
+#   libpq + libcrypto  readperf postgres
 
 pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
 if(LIBTRACEEVENT_FOUND)
@@ -67,4 +69,25 @@ if(ZLIB_FOUND)
   target_link_libraries(readperf PRIVATE PkgConfig::ZLIB)
 else()
   message(WARNING "zlib not found (apt-get install zlib1g-dev): readperf html is not available")
+endif()
+
+# readperf sqlite: SQLite's C library.
+pkg_check_modules(SQLITE3 IMPORTED_TARGET sqlite3)
+if(SQLITE3_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_SQLITE=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::SQLITE3)
+else()
+  message(WARNING "sqlite3 not found (apt-get install libsqlite3-dev): "
+                  "readperf sqlite is not available")
+endif()
+
+# readperf postgres: libpq (COPY) and libcrypto (the recordings' SHA-256).
+pkg_check_modules(LIBPQ IMPORTED_TARGET libpq)
+pkg_check_modules(LIBCRYPTO IMPORTED_TARGET libcrypto)
+if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_POSTGRES=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::LIBPQ PkgConfig::LIBCRYPTO)
+else()
+  message(WARNING "libpq or libcrypto not found (apt-get install libpq-dev libssl-dev): "
+                  "readperf postgres is not available")
 endif()

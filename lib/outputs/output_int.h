@@ -39,5 +39,7 @@ extern const struct rp_output_def rp_output_script;
 extern const struct rp_output_def rp_output_stats;
 extern const struct rp_output_def rp_output_header;
 extern const struct rp_output_def rp_output_html;
+extern const struct rp_output_def rp_output_sqlite;
+extern const struct rp_output_def rp_output_postgres;
 
 #endif

@@ -169,5 +169,7 @@ int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_html(int argc, char **argv);
+int cmd_sqlite(int argc, char **argv);
+int cmd_postgres(int argc, char **argv);
 
 #endif

@@ -289,6 +289,8 @@ static const struct cli_command {
 	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
 	{ "json", cmd_json, "perf data convert --to-json" },
 	{ "html", cmd_html, "one offline HTML page: flame graph, trees, caller/callee, timeline" },
+	{ "sqlite", cmd_sqlite, "an SQLite database in perf's export-to-sqlite schema" },
+	{ "postgres", cmd_postgres, "into a PostgreSQL database, perf's export-to-postgresql schema" },
 	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
 };
 
