@@ -957,6 +957,7 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 				return 0;
 			break;
 		case RP_SORT_SYM:
+		case RP_SORT_IPC_NULL: /* perf compares it as sym */
 			if (!a->sym_name != !b->sym_name)
 				return 0;
 			if (!a->sym_name) {
@@ -1041,7 +1042,6 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 				return 0;
 			break;
 		default:
-			/* ipc_null merges as sym does (with sym in the keys) */
 			break;
 		}
 	}
@@ -1067,6 +1067,7 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			v = (uint64_t)(uintptr_t)e->dso_name;
 			break;
 		case RP_SORT_SYM:
+		case RP_SORT_IPC_NULL:
 			v = e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
 					: ~e->ip;
 			break;
@@ -1637,7 +1638,7 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 			if (rc)
 				return rc;
 		}
-		if (al->map)
+		if (al->map && (r->need & (1ull << RP_SORT_DSO_SIZE)))
 			key.map_size = rp_map_end(al->map) - rp_map_start(al->map);
 	}
 	if (r->need & RP_NEED_EXTRA) {
@@ -2455,10 +2456,7 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 		break;
 	}
 	case RP_SORT_TRACE:
-		/* no padding; N/A is not touched by the separator */
-		if (!e->trace)
-			return rp_buf_printf(b, "%-.*s", width, "N/A");
-		rc = rp_buf_printf(b, "%-.*s", width, e->trace);
+		rc = rp_buf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
 		break;
 	case RP_SORT_SYM_SIZE:
 		if (e->sym_name)
@@ -2516,7 +2514,13 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 	if (rc)
 		return rc;
 	rp_sep_replace(r, b, start);
-	return 0;
+	/* The unpadded texts are padded to the column but in the last one,
+	 * as the symbol is. */
+	if (!last && (key == RP_SORT_TRACE || key == RP_SORT_TIME || key == RP_SORT_CGROUP ||
+		      key == RP_SORT_CGROUP_ID) &&
+	    (int)(b->len - start) < width)
+		rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+	return rc;
 }
 
 /* perf's convert_unit(): the "# Samples:" figure. */
@@ -2602,7 +2606,7 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
  * padded to the unit width times the members.
  */
 static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_shown, int dim,
-			 const struct rp_hist_entry *e, struct rp_buf *b)
+			 const struct rp_hist_entry *e, int last, struct rp_buf *b)
 {
 	int unit = rp_hpp_unit(dim);
 	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
@@ -2620,7 +2624,10 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 		else
 			rc = rp_buf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
 	}
-	return rc ? rc : rp_buf_pad(b, start, unit * (int)n);
+	/* with -t the last column is not padded */
+	if (rc || (last && r->field_sep))
+		return rc;
+	return rp_buf_pad(b, start, unit * (int)n);
 }
 
 /* Whether column dim (a key) is left out: perf's sort__setup_elide(). */
@@ -2811,7 +2818,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			if (rc)
 				break;
 			if (rp_dim_is_hpp(dim))
-				rc = rp_format_hpp(r, idx, nr_shown, dim, e, b);
+				rc = rp_format_hpp(r, idx, nr_shown, dim, e, k + 1 == last_col, b);
 			else
 				rc = rp_format_key(r, (enum rp_sort_key)dim, e,
 						   rp_key_width((enum rp_sort_key)dim, &w),
