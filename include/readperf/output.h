@@ -84,7 +84,9 @@ RP_API int rp_output_flags(const char *name);
  * Creates the output called name.  opts is its options struct (NULL: the
  * defaults).  On failure *out is NULL, err (may be NULL) says why and the
  * return is RP_ERR_INVAL (no such output, a bad option or target),
- * RP_ERR_NOMEM or RP_ERR_IO (the target could not be opened).
+ * RP_ERR_UNSUPPORTED (this build lacks the output's library: sqlite3,
+ * libpq, capstone, zlib), RP_ERR_NOMEM or RP_ERR_IO (the target could not
+ * be opened or refused the output).
  */
 RP_API int rp_output_new(struct rp_output **out, const char *name,
 			 const struct rp_output_env *env, const void *opts,

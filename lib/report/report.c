@@ -765,7 +765,7 @@ void rp_report_free(struct rp_report *report)
 {
 	if (!report)
 		return;
-	for (size_t i = 0; i < report->nr_hists; i++) {
+	for (size_t i = 0; report->hists && i < report->nr_hists; i++) {
 		rp_hashmap_release(&report->hists[i].map);
 		free(report->hists[i].entries);
 	}

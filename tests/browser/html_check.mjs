@@ -127,7 +127,7 @@ async function checkCg(browser, data, html) {
   const name = path.basename(html);
   const pg = await open(browser, html);
   const { page } = pg;
-  const rep = parseReport(run(['report', '--sort', 'sym', '-t', ';', '-g', 'none', data]))[0];
+  const rep = parseReport(run(['report', '--no-children', '-F', 'overhead,sample,period,sym', '-t', ';', '-g', 'none', data]))[0];
   ok((await rootTotal(page)) === rep.count, `${name}: flame graph root ${await rootTotal(page)} = the event's total period ${rep.count}`);
   await shot(page, `${name}-flame`);
   const table = await tableRows(page);
@@ -160,7 +160,7 @@ async function checkCg(browser, data, html) {
   const bb = await box.boundingBox();
   await page.mouse.click(bb.x + 30, bb.y + y);
   ok((await page.getAttribute('#selection', 'data-threads')) === String(tid), `${name}: clicking thread ${tid}'s lane selects it`);
-  const trep = parseReport(run(['report', '--sort', 'tid,sym', '-t', ';', '-g', 'none', '--tid', String(tid), data]))[0];
+  const trep = parseReport(run(['report', '--no-children', '-F', 'overhead,sample,period,tid,sym', '-t', ';', '-g', 'none', '--tid', String(tid), data]))[0];
   const tsum = trep.rows.reduce((s, r) => s + r.period, 0);
   ok((await rootTotal(page)) === tsum, `${name}: thread ${tid}: flame graph root ${await rootTotal(page)} = report --tid's ${tsum}`);
   await shot(page, `${name}-thread-flame`);
@@ -181,7 +181,7 @@ async function checkCg(browser, data, html) {
   const start = await page.getAttribute('#selection', 'data-start');
   const end = await page.getAttribute('#selection', 'data-end');
   if (ok(start && end, `${name}: dragging selects a time range (${start},${end})`)) {
-    const rrep = parseReport(run(['report', '--sort', 'sym', '-t', ';', '-g', 'none', '--time', `${start},${end}`, data]))[0];
+    const rrep = parseReport(run(['report', '--no-children', '-F', 'overhead,sample,period,sym', '-t', ';', '-g', 'none', '--time', `${start},${end}`, data]))[0];
     ok((await rootTotal(page)) === rrep.count && rrep.count > 0,
       `${name}: range: flame graph root ${await rootTotal(page)} = report --time ${start},${end}'s ${rrep.count}`);
     await shot(page, `${name}-range-flame`);
@@ -216,7 +216,7 @@ async function checkMulti(browser, data, html) {
   const name = path.basename(html);
   const pg = await open(browser, html);
   const { page } = pg;
-  const reps = parseReport(run(['report', '--sort', 'sym', '-t', ';', '-g', 'none', data]));
+  const reps = parseReport(run(['report', '--no-children', '-F', 'overhead,sample,period,sym', '-t', ';', '-g', 'none', data]));
   const names = await page.evaluate(() => window.rpReport.events);
   ok(reps.length >= 2, `${name}: ${reps.length} events in the report`);
   for (const r of reps) {

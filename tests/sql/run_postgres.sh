@@ -73,11 +73,15 @@ for f in a b c; do
 		{ fail "readperf postgres $f.data failed"; cat "$f.pg.err" >&2; }
 done
 
-# totals FILE: "event|samples|period" lines from readperf report, sorted.
+# totals FILE: "event|samples|period" lines from readperf report, sorted:
+# the per-command rows summed per event (the "# Samples" header rounds
+# counts above 999 to "1K", as perf's does).
 totals_report() {
-	"$RP" report "$1" 2>/dev/null | awk '
-		/^# Samples: / { n = $3; ev = $0; sub(/.*of event .?/, "", ev); sub(/.$/, "", ev) }
-		/^# Event count \(approx\.\): / { print ev "|" n "|" $5 }' | sort
+	"$RP" report --no-children -g none -F sample,period,comm -t ';' "$1" 2>/dev/null | awk -F';' '
+		/^# Samples: / { ev = $0; sub(/.*of event .?/, "", ev); sub(/.$/, "", ev); next }
+		/^#/ || NF < 3 { next }
+		{ n[ev] += $1; p[ev] += $2 }
+		END { for (e in n) print e "|" n[e] "|" p[e] }' | sort
 }
 totals_sql() {
 	sql -c "SELECT e.name, count(*), sum(s.period) FROM samples s
@@ -115,7 +119,7 @@ sql "${vars[@]}" -f diff-builds.sql >diff.out || fail "the diff-builds query fai
 read -r top_fn top_period < <(awk -F'|' 'NR == 1 { print $1, $5 }' top.out)
 want=0
 for f in a b c; do
-	p=$("$RP" report --sort sym -t ';' "$f.data" 2>/dev/null | awk -F';' -v fn="$top_fn" '
+	p=$("$RP" report --no-children -g none -F overhead,sample,period,sym -t ';' "$f.data" 2>/dev/null | awk -F';' -v fn="$top_fn" '
 		/^# Samples: / { ev = ($0 ~ /cpu-clock/) } /^#/ { next }
 		ev { s = $4; sub(/^\[.\] /, "", s); if (s == fn) t += $3 } END { print t + 0 }')
 	want=$((want + p))
@@ -129,7 +133,7 @@ fi
 for f in a b c; do
 	id=$(sql -c "SELECT id FROM recordings WHERE file_name = '$f.data'")
 	got=$(awk -F'|' -v id="$id" '$1 == id { print $4 "|" $5 }' share.out)
-	want=$("$RP" report --sort sym -t ';' "$f.data" 2>/dev/null | awk -F';' '
+	want=$("$RP" report --no-children -g none -F overhead,sample,period,sym -t ';' "$f.data" 2>/dev/null | awk -F';' '
 		/^# Samples: / { ev = ($0 ~ /cpu-clock/) } /^#/ { next }
 		ev { s = $4; sub(/^\[.\] /, "", s); if (s == "work_unit") t += $3; all += $3 }
 		END { print t + 0 "|" all + 0 }')

@@ -160,7 +160,10 @@ struct cli_output_cmd {
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, const struct cli_input *in);
-	const char *default_path; /* outputs to a path: -o's default */
+	const char *default_path; /* -o's default (stream outputs: NULL is stdout) */
+	/* The long option naming a path output's target, without -o (NULL:
+	 * -o, --output). */
+	const char *path_option;
 	/* Stream outputs: -o FILE writes to FILE ("-": standard output, the
 	 * default), through a large buffer. */
 	unsigned stream_option : 1;

@@ -81,6 +81,8 @@ static struct option *cli_output_longopts(const struct cli_output_cmd *cmd, unsi
 	}
 	if (has_o) {
 		memcpy(all + n, cli_path_longopts, sizeof(cli_path_longopts));
+		if (cmd->path_option)
+			all[n].name = cmd->path_option;
 		n += CLI_NELEM(cli_path_longopts);
 	}
 	if (own)
@@ -162,7 +164,8 @@ static int cli_output_run(const struct cli_output_cmd *cmd, unsigned flags,
 				     .filter = in->filter };
 	struct rp_output_target target = { .sz = sizeof(target), .stream = stream,
 					   .path = target_path };
-	const char *where = target_path ? target_path : cmd->name;
+	/* Errors are the command's (a target may be a connection string). */
+	const char *where = cmd->name;
 	struct rp_error err = { 0 };
 	struct rp_output *out;
 	const char *shown = NULL;
@@ -172,7 +175,11 @@ static int cli_output_run(const struct cli_output_cmd *cmd, unsigned flags,
 		return status;
 	if (rp_output_new(&out, cmd->name, &env, opts, &target, &err) < 0) {
 		cli_error(where, &err);
-		return err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
+		/* Bad options or target, or an output this build lacks. */
+		return err.code == RP_ERR_INVAL || err.code == RP_ERR_UNSUPPORTED ||
+				       err.code == RP_ERR_IO
+			       ? RP_EXIT_USAGE
+			       : RP_EXIT_BAD_INPUT;
 	}
 	cli_output_warnings(in, out, &shown);
 	struct rp_progress *progress = cmd->progress ? rp_progress_new(stderr, in->session, 0)
@@ -249,7 +256,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 
 	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s",
 		 cmd->no_filters ? "" : CLI_FILTER_SHORTOPTS,
-		 has_o ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
+		 has_o && !cmd->path_option ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
 	struct option *longopts = cli_output_longopts(cmd, flags, has_o);
 	opts = cmd->opts_size ? calloc(1, cmd->opts_size) : NULL;
 	if (!longopts || (cmd->opts_size && !opts)) {
