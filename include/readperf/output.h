@@ -62,6 +62,7 @@ struct rp_output_target {
 /* rp_output_flags() */
 #define RP_OUTPUT_PATH 1u      /* writes to target.path, not to a stream */
 #define RP_OUTPUT_SYMBOLS 2u   /* wants env.symbols (names in its output) */
+#define RP_OUTPUT_MERGE 4u     /* rp_output_merge() works (it aggregates in memory) */
 
 struct rp_output;
 
@@ -85,6 +86,23 @@ RP_API int rp_output_new(struct rp_output **out, const char *name,
 
 /* The consumer that feeds the output; valid as long as it. */
 RP_API struct rp_consumer rp_output_consumer(struct rp_output *output);
+
+/*
+ * Adds what `from` aggregated into `into`: two outputs of one kind
+ * (rp_output_flags() with RP_OUTPUT_MERGE), each fed from its own
+ * recording, so that several recordings, processed one by one or in
+ * parallel (one session, machine and symbols each), give one output.
+ * The result is what one output fed from all of them would hold (collapse:
+ * the counts of equal stacks summed; pprof: as `go tool pprof` merges
+ * profiles, see pprof.h).  from is only read (not finished; free it
+ * afterwards), and into keeps nothing of it nor of its env: from and its
+ * session may be freed afterwards.  Merge in a fixed order for a
+ * deterministic result.  Returns 0 or a negative enum rp_err with err
+ * (may be NULL) filled: RP_ERR_INVAL (not two outputs of one kind, into
+ * finished), RP_ERR_UNSUPPORTED (the output cannot merge), RP_ERR_NOMEM,
+ * RP_ERR_LIMIT (a cap of the output).
+ */
+RP_API int rp_output_merge(struct rp_output *into, struct rp_output *from, struct rp_error *err);
 
 /*
  * Completes the output after processing: writes what it aggregated,

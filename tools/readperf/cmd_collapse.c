@@ -19,9 +19,11 @@ enum {
 
 static void collapse_usage(FILE *out)
 {
-	fputs("usage: readperf collapse [options] [FILE]\n"
-	      "  one line per call stack: comm;outermost;...;sampled COUNT (samples), sorted\n"
-	      "  -i, --input FILE     the perf.data file (default perf.data)\n"
+	fputs("usage: readperf collapse [options] [FILE|DIR...]\n"
+	      "  one line per call stack: comm;outermost;...;sampled COUNT (samples), sorted;\n"
+	      "  several recordings (a directory: its perf.data* files) give their stacks\n"
+	      "  merged, counts summed\n"
+	      "  -i, --input FILE     a recording (default perf.data; may be repeated)\n"
 	      "      --include-tid    comm-TID (comm-PID/TID with --include-pid)\n"
 	      "      --include-pid    comm-PID\n"
 	      "      --no-comm        no command frame\n"
@@ -31,7 +33,8 @@ static void collapse_usage(FILE *out)
 	      "      --symfs DIR, --kallsyms FILE, --no-demangle   as for report\n"
 	      CLI_INLINE_HELP
 	      CLI_FILTER_USAGE
-	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
+	      "  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU;\n"
+	      "                   several recordings: at most N read at once\n",
 	      out);
 }
 
@@ -98,11 +101,12 @@ int cmd_collapse(int argc, char **argv)
 	};
 	struct rp_collapse_opts opts = { .sz = sizeof(opts) };
 	struct cli_symbol_opts sym = { 0 };
-	const char *path = NULL;
-	int c;
+	struct cli_paths paths = { 0 };
+	struct cli_filter filter = { 0 };
+	unsigned jobs = 0;
+	int c, status = 0;
 
 	optind = 1;
-	struct cli_filter filter = { 0 };
 	while ((c = getopt_long(argc, argv, "i:j:h" CLI_FILTER_SHORTOPTS, longopts, NULL)) != -1) {
 		if (cli_filter_option(&filter, c, optarg))
 			continue;
@@ -110,52 +114,34 @@ int cmd_collapse(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'i':
-			path = optarg;
+			if ((status = cli_paths_add(&paths, optarg)))
+				goto out;
 			break;
 		case 'j':
-			if (cli_parse_threads(optarg))
-				return RP_EXIT_USAGE;
+			if ((status = cli_parse_jobs(optarg, &jobs)))
+				goto out;
 			break;
 		case 'h':
 			collapse_usage(stdout);
-			return RP_EXIT_OK;
+			goto out;
 		default:
 			collapse_usage(stderr);
-			return RP_EXIT_USAGE;
+			status = RP_EXIT_USAGE;
+			goto out;
 		}
 	}
-	if (optind < argc) {
-		if (path || optind + 1 < argc) {
-			collapse_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
-		path = argv[optind];
-	}
+	for (; optind < argc; optind++)
+		if ((status = cli_paths_add(&paths, argv[optind])))
+			goto out;
+	if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
+		goto out;
 
-	struct cli_input in;
-	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
-	if (!status && (status = cli_input_filter(&in, &filter)))
-		cli_input_close(&in);
-	if (status)
-		return status;
-	struct rp_output_env env = { .sz = sizeof(env), .session = in.session,
-				     .machine = in.machine, .symbols = in.symbols,
-				     .filter = in.filter };
+	struct cli_multi_opts mo = { .order = RP_ORDER_TIME, .sym = &sym, .filter = &filter,
+				     .jobs = jobs };
 	struct rp_output_target target = { .sz = sizeof(target), .stream = stdout };
-	struct rp_error err = { 0 };
-	struct rp_output *out;
-	if (rp_output_new(&out, "collapse", &env, &opts, &target, &err) < 0) {
-		cli_error("collapse", &err);
-		cli_input_close(&in);
-		return err.code == RP_ERR_INVAL ? RP_EXIT_USAGE : RP_EXIT_BAD_INPUT;
-	}
-	struct rp_consumer consumer = rp_output_consumer(out);
-	status = cli_input_run(&in, &consumer, 1);
-	if (rp_output_finish(out, &err) < 0) {
-		cli_error("collapse", &err);
-		status = status ? status : RP_EXIT_USAGE;
-	}
-	rp_output_free(out);
-	cli_input_close(&in);
+	int written;
+	status = cli_multi_merge(&paths, &mo, "collapse", &opts, &target, &written);
+out:
+	cli_paths_release(&paths);
 	return status;
 }
