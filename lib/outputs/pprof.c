@@ -612,7 +612,18 @@ static int64_t rp_pprof_location(struct rp_pprof *p, const struct rp_frame *fram
 
 		if (!file && (err = rp_pprof_frame_line(p, f, &file, &line)) < 0)
 			return err;
-		if ((fid = rp_pprof_function(p, &f->al, file)) < 0)
+		struct rp_addr_location fal = f->al;
+		/* The outermost frame of a chain is the function the code is in:
+		 * DWARF may name it otherwise (an alias: __GI_x for x) than the
+		 * symbol table names it where nothing was inlined; one name keeps
+		 * the function one in the profile. */
+		if (i == nr - 1 && fal.sym && fal.sym->inlined && p->symbols && fal.dso) {
+			const struct rp_symbol *own = rp_symbols_find(p->symbols, fal.dso, fal.addr);
+
+			if (own && !own->inlined)
+				fal.sym = own;
+		}
+		if ((fid = rp_pprof_function(p, &fal, file)) < 0)
 			return fid;
 		lines[i] = (struct rp_pprof_line){ (uint64_t)fid, line };
 	}

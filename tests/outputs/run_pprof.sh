@@ -13,9 +13,13 @@
 # - labels of value 0 are kept: on the -a recording `-tagfocus=cpu=0` and
 #   `-tagfocus=pid=0` select as many samples as perf script shows on cpu 0
 #   and of pid 0 (swapper, when the machine idled while recording);
-# - `-list` of the -g (frame pointer) recording shows, per source line of
-#   each workload function, the samples `perf report --sort sym,srcline`
-#   shows;
+# The --call-graph dwarf recording is compared with `readperf pprof
+# --no-inline`: with inlined frames (the default) pprof counts a sample's
+# period to the innermost inlined function, perf report --sort sym to the
+# symbol.
+# - `-list` of the -g (frame pointer) and --call-graph dwarf recordings
+#   shows, per source line of each workload function, the samples `perf
+#   report --sort sym,srcline` shows;
 # - time_nanos and duration_nanos: the first sample's wall-clock time
 #   (from the header's reference time of a `perf record -k
 #   CLOCK_MONOTONIC` recording; 0 without one) and the time from the first
@@ -44,9 +48,10 @@ export PPROF_TMPDIR=$work
 cd "$work" || exit 1
 rp_compile_workload || exit 1
 
-check() {
+check() { # NAME [READPERF-PPROF-OPTIONS...]
 	local name=$1
-	if ! "$RP" pprof -o "$name.pb.gz" "$name.data" 2>"$name.rp.err"; then
+	shift
+	if ! "$RP" pprof "$@" -o "$name.pb.gz" "$name.data" 2>"$name.rp.err"; then
 		cat "$name.rp.err" >&2
 		fail "$name: readperf pprof failed"
 		return
@@ -221,7 +226,9 @@ srclines() {
 	funcs=$(awk -F';' '$3 ~ /^workload\.c:[0-9]+$/ { sub(/^\[.\] /, "", $2);
 		gsub(/ +$/, "", $2); print $2 }' "$name.srcline" | sort -u | paste -sd'|')
 	[ -n "$funcs" ] || { fail "$name: perf report shows no workload.c line"; return; }
-	timeout 300 go tool pprof -sample_index=samples -list "^($funcs)\$" "$name.pb.gz" \
+	"$RP" pprof -o "$name.lines.pb.gz" "$name.data" 2>"$name.lines.err" ||
+		{ cat "$name.lines.err" >&2; fail "$name: readperf pprof failed"; return; }
+	timeout 300 go tool pprof -sample_index=samples -list "^($funcs)\$" "$name.lines.pb.gz" \
 		>"$name.list" 2>"$name.list.err" ||
 		{ cat "$name.list.err" >&2; fail "$name: go tool pprof -list failed"; return; }
 	if python3 - "$name" <<'PY'; then
@@ -336,14 +343,17 @@ record_workload callchain -e cpu-clock -g -- -t 300
 record_workload two -e cpu-clock,task-clock -- -t 300
 record_workload syswide -e cpu-clock -a -- -t 300
 record_workload clock -e cpu-clock -g -k CLOCK_MONOTONIC -- -t 200
+record_workload dwarf -e cpu-clock --call-graph dwarf,8192 -- -t 150
 
 check plain
 check callchain
 check two
 check syswide
 check clock
+check dwarf --no-inline
 tagfocus syswide
 srclines callchain
+srclines dwarf
 times clock
 times plain
 
