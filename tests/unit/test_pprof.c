@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <readperf/output.h>
 #include <readperf/pprof.h>
 
 #include "builder.h"
@@ -140,11 +141,10 @@ static void rec_close(struct rec *r)
 	rp_session_close(r->s);
 }
 
-/* One sample of evsel `evsel` on cpu at time t into pp. */
-static void rec_sample(struct rec *r, struct rp_pprof *pp, int evsel, uint32_t cpu, uint64_t t,
-		       int in_loader)
+/* One sample of evsel `evsel` on cpu at time t into consumer c. */
+static void rec_feed(struct rec *r, struct rp_consumer c, int evsel, uint32_t cpu, uint64_t t,
+		     int in_loader)
 {
-	struct rp_consumer c = rp_pprof_consumer(pp);
 	struct rp_event ev;
 	struct rp_frame one[1];
 	struct rp_resolved res = r->res;
@@ -164,6 +164,12 @@ static void rec_sample(struct rec *r, struct rp_pprof *pp, int evsel, uint32_t c
 		res.nr_callchain = 1;
 	}
 	assert_int_equal(c.event(c.ctx, &ev, &res), 0);
+}
+
+static void rec_sample(struct rec *r, struct rp_pprof *pp, int evsel, uint32_t cpu, uint64_t t,
+		       int in_loader)
+{
+	rec_feed(r, rp_pprof_consumer(pp), evsel, cpu, t, in_loader);
 }
 
 static void test_profile(void **state)
@@ -275,11 +281,45 @@ static void test_merge(void **state)
 	rec_close(&a);
 }
 
+/* The output contract: pprof and collapse merge, only with their kind. */
+static void test_output_merge(void **state)
+{
+	struct rec r;
+	struct rp_output *a, *b, *c;
+	struct rp_error err = { 0 };
+	FILE *out = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(out);
+	rec_open(&r, 0x400000);
+	struct rp_output_env env = { .sz = sizeof(env), .session = r.s, .machine = r.m };
+	struct rp_output_target t = { .sz = sizeof(t), .stream = out };
+	assert_true(rp_output_flags("pprof") & RP_OUTPUT_MERGE);
+	assert_true(rp_output_flags("collapse") & RP_OUTPUT_MERGE);
+	assert_int_equal(rp_output_new(&a, "pprof", &env, NULL, &t, &err), 0);
+	assert_int_equal(rp_output_new(&b, "pprof", &env, NULL, &t, &err), 0);
+	assert_int_equal(rp_output_new(&c, "collapse", &env, NULL, &t, &err), 0);
+	rec_feed(&r, rp_output_consumer(a), 0, 0, 1000, 0);
+	rec_feed(&r, rp_output_consumer(b), 1, 0, 1000, 0);
+	rec_feed(&r, rp_output_consumer(c), 0, 0, 1000, 0);
+	assert_int_equal(rp_output_merge(a, b, &err), 0);
+	assert_int_equal(rp_output_merge(a, c, &err), RP_ERR_INVAL);
+	assert_int_equal(rp_output_merge(a, a, &err), RP_ERR_INVAL);
+	assert_int_equal(rp_output_finish(a, &err), 0);
+	assert_int_equal(rp_output_merge(a, b, &err), RP_ERR_INVAL);
+	rp_output_free(a);
+	rp_output_free(b);
+	rp_output_free(c);
+	fclose(out);
+	rec_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_output_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
