@@ -236,7 +236,9 @@ int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *op
 	/* One worker: the pipeline takes -j as for one file (0: its
 	 * default).  Several: each pipeline its share of -j. */
 	r.pipeline_threads = workers > 1 ? (jobs / workers ? jobs / workers : 1) : 0;
-	r.window = 2 * (size_t)workers;
+	/* a recording read ahead of the merge order beyond the workers: one
+	 * (each held costs its session, machine, symbols and output) */
+	r.window = (size_t)workers + 1;
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.cond, NULL);
 	if (workers > 1 && (threads = calloc(workers, sizeof(*threads)))) {
