@@ -38,7 +38,10 @@ extern "C" {
 #endif
 
 /* What an output reads while it is created and while it consumes.  The
- * pointers are borrowed: they must outlive the output. */
+ * pointers are borrowed: they must outlive the output, except that an
+ * output that merges (RP_OUTPUT_MERGE) reads machine, symbols and filter
+ * only while it consumes: once processing has ended they may be freed,
+ * before rp_output_merge() and rp_output_finish() (session may not). */
 struct rp_output_env {
 	size_t sz;                  /* sizeof(struct rp_output_env) */
 	struct rp_session *session; /* required: header facts, evsels */

@@ -327,11 +327,18 @@ static int cli_merge_done(void *ctx, struct cli_job *job)
 	if (!job->out || !job->processed)
 		return job->status == RP_EXIT_USAGE ? RP_EXIT_USAGE : 0;
 	if (!m->have_first) {
-		/* the result lives on with its recording */
+		/* The result lives on with its recording's session; its machine
+		 * and symbols, the bulk, go now (output.h: RP_OUTPUT_MERGE). */
 		m->first = *job;
 		m->have_first = 1;
 		job->out = NULL;
 		job->opened = 0;
+		rp_filter_free(m->first.in.filter);
+		rp_symbols_free(m->first.in.symbols);
+		rp_machine_free(m->first.in.machine);
+		m->first.in.filter = NULL;
+		m->first.in.symbols = NULL;
+		m->first.in.machine = NULL;
 		return 0;
 	}
 	if (rp_output_merge(m->first.out, job->out, &err) < 0) {
