@@ -66,6 +66,17 @@ RP_API long rp_collapse_stacks(struct rp_collapse *collapse, const char *const *
 /* Writes "STACK COUNT\n" per stack.  Returns 0, RP_ERR_NOMEM or RP_ERR_IO. */
 RP_API int rp_collapse_write(struct rp_collapse *collapse, FILE *out);
 
+/*
+ * Adds from's stacks into `into` (the counts of equal stacks summed), as if
+ * into had consumed from's samples too: several recordings collapsed one
+ * by one, or in parallel, give the folded stacks of all of them.  Both
+ * must have been made with the same options.  from is only read; into
+ * keeps nothing of it.  Returns 0, RP_ERR_INVAL (NULL, into == from,
+ * different options), RP_ERR_NOMEM or RP_ERR_LIMIT (more distinct stacks
+ * than a collapse holds).
+ */
+RP_API int rp_collapse_merge(struct rp_collapse *into, const struct rp_collapse *from);
+
 /* Total samples seen (the sum of the counts). */
 RP_API uint64_t rp_collapse_total(const struct rp_collapse *collapse);
 

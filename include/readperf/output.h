@@ -38,7 +38,10 @@ extern "C" {
 #endif
 
 /* What an output reads while it is created and while it consumes.  The
- * pointers are borrowed: they must outlive the output. */
+ * pointers are borrowed: they must outlive the output, except that an
+ * output that merges (RP_OUTPUT_MERGE) reads machine, symbols and filter
+ * only while it consumes: once processing has ended they may be freed,
+ * before rp_output_merge() and rp_output_finish() (session may not). */
 struct rp_output_env {
 	size_t sz;                  /* sizeof(struct rp_output_env) */
 	struct rp_session *session; /* required: header facts, evsels */
@@ -69,6 +72,7 @@ struct rp_output_target {
 /* Reads no records: the header only (the consumer ignores everything;
  * nothing needs to be processed before rp_output_finish()). */
 #define RP_OUTPUT_HEADER_ONLY 8u
+#define RP_OUTPUT_MERGE 16u    /* rp_output_merge() works (it aggregates in memory) */
 
 struct rp_output;
 
@@ -94,6 +98,23 @@ RP_API int rp_output_new(struct rp_output **out, const char *name,
 
 /* The consumer that feeds the output; valid as long as it. */
 RP_API struct rp_consumer rp_output_consumer(struct rp_output *output);
+
+/*
+ * Adds what `from` aggregated into `into`: two outputs of one kind
+ * (rp_output_flags() with RP_OUTPUT_MERGE), each fed from its own
+ * recording, so that several recordings, processed one by one or in
+ * parallel (one session, machine and symbols each), give one output.
+ * The result is what one output fed from all of them would hold (collapse:
+ * the counts of equal stacks summed; pprof: as `go tool pprof` merges
+ * profiles, see pprof.h).  from is only read (not finished; free it
+ * afterwards), and into keeps nothing of it nor of its env: from and its
+ * session may be freed afterwards.  Merge in a fixed order for a
+ * deterministic result.  Returns 0 or a negative enum rp_err with err
+ * (may be NULL) filled: RP_ERR_INVAL (not two outputs of one kind, into
+ * finished), RP_ERR_UNSUPPORTED (the output cannot merge), RP_ERR_NOMEM,
+ * RP_ERR_LIMIT (a cap of the output).
+ */
+RP_API int rp_output_merge(struct rp_output *into, struct rp_output *from, struct rp_error *err);
 
 /*
  * Completes the output after processing: writes what it aggregated,

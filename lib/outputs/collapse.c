@@ -175,6 +175,40 @@ static int rp_put_frame(struct rp_collapse *c, const struct rp_addr_location *al
 	return 0;
 }
 
+/* The slot (index + 1) of stack text s (n bytes), made when new; or a
+ * negative rp_err. */
+static long rp_collapse_slot(struct rp_collapse *c, const char *s, size_t n)
+{
+	const char *key = rp_strpool_intern(&c->pool, s, n);
+	if (!key)
+		return RP_ERR_NOMEM;
+	uintptr_t slot = (uintptr_t)rp_hashmap_get(&c->index, (uint64_t)(uintptr_t)key);
+	if (!slot) {
+		if (c->nr >= RP_COLLAPSE_MAX_STACKS)
+			return RP_ERR_LIMIT;
+		if (c->nr == c->alloc) {
+			size_t na = c->alloc ? c->alloc * 2 : 1024;
+			const char **st = realloc(c->stacks, na * sizeof(*st));
+
+			if (!st)
+				return RP_ERR_NOMEM;
+			c->stacks = st;
+			uint64_t *ct = realloc(c->counts, na * sizeof(*ct));
+			if (!ct)
+				return RP_ERR_NOMEM;
+			c->counts = ct;
+			c->alloc = na;
+		}
+		c->stacks[c->nr] = key;
+		c->counts[c->nr] = 0;
+		slot = ++c->nr;
+		if (rp_hashmap_put(&c->index, (uint64_t)(uintptr_t)key, (void *)slot) < 0)
+			return RP_ERR_NOMEM;
+		c->sorted = 0;
+	}
+	return (long)slot;
+}
+
 static int rp_collapse_sample(struct rp_collapse *c, const struct rp_event *ev,
 			      const struct rp_resolved *res)
 {
@@ -233,33 +267,10 @@ static int rp_collapse_sample(struct rp_collapse *c, const struct rp_event *ev,
 			return rc;
 	}
 
-	const char *key = rp_strpool_intern(&c->pool, c->line, c->len);
-	if (!key)
-		return RP_ERR_NOMEM;
-	uintptr_t slot = (uintptr_t)rp_hashmap_get(&c->index, (uint64_t)(uintptr_t)key);
-	if (!slot) {
-		if (c->nr >= RP_COLLAPSE_MAX_STACKS)
-			return RP_ERR_LIMIT;
-		if (c->nr == c->alloc) {
-			size_t na = c->alloc ? c->alloc * 2 : 1024;
-			const char **st = realloc(c->stacks, na * sizeof(*st));
-
-			if (!st)
-				return RP_ERR_NOMEM;
-			c->stacks = st;
-			uint64_t *ct = realloc(c->counts, na * sizeof(*ct));
-			if (!ct)
-				return RP_ERR_NOMEM;
-			c->counts = ct;
-			c->alloc = na;
-		}
-		c->stacks[c->nr] = key;
-		c->counts[c->nr] = 0;
-		slot = ++c->nr;
-		if (rp_hashmap_put(&c->index, (uint64_t)(uintptr_t)key, (void *)slot) < 0)
-			return RP_ERR_NOMEM;
-		c->sorted = 0;
-	}
+	long got = rp_collapse_slot(c, c->line, c->len);
+	if (got < 0)
+		return (int)got;
+	uintptr_t slot = (uintptr_t)got;
 	c->counts[slot - 1]++;
 	c->total++;
 	if (known) {
@@ -344,6 +355,30 @@ int rp_collapse_write(struct rp_collapse *c, FILE *out)
 	return 0;
 }
 
+int rp_collapse_merge(struct rp_collapse *into, const struct rp_collapse *from)
+{
+	if (!into || !from || into == from)
+		return RP_ERR_INVAL;
+	/* The same text from the same options: a merge of different ones
+	 * would mix two formats. */
+	if (into->opts.no_comm != from->opts.no_comm ||
+	    into->opts.include_pid != from->opts.include_pid ||
+	    into->opts.include_tid != from->opts.include_tid ||
+	    into->opts.tidy_java != from->opts.tidy_java ||
+	    into->opts.annotate_kernel != from->opts.annotate_kernel ||
+	    into->opts.annotate_jit != from->opts.annotate_jit)
+		return RP_ERR_INVAL;
+	for (size_t i = 0; i < from->nr; i++) {
+		long slot = rp_collapse_slot(into, from->stacks[i], strlen(from->stacks[i]));
+
+		if (slot < 0)
+			return (int)slot;
+		into->counts[slot - 1] += from->counts[i];
+	}
+	into->total += from->total;
+	return 0;
+}
+
 uint64_t rp_collapse_total(const struct rp_collapse *c)
 {
 	return c ? c->total : 0;
@@ -381,6 +416,18 @@ static int rp_collapse_output_finish(void *state, struct rp_error *err)
 	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
 }
 
+static int rp_collapse_output_merge(void *state, void *from, struct rp_error *err)
+{
+	int ret = rp_collapse_merge(state, from);
+
+	if (ret == RP_ERR_LIMIT)
+		return rp_error_set(err, ret, "collapse: more than %u distinct stacks",
+				    RP_COLLAPSE_MAX_STACKS);
+	if (ret == RP_ERR_INVAL)
+		return rp_error_set(err, ret, "collapse: outputs made with different options");
+	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
+}
+
 static void rp_collapse_output_destroy(void *state)
 {
 	rp_collapse_free(state);
@@ -391,6 +438,7 @@ const struct rp_output_def rp_output_collapse = {
 	.flags = RP_OUTPUT_SYMBOLS,
 	.create = rp_collapse_output_create,
 	.consumer = rp_collapse_output_consumer,
+	.merge = rp_collapse_output_merge,
 	.finish = rp_collapse_output_finish,
 	.destroy = rp_collapse_output_destroy,
 };

@@ -20,6 +20,7 @@ static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_html,
 	&rp_output_sqlite,
 	&rp_output_postgres,
+	&rp_output_pprof,
 };
 
 #define RP_NR_OUTPUTS (sizeof(rp_output_defs) / sizeof(rp_output_defs[0]))
@@ -47,7 +48,9 @@ int rp_output_flags(const char *name)
 {
 	const struct rp_output_def *def = rp_output_lookup(name);
 
-	return def ? (int)def->flags : RP_ERR_INVAL;
+	if (!def)
+		return RP_ERR_INVAL;
+	return (int)(def->flags | (def->merge ? RP_OUTPUT_MERGE : 0));
 }
 
 int rp_output_new(struct rp_output **out, const char *name, const struct rp_output_env *env,
@@ -88,6 +91,18 @@ int rp_output_new(struct rp_output **out, const char *name, const struct rp_outp
 struct rp_consumer rp_output_consumer(struct rp_output *o)
 {
 	return o->def->consumer(o->state);
+}
+
+int rp_output_merge(struct rp_output *into, struct rp_output *from, struct rp_error *err)
+{
+	if (!into || !from || into == from || into->def != from->def)
+		return rp_error_set(err, RP_ERR_INVAL, "rp_output_merge: not two outputs of one kind");
+	if (!into->def->merge)
+		return rp_error_set(err, RP_ERR_UNSUPPORTED, "%s cannot merge outputs",
+				    into->def->name);
+	if (into->finished)
+		return rp_error_set(err, RP_ERR_INVAL, "%s: merge after finish", into->def->name);
+	return into->def->merge(into->state, from->state, err);
 }
 
 int rp_output_finish(struct rp_output *o, struct rp_error *err)

@@ -23,6 +23,12 @@ struct rp_output_def {
 	int (*create)(void **state, const struct rp_output_env *env, const void *opts,
 		      const struct rp_output_target *target, struct rp_error *err);
 	struct rp_consumer (*consumer)(void *state);
+	/*
+	 * Adds what `from` (the state of another output of this kind, made
+	 * from another recording) aggregated into state; from is only read
+	 * and state keeps nothing of it.  NULL: the output cannot merge.
+	 */
+	int (*merge)(void *state, void *from, struct rp_error *err);
 	/* Writes or commits what is left; NULL: nothing to do. */
 	int (*finish)(void *state, struct rp_error *err);
 	void (*destroy)(void *state);
@@ -41,5 +47,6 @@ extern const struct rp_output_def rp_output_header;
 extern const struct rp_output_def rp_output_html;
 extern const struct rp_output_def rp_output_sqlite;
 extern const struct rp_output_def rp_output_postgres;
+extern const struct rp_output_def rp_output_pprof;
 
 #endif

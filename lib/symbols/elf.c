@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +41,18 @@ static int is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static void elf_init(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+/* libelf's one setting for the process, made once even when sessions of
+ * several threads load symbols at the same time (readperf collapse A B). */
 static void elf_init_once(void)
 {
-	static int done;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!done) {
-		elf_version(EV_CURRENT);
-		done = 1;
-	}
+	pthread_once(&once, elf_init);
 }
 
 static Elf_Scn *section_by_name(Elf *elf, const GElf_Ehdr *ehdr, GElf_Shdr *shp,

@@ -732,6 +732,14 @@ static int fuzz_collapse(const uint8_t *data, size_t size)
 
 		rp_process(p.s, p.m, NULL, &c, 1);
 		rp_collapse_write(col, devnull());
+		/* merged into a copy of itself: every stack twice */
+		struct rp_collapse *twice;
+		if (rp_collapse_new(&twice, &opts) == 0) {
+			if (rp_collapse_merge(twice, col) == 0)
+				rp_collapse_merge(twice, col);
+			rp_collapse_write(twice, devnull());
+			rp_collapse_free(twice);
+		}
 		long n = rp_collapse_stacks(col, &stacks, &counts);
 		if (n > 0) {
 			struct rp_flamegraph_opts fo = { .sz = sizeof(fo), .has_comm = 1 };
@@ -771,9 +779,18 @@ static int fuzz_pprof(const uint8_t *data, size_t size)
 	if (pipeline_open(&p, data, size, RP_ORDER_TIME, 0) < 0)
 		return 0;
 	if (rp_pprof_new(&pp, p.s) == 0) {
-		struct rp_consumer c = rp_pprof_consumer(pp);
+		/* a second profile of the same records, without tids, merged in */
+		struct rp_pprof_opts o = { .sz = sizeof(o), .no_labels = RP_PPROF_LABEL_TID };
+		struct rp_pprof *pp2 = NULL;
+		struct rp_consumer c[2] = { rp_pprof_consumer(pp) };
+		size_t nc = 1;
 
-		rp_process(p.s, p.m, NULL, &c, 1);
+		if (rp_pprof_new_ext(&pp2, p.s, &o) == 0)
+			c[nc++] = rp_pprof_consumer(pp2);
+		rp_process(p.s, p.m, NULL, c, nc);
+		if (pp2)
+			rp_pprof_merge(pp, pp2);
+		rp_pprof_free(pp2);
 		rp_pprof_write(pp, devnull());
 		rp_pprof_free(pp);
 	}

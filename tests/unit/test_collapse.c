@@ -197,6 +197,43 @@ static void test_no_comm_tidy_java(void **state)
 	assert_int_equal(rp_collapse_new(&col, &bad), RP_ERR_INVAL);
 }
 
+/* Two aggregations merged: equal stacks summed, new ones added, sorted;
+ * outputs of different options refuse. */
+static void test_merge(void **state)
+{
+	struct rp_collapse_opts pid = { .sz = sizeof(pid), .include_pid = 1 };
+	struct rp_collapse *a, *b, *c;
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(rp_collapse_new(&a, NULL), 0);
+	assert_int_equal(rp_collapse_new(&b, NULL), 0);
+	assert_int_equal(rp_collapse_new(&c, &pid), 0);
+	feed_set(rp_collapse_consumer(a));
+	feed_set(rp_collapse_consumer(b));
+	/* into sorted, then more: the slots noted for the stacks stay right */
+	const char *const *stacks;
+	const uint64_t *counts;
+	assert_int_equal(rp_collapse_stacks(a, &stacks, &counts), 4);
+	assert_int_equal(rp_collapse_merge(a, b), 0);
+	assert_int_equal(rp_collapse_merge(a, a), RP_ERR_INVAL);
+	assert_int_equal(rp_collapse_merge(a, c), RP_ERR_INVAL);
+	rp_collapse_free(b);
+	assert_int_equal(rp_collapse_total(a), 14);
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(rp_collapse_write(a, out), 0);
+	fclose(out);
+	assert_string_equal(buf, "flat 6\n"
+				 "java;LJit:.run;Lorg/x/Box:.<init>(Ljava/lang/Object:)V 2\n"
+				 "my_prog;main;[unknown];ns:f 2\n"
+				 "my_prog;main;fa;clear_page 4\n");
+	free(buf);
+	rp_collapse_free(a);
+	rp_collapse_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_jit),
 		cmocka_unit_test(test_pid_tid),
 		cmocka_unit_test(test_no_comm_tidy_java),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -43,6 +43,9 @@ struct cli_input {
 	struct rp_machine *machine;
 	struct rp_symbols *symbols;
 	struct rp_filter *filter; /* cli_input_filter(); NULL: every sample */
+	/* Threads of cli_input_run()'s pipeline (rp_process_opts.nr_threads);
+	 * 0: the -j setting (cli_threads()). */
+	unsigned threads;
 };
 
 struct cli_symbol_opts {
@@ -169,8 +172,103 @@ struct cli_output_cmd {
 	unsigned stream_option : 1;
 	unsigned progress : 1; /* a progress line on a terminal's stderr */
 	unsigned no_filters : 1; /* every record, whatever perf's filters say */
+	/* Takes several recordings (FILE|DIR..., -i repeated) into one
+	 * output, merged (RP_OUTPUT_MERGE outputs; cli_multi.c); prepare()
+	 * is then called with no input. */
+	unsigned multi : 1;
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
+
+/* -j N: cli_parse_threads(), and N kept in *jobs (the workers of
+ * cli_multi_run()). */
+static inline int cli_parse_jobs(const char *arg, unsigned *jobs)
+{
+	if (cli_parse_threads(arg))
+		return RP_EXIT_USAGE;
+	*jobs = (unsigned)strtoul(arg, NULL, 10);
+	return 0;
+}
+
+/*
+ * Several recordings in one command (cli_multi.c; docs/multi.md):
+ * `readperf CMD [options] FILE|DIR...`.
+ */
+struct cli_paths {
+	char **v;
+	size_t nr, alloc;
+};
+
+/*
+ * Adds the recordings of one argument: a file, "-", a directory that is
+ * one recording (perf record --threads: it holds a `data` file), or a
+ * directory of recordings (its perf.data* files and --threads
+ * directories, sorted by name).  Returns 0, or prints the error and
+ * returns an exit status (a directory without recordings: 2).
+ */
+int cli_paths_add(struct cli_paths *paths, const char *arg);
+void cli_paths_release(struct cli_paths *paths);
+
+struct cli_multi_opts {
+	enum rp_order order;
+	const struct cli_symbol_opts *sym; /* NULL: no symbols */
+	const struct cli_filter *filter;   /* NULL: none */
+	/* -j: at most this many recordings read at once, one thread each
+	 * (0: one per CPU); with one at a time, the pipeline's own -j. */
+	unsigned jobs;
+	int progress; /* a progress bar when there is one recording */
+};
+
+/* One recording of a run. */
+struct cli_job {
+	size_t idx;          /* in the paths */
+	const char *path;
+	struct cli_input in; /* open while the job is handed back */
+	int opened;
+	struct rp_output *out; /* what ops.open made; NULL: none */
+	int processed;       /* the pipeline ran (to the end or an error) */
+	int status;          /* exit status of opening and reading */
+	int finished;        /* (the run's) */
+};
+
+struct cli_multi_ops {
+	/*
+	 * In a worker thread: makes job->out for job->in (open, filtered).
+	 * Returns 0, or prints and returns an exit status (the recording is
+	 * not read).
+	 */
+	int (*open)(void *ctx, struct cli_job *job);
+	/*
+	 * In the caller's thread, once per recording, in the order of the
+	 * paths, after it was read (or failed: job->status): takes the job's
+	 * output.  Returns 0, or an exit status that stops the run.  The
+	 * output is freed and the input closed afterwards, unless done took
+	 * them (set job->out NULL, job->opened 0).
+	 */
+	int (*done)(void *ctx, struct cli_job *job);
+};
+
+/* How many workers cli_multi_run() starts for nr recordings. */
+unsigned cli_multi_workers(const struct cli_multi_opts *opts, size_t nr);
+
+/*
+ * Reads every recording of paths into its own output (ops.open), at most
+ * opts.jobs at once, each in a worker thread, and hands them to ops.done
+ * in the order of paths.  Returns the highest exit status met.
+ */
+int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *opts,
+		  const struct cli_multi_ops *ops, void *ctx);
+
+/*
+ * cli_multi_run() for an output that merges (RP_OUTPUT_MERGE): the output
+ * `name` with options opts per recording, each merged in order into the
+ * first one read, which is finished into target.  *written: whether the
+ * output was finished.  A recording that cannot be opened or read to the
+ * end is reported and adds what was read (exit status 2); a failed merge
+ * writes nothing.  Returns the exit status.
+ */
+int cli_multi_merge(const struct cli_paths *paths, const struct cli_multi_opts *opts,
+		    const char *name, const void *opts_of_output,
+		    const struct rp_output_target *target, int *written);
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);

@@ -11,6 +11,8 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <readperf/progress.h>
 
@@ -46,8 +48,13 @@ static const struct option cli_path_longopts[] = {
 
 static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, FILE *out)
 {
-	fprintf(out, "usage: readperf %s [options] [FILE]\n%s", cmd->name, cmd->help);
-	fputs("  -i, --input FILE     the perf.data file (default perf.data)\n", out);
+	fprintf(out, "usage: readperf %s [options] %s\n%s", cmd->name,
+		cmd->multi ? "[FILE|DIR...]" : "[FILE]", cmd->help);
+	fputs(cmd->multi ? "  -i, --input FILE     a recording (default perf.data; may be repeated);\n"
+			   "                       several give one output, merged; a directory:\n"
+			   "                       its perf.data* files\n"
+			 : "  -i, --input FILE     the perf.data file (default perf.data)\n",
+	      out);
 	if (flags & RP_OUTPUT_SYMBOLS)
 		fputs("      --symfs DIR      look for binaries under DIR\n"
 		      "      --kallsyms FILE  kernel symbols from FILE\n"
@@ -58,6 +65,8 @@ static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, F
 		fputs(CLI_FILTER_USAGE, out);
 	fputs("  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
+	if (cmd->multi)
+		fputs("                   several recordings: at most N read at once\n", out);
 }
 
 /* The command's options after the common ones, in one array for getopt. */
@@ -207,38 +216,110 @@ static int cli_output_run(const struct cli_output_cmd *cmd, unsigned flags,
 	return status;
 }
 
-/* Opens -o FILE for a stream output (NULL or "-": standard output). */
-static FILE *cli_stream_open(const char *path)
+/*
+ * Where a stream output goes: standard output (no -o, or "-"), the file
+ * itself when it is not a regular file (/dev/null, a pipe), else a
+ * temporary file beside it renamed into place once complete, so that a
+ * reader (an uploader, a browser) never sees half an output.
+ */
+struct cli_stream {
+	const char *path;
+	char *tmp;
+	FILE *f;
+};
+
+static int cli_stream_open(struct cli_stream *d, const char *path)
 {
 	/* One stream per run; standard output keeps it until exit. */
 	static char buf[CLI_STREAM_BUF];
-	FILE *f = stdout;
+	struct stat st;
+	int fd = -1;
 
-	if (path && strcmp(path, "-") && !(f = fopen(path, "w"))) {
-		cli_errorf("cannot create %s: %s", path, strerror(errno));
-		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	if (!path || !strcmp(path, "-")) {
+		d->f = stdout;
+	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!(d->f = fopen(path, "w")))
+			goto fail;
+	} else {
+		size_t n = strlen(path) + sizeof(".XXXXXX");
+
+		if (!(d->tmp = malloc(n)))
+			goto fail;
+		snprintf(d->tmp, n, "%s.XXXXXX", path);
+		if ((fd = mkstemp(d->tmp)) < 0 || !(d->f = fdopen(fd, "w")))
+			goto fail;
+		/* mkstemp makes it 0600: as readable as any file made here */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
 	/* Whole lines in large blocks; only this thread writes the stream
 	 * (the pipeline's reader thread never does), so stdio need not lock
 	 * it per call. */
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
-	__fsetlocking(f, FSETLOCKING_BYCALLER);
-	return f;
+	setvbuf(d->f, buf, _IOFBF, sizeof(buf));
+	__fsetlocking(d->f, FSETLOCKING_BYCALLER);
+	return 0;
+fail:
+	cli_errorf("cannot create %s: %s", path, strerror(errno));
+	if (fd >= 0) {
+		close(fd);
+		unlink(d->tmp);
+	}
+	free(d->tmp);
+	d->tmp = NULL;
+	return RP_EXIT_USAGE;
 }
 
-/* Closes what cli_stream_open() opened; status, or RP_EXIT_USAGE when
- * the last bytes could not be written. */
-static int cli_stream_close(FILE *f, const char *path, int status)
+/* Completes the output (ok) or abandons it; returns status, or
+ * RP_EXIT_USAGE when the last bytes could not be written or put in place. */
+static int cli_stream_close(struct cli_stream *d, int ok, int status)
 {
-	int werr = fflush(f) != 0 || ferror(f);
+	const char *name = d->path && strcmp(d->path, "-") ? d->path : "the output";
+	int werr = fflush(d->f) != 0 || ferror(d->f);
 
-	if (f != stdout && fclose(f) != 0)
+	if (d->f != stdout && fclose(d->f) != 0)
 		werr = 1;
-	if (werr) {
-		cli_errorf("cannot write %s", path && strcmp(path, "-") ? path : "the output");
-		return status ? status : RP_EXIT_USAGE;
+	if (werr && ok) {
+		cli_errorf("cannot write %s", name);
+		status = status ? status : RP_EXIT_USAGE;
+	}
+	if (d->tmp) {
+		if (ok && !werr && rename(d->tmp, d->path) < 0) {
+			cli_errorf("cannot rename %s to %s: %s", d->tmp, d->path, strerror(errno));
+			status = status ? status : RP_EXIT_USAGE;
+			werr = 1;
+		}
+		if (!ok || werr)
+			unlink(d->tmp);
+		free(d->tmp);
 	}
 	return status;
+}
+
+/* Several recordings into one merged output (cmd->multi; cli_multi.c). */
+static int cli_output_multi(const struct cli_output_cmd *cmd, unsigned flags,
+			    const struct cli_paths *paths, const struct cli_symbol_opts *sym,
+			    const struct cli_filter *filter, void *opts, const char *target_path)
+{
+	struct cli_multi_opts mo = { .order = RP_ORDER_TIME,
+				     .sym = (flags & RP_OUTPUT_SYMBOLS) ? sym : NULL,
+				     .filter = cmd->no_filters ? NULL : filter,
+				     .jobs = cli_threads(), .progress = cmd->progress };
+	struct rp_output_target target = { .sz = sizeof(target), .path = target_path };
+	struct cli_stream d = { 0 };
+	int written = 0, status;
+
+	if (cmd->prepare && (status = cmd->prepare(opts, NULL)))
+		return status;
+	if (!(flags & RP_OUTPUT_PATH)) {
+		if ((status = cli_stream_open(&d, target_path)))
+			return status;
+		target.stream = d.f;
+	}
+	status = cli_multi_merge(paths, &mo, cmd->name, opts, &target, &written);
+	return (flags & RP_OUTPUT_PATH) ? status : cli_stream_close(&d, written, status);
 }
 
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
@@ -248,6 +329,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	struct cli_symbol_opts sym = { 0 };
 	struct cli_filter filter = { 0 };
 	const char *path = NULL, *target_path = cmd->default_path;
+	struct cli_paths paths = { 0 };
 	char shortopts[64];
 	void *opts;
 	int c, status;
@@ -274,6 +356,11 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 			continue;
 		if ((flags & RP_OUTPUT_SYMBOLS) && cli_symbol_option(&sym, c, optarg))
 			continue;
+		if (c == 'i' && cmd->multi) {
+			if ((status = cli_paths_add(&paths, optarg)))
+				goto out;
+			continue;
+		}
 		if (c == 'i') {
 			path = optarg;
 			continue;
@@ -299,6 +386,15 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		status = RP_EXIT_USAGE;
 		goto out;
 	}
+	if (cmd->multi) {
+		for (; optind < argc; optind++)
+			if ((status = cli_paths_add(&paths, argv[optind])))
+				goto out;
+		if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
+			goto out;
+		status = cli_output_multi(cmd, flags, &paths, &sym, &filter, opts, target_path);
+		goto out;
+	}
 	if (optind < argc) {
 		if (path || optind + 1 < argc) {
 			cli_output_usage(cmd, flags, stderr);
@@ -319,16 +415,16 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (!status && (flags & RP_OUTPUT_PATH)) {
 		status = cli_output_run(cmd, flags, &in, opts, NULL, target_path);
 	} else if (!status) {
-		FILE *f = cli_stream_open(target_path);
+		struct cli_stream d;
 
-		if (!f)
-			status = RP_EXIT_USAGE;
-		else
-			status = cli_stream_close(f, target_path,
-						  cli_output_run(cmd, flags, &in, opts, f, NULL));
+		if (!(status = cli_stream_open(&d, target_path))) {
+			status = cli_output_run(cmd, flags, &in, opts, d.f, NULL);
+			status = cli_stream_close(&d, 1, status);
+		}
 	}
 	cli_input_close(&in);
 out:
+	cli_paths_release(&paths);
 	free(longopts);
 	free(opts);
 	return status;

@@ -53,7 +53,7 @@ static int collapse_prepare(void *o, const struct cli_input *in)
 {
 	const struct rp_collapse_opts *opts = o;
 
-	(void)in;
+	(void)in; /* NULL: several recordings */
 	if (opts->no_comm && (opts->include_pid || opts->include_tid)) {
 		cli_errorf("collapse: --include-pid and --include-tid need the comm");
 		return RP_EXIT_USAGE;
@@ -63,7 +63,8 @@ static int collapse_prepare(void *o, const struct cli_input *in)
 
 static const struct cli_output_cmd collapse_cmd = {
 	.name = "collapse",
-	.help = "  one line per call stack: comm;outermost;...;sampled COUNT (samples), sorted\n"
+	.help = "  one line per call stack: comm;outermost;...;sampled COUNT (samples), sorted;\n"
+		"  several recordings give their stacks merged, counts summed\n"
 		"      --include-tid    comm-TID (comm-PID/TID with --include-pid)\n"
 		"      --include-pid    comm-PID\n"
 		"      --no-comm        no command frame\n"
@@ -74,6 +75,7 @@ static const struct cli_output_cmd collapse_cmd = {
 	.opts_size = sizeof(struct rp_collapse_opts),
 	.option = collapse_option,
 	.prepare = collapse_prepare,
+	.multi = 1,
 };
 
 int cmd_collapse(int argc, char **argv)

@@ -16,9 +16,12 @@
 __attribute__((format(printf, 2, 0)))
 static void cli_vprint(const char *level, const char *fmt, va_list ap)
 {
+	/* one line, whole, when worker threads report (cli_multi.c) */
+	flockfile(stderr);
 	fprintf(stderr, "readperf: %s: ", level);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void cli_errorf(const char *fmt, ...)
@@ -245,8 +248,8 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	}
 	memcpy(all, consumers, nr * sizeof(*all));
 	all[nr] = (struct rp_consumer){ &diag, cli_diag_event, 0 };
-	struct rp_process_opts po = { .sz = sizeof(po), .nr_threads = cli_threads(),
-				     .filter = in->filter };
+	struct rp_process_opts po = { .sz = sizeof(po), .filter = in->filter,
+				      .nr_threads = in->threads ? in->threads : cli_threads() };
 
 	ret = rp_process_ext(in->session, in->machine, in->symbols, all, nr + 1, &po);
 	free(all);
