@@ -176,6 +176,11 @@ struct cli_output_cmd {
 	 * output, merged (RP_OUTPUT_MERGE outputs; cli_multi.c); prepare()
 	 * is then called with no input. */
 	unsigned multi : 1;
+	/* Takes several recordings, each into an output of its own (path
+	 * outputs: cli_multi_each(); with each_in_dir, -o is then a directory
+	 * of one target per recording).  One recording is the usual run. */
+	unsigned each : 1;
+	unsigned each_in_dir : 1;
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
 
@@ -269,6 +274,18 @@ int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *op
 int cli_multi_merge(const struct cli_paths *paths, const struct cli_multi_opts *opts,
 		    const char *name, const void *opts_of_output,
 		    const struct rp_output_target *target, int *written);
+
+/*
+ * cli_multi_run() for outputs written once per recording (sqlite,
+ * postgres): each recording into an output of its own, finished in the
+ * order of paths; target is every output's target, or (in_dir) a
+ * directory (created) in which each recording gets a database named
+ * after its path ('/' as '_', then ".db").  A recording that cannot be
+ * read to the end is reported and not written (exit status 2).  Returns
+ * the exit status.
+ */
+int cli_multi_each(const struct cli_paths *paths, const struct cli_multi_opts *opts,
+		   const char *name, const void *opts_of_output, const char *target, int in_dir);
 
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);
