@@ -23,6 +23,7 @@
 #include <readperf/version.h>
 
 #include "common/error_int.h"
+#include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/dbexport_int.h"
 #include "outputs/output_int.h"
@@ -431,8 +432,8 @@ static int rp_pg_hash(struct rp_pg *pg, const struct rp_session *session, struct
 	}
 	if (!ret && EVP_DigestFinal_ex(md, digest, &dlen) != 1)
 		ret = rp_error_set(err, RP_ERR_NOMEM, "SHA-256 failed");
-	for (unsigned i = 0; !ret && i < dlen && i < 32; i++)
-		snprintf(pg->hash + 2 * i, 3, "%02x", digest[i]);
+	if (!ret)
+		rp_hex(pg->hash, digest, dlen < 32 ? dlen : 32);
 out:
 	EVP_MD_CTX_free(md);
 	free(buf);
@@ -499,11 +500,9 @@ static int rp_pg_recording(struct rp_pg *pg, const struct rp_output_env *env, st
 	snprintf(num[4], sizeof(num[4]), "%" PRIu64, h && h->has_sample_time ? h->sample_time_last : 0);
 	for (size_t i = 0; h && i < h->nr_build_ids; i++) {
 		const struct rp_build_id_entry *b = &h->build_ids[i];
-		char hex[41];
+		char hex[RP_BUILD_ID_HEX];
 
-		for (unsigned k = 0; k < b->size && k < 20; k++)
-			snprintf(hex + 2 * k, 3, "%02x", b->build_id[k]);
-		hex[2 * (b->size < 20 ? b->size : 20)] = '\0';
+		rp_build_id_hex(hex, b->build_id, b->size);
 		rp_text_add(&text[8], hex);
 		rp_text_add(&text[8], " ");
 		rp_text_add(&text[8], b->filename);
