@@ -104,7 +104,7 @@ static void rp_rb_fixup(struct rp_rbtree *t, size_t z)
 	n[t->root].red = 0;
 }
 
-int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *))
+int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *, void *), void *ctx)
 {
 	struct rp_rbtree t;
 	void **out;
@@ -125,7 +125,7 @@ int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *))
 
 		while (*link != RP_NIL) {
 			parent = *link;
-			link = cmp(&items[i], &items[parent]) < 0 ? &t.n[parent].left
+			link = cmp(&items[i], &items[parent], ctx) < 0 ? &t.n[parent].left
 								  : &t.n[parent].right;
 		}
 		t.n[i].left = t.n[i].right = RP_NIL;

@@ -16,11 +16,11 @@
 
 /*
  * Inserts items[0..n) in that order into a red-black tree ordered by cmp
- * (called as qsort's, with pointers to two elements, the new one first;
+ * (called as qsort_r's, with pointers to two elements, the new one first, and ctx;
  * a negative value puts the new one to the left, anything else to the
  * right) and writes them back in the tree's order.  Returns 0 or
  * RP_ERR_NOMEM (items unchanged then).
  */
-int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *));
+int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *, void *), void *ctx);
 
 #endif

@@ -2035,52 +2035,56 @@ static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry 
 	return rp_cmp_i64((int64_t)a->sym_end, (int64_t)b->sym_end);
 }
 
-/* qsort has no context argument in C11: the report being sorted, and
- * the pairs of each entry (members after the leader; 0 outside a group). */
-static const struct rp_report *rp_sorting;
-static uint32_t rp_sorting_pairs;
-static int rp_sorting_children;
-static int rp_sorting_graph;
-/* Ties are left to the order entries are given in (perf's output tree). */
-static int rp_sorting_stable;
+/* What the comparators of one sort need (qsort_r's and rp_rbsort's
+ * context). */
+struct rp_sorting {
+	const struct rp_report *r;
+	uint32_t pairs; /* of each entry: members after the leader (0: no group) */
+	int children;
+	int graph;
+	int stable;     /* ties left to the order entries come in (perf's output tree) */
+};
 
 /*
  * perf's __hpp__sort for a group: the leader's figure, then each member's
  * in group order (0 where the member has no entry), larger first.
  */
-static int rp_cmp_group_period(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+static int rp_cmp_group_period(const struct rp_sorting *st, const struct rp_hist_entry *a,
+			       const struct rp_hist_entry *b)
 {
 	int c = rp_cmp_u64_desc(a->period, b->period);
 
-	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++)
 		c = rp_cmp_u64_desc(a->pairs[m].period, b->pairs[m].period);
 	return c;
 }
 
-static int rp_cmp_group_samples(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+static int rp_cmp_group_samples(const struct rp_sorting *st, const struct rp_hist_entry *a,
+				const struct rp_hist_entry *b)
 {
 	int c = rp_cmp_u64_desc(a->nr_samples, b->nr_samples);
 
-	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++)
 		c = rp_cmp_u64_desc(a->pairs[m].nr_samples, b->pairs[m].nr_samples);
 	return c;
 }
 
 /* The order of perf's collapsed tree alone. */
-static int rp_entry_collapse_order(const void *pa, const void *pb)
+static int rp_entry_collapse_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
 	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_report *r = ((const struct rp_sorting *)ctx)->r;
 	int c;
 
-	for (size_t i = 0; i < rp_sorting->nr_keys; i++)
-		if ((c = rp_cmp_key_collapse(rp_sorting->keys[i], a, b)))
+	for (size_t i = 0; i < r->nr_keys; i++)
+		if ((c = rp_cmp_key_collapse(r->keys[i], a, b)))
 			return c;
 	return 0;
 }
 
 /* perf's sort of one hpp column: larger first. */
-static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_entry *a,
+static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist_entry *a,
 		      const struct rp_hist_entry *b)
 {
 	int c;
@@ -2088,9 +2092,9 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 	switch (dim) {
 	case RP_SORT_OVERHEAD:
 	case RP_SORT_PERIOD:
-		return rp_cmp_group_period(a, b);
+		return rp_cmp_group_period(st, a, b);
 	case RP_SORT_SAMPLE:
-		return rp_cmp_group_samples(a, b);
+		return rp_cmp_group_samples(st, a, b);
 	case RP_SORT_OVERHEAD_SYS:
 		return rp_cmp_u64_desc(a->period_sys, b->period_sys);
 	case RP_SORT_OVERHEAD_US:
@@ -2100,17 +2104,17 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 	case RP_SORT_OVERHEAD_GUEST_US:
 		return rp_cmp_u64_desc(a->period_guest_us, b->period_guest_us);
 	case RP_SORT_OVERHEAD_CHILDREN:
-		if (!rp_sorting_children)
+		if (!st->children)
 			return 0;
 		c = rp_cmp_u64_desc(a->acc_period, b->acc_period);
 		/* perf puts a caller above its callee when both have the same
 		 * Children period: by the depth of their graphs (only when
 		 * graphs are built, for entries of one thread). */
-		if (!c && rp_sorting_graph && a->thread == b->thread) {
+		if (!c && st->graph && a->thread == b->thread) {
 			uint32_t da = a->chain ? a->chain->max_depth : 0;
 			uint32_t db = b->chain ? b->chain->max_depth : 0;
 
-			c = da == db ? 0 : (da > db) == (r->caller != 0) ? -1 : 1;
+			c = da == db ? 0 : (da > db) == (st->r->caller != 0) ? -1 : 1;
 		}
 		return c;
 	default:
@@ -2119,23 +2123,24 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 }
 
 /* perf's hist_entry__sort(): the sort list in order. */
-static int rp_entry_order(const void *pa, const void *pb)
+static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
 	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
-	const struct rp_report *r = rp_sorting;
+	const struct rp_sorting *st = ctx;
+	const struct rp_report *r = st->r;
 	int c;
 	size_t i;
 
 	for (i = 0; i < r->nr_sortl; i++) {
 		int dim = r->sortl[i];
 
-		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(r, dim, a, b)
+		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(st, dim, a, b)
 				       : rp_cmp_key_sort((enum rp_sort_key)dim, a, b);
 		if (c)
 			return c;
 	}
-	if (rp_sorting_stable)
+	if (st->stable)
 		return 0;
 	/* Ties keep the order of perf's collapsed tree. */
 	for (i = 0; i < r->nr_keys; i++)
@@ -2692,15 +2697,14 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 
 	/* Widths cover the entries added for the members too. */
 	rp_calc_widths(r, h, &w);
-	rp_sorting = r;
-	rp_sorting_pairs = nr_shown - 1;
-	rp_sorting_children = children;
-	rp_sorting_graph = graph;
+	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
+				 .graph = graph };
 	if (children && graph) {
 		/* Not a total order then: build perf's output tree, fed in
 		 * the order of its collapsed tree. */
-		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order);
-		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
+		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order,
+			&st);
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	} else if (!children) {
 		/* perf inserts its entries, in the order they were created,
 		 * into its input tree (se_cmp), and from that tree's order into
@@ -2709,27 +2713,22 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		 * (resolved entries compare by DSO first, unresolved ones by
 		 * address only), so the order of tied rows is the trees':
 		 * h->entries is still in creation order here; replay both. */
-		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order);
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
 		/* A comm key makes perf collapse: a second tree, fed from the
 		 * first, with the same comparison for the other keys. */
 		for (size_t j = 0; !rc && j < r->nr_keys; j++)
 			if (r->keys[j] == RP_SORT_COMM) {
 				rc = rp_rbsort((void **)h->entries, h->nr_entries,
-					       rp_entry_collapse_order);
+					       rp_entry_collapse_order, &st);
 				break;
 			}
-		rp_sorting_stable = 1;
+		st.stable = 1;
 		if (!rc)
-			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
-		rp_sorting_stable = 0;
+			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	} else {
-		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
+		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order, &st);
 		rc = 0;
 	}
-	rp_sorting = NULL;
-	rp_sorting_pairs = 0;
-	rp_sorting_children = 0;
-	rp_sorting_graph = 0;
 	if (rc)
 		return rc;
 
