@@ -35,6 +35,7 @@
 #include <readperf/process.h>
 
 #include "common/hashmap.h"
+#include "common/opts.h"
 #include "format/session_int.h"
 #include "machine/machine_int.h"
 #include "unwind/unwind.h"
@@ -896,16 +897,10 @@ int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
 		   struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		   size_t nr_consumers, const struct rp_process_opts *opts)
 {
-	struct rp_process_opts o = { 0 };
+	struct rp_process_opts o;
 
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return RP_ERR_INVAL;
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-		for (size_t i = sizeof(o); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return RP_ERR_INVAL;
-	}
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return RP_ERR_INVAL;
 	return rp_process_run(session, machine, symbols, consumers, nr_consumers,
 			      o.nr_threads, o.filter);
 }

@@ -16,6 +16,7 @@
 #include "common/array.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
+#include "common/opts.h"
 #include "format/session_int.h"
 
 static int rp_pipe_prime(struct rp_session *s);
@@ -38,12 +39,11 @@ int rp_session_open(struct rp_session **out, const char *path,
 		free(s);
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
-	s->opts.sz = sizeof(s->opts);
-	if (opts) {
-		size_t n = opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts);
-
-		memcpy(&s->opts, opts, n);
-		s->opts.sz = sizeof(s->opts);
+	if (rp_opts_copy(&s->opts, sizeof(s->opts), opts) < 0) {
+		free(s->path);
+		free(s);
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "rp_session_opts has fields this library does not know");
 	}
 	if (!s->opts.max_queued)
 		s->opts.max_queued = RP_QUEUE_MAX_DEFAULT;

@@ -29,6 +29,7 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/cursor.h"
+#include "common/opts.h"
 #include "common/strpool.h"
 #include "outputs/tracepoint.h"
 #include "report/callchain_int.h"
@@ -668,12 +669,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (!out)
 		return RP_ERR_INVAL;
 	*out = NULL;
-	memset(&o, 0, sizeof(o));
-	if (opts) {
-		size_t sz = opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-
-		memcpy(&o, opts, sz);
-	}
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return RP_ERR_INVAL;
 	if (o.nr_keys > RP_REPORT_MAX_KEYS)
 		return RP_ERR_INVAL;
 	r = calloc(1, sizeof(*r));
