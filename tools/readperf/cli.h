@@ -168,5 +168,6 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -289,6 +289,7 @@ static const struct cli_command {
 	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
 	{ "json", cmd_json, "perf data convert --to-json" },
 	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
+	{ "diff", cmd_diff, "what changed between two recordings, as perf diff" },
 };
 
 static void usage(FILE *out)
