@@ -18,7 +18,12 @@ SHELL := /bin/bash
 PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
-            scdoc man-db libcapstone-dev
+            scdoc man-db libcapstone-dev nodejs npm chromium \
+            libsqlite3-dev python3-pyside2.qtsql libpq-dev libssl-dev postgresql
+# Packages that count as installed when their command is on PATH: a
+# nodejs from elsewhere (NodeSource) bundles npm and conflicts with
+# Debian's npm package, which apt would otherwise replace it with.
+PACKAGES_BY_COMMAND := npm
 JOBS ?= 2
 CC ?= cc
 DEMO_OUT := demo-out
@@ -39,7 +44,11 @@ deps:
 	missing=""; \
 	for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' \
-			|| missing="$$missing $$p"; \
+			&& continue; \
+		case " $(PACKAGES_BY_COMMAND) " in \
+		*" $$p "*) command -v "$$p" >/dev/null 2>&1 && continue ;; \
+		esac; \
+		missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	echo "make: installing missing packages:$$missing"; \

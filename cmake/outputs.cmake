@@ -3,6 +3,8 @@
 #   libtraceevent  tracepoint fields in script and json
 #   protobuf-c + protoc-c + zlib   readperf pprof
 #   capstone       readperf annotate (disassembly)
+#   sqlite3        readperf sqlite
+#   libpq + libcrypto  readperf postgres
 
 pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
 if(LIBTRACEEVENT_FOUND)
@@ -46,4 +48,46 @@ if(CAPSTONE_FOUND)
 else()
   message(WARNING "capstone not found (apt-get install libcapstone-dev): "
                   "readperf annotate is not available")
+endif()
+
+# readperf html: the page's files (web/) built into the library as byte
+# arrays; the data is deflated with zlib.
+set(RP_WEB_FILES ${CMAKE_SOURCE_DIR}/web/report.html ${CMAKE_SOURCE_DIR}/web/report.css
+                 ${CMAKE_SOURCE_DIR}/web/report.js)
+set(RP_WEB_C ${CMAKE_BINARY_DIR}/generated/rp_web.c)
+add_custom_command(
+  OUTPUT ${RP_WEB_C}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${RP_WEB_C}
+          "-DNAMES=rp_web_report_html\;rp_web_report_css\;rp_web_report_js"
+          "-DFILES=${CMAKE_SOURCE_DIR}/web/report.html\;${CMAKE_SOURCE_DIR}/web/report.css\;${CMAKE_SOURCE_DIR}/web/report.js"
+          -P ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+  DEPENDS ${RP_WEB_FILES} ${CMAKE_SOURCE_DIR}/cmake/embed.cmake
+  COMMENT "embedding web/report.{html,css,js}")
+target_sources(readperf PRIVATE ${RP_WEB_C})
+if(ZLIB_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_ZLIB=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::ZLIB)
+else()
+  message(WARNING "zlib not found (apt-get install zlib1g-dev): readperf html is not available")
+endif()
+
+# readperf sqlite: SQLite's C library.
+pkg_check_modules(SQLITE3 IMPORTED_TARGET sqlite3)
+if(SQLITE3_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_SQLITE=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::SQLITE3)
+else()
+  message(WARNING "sqlite3 not found (apt-get install libsqlite3-dev): "
+                  "readperf sqlite is not available")
+endif()
+
+# readperf postgres: libpq (COPY) and libcrypto (the recordings' SHA-256).
+pkg_check_modules(LIBPQ IMPORTED_TARGET libpq)
+pkg_check_modules(LIBCRYPTO IMPORTED_TARGET libcrypto)
+if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
+  target_compile_definitions(readperf PRIVATE RP_HAVE_POSTGRES=1)
+  target_link_libraries(readperf PRIVATE PkgConfig::LIBPQ PkgConfig::LIBCRYPTO)
+else()
+  message(WARNING "libpq or libcrypto not found (apt-get install libpq-dev libssl-dev): "
+                  "readperf postgres is not available")
 endif()

@@ -38,6 +38,7 @@
 #include "format/session_int.h"
 #include "machine/machine_int.h"
 #include "unwind/unwind.h"
+#include "process_int.h"
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u

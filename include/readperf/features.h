@@ -33,8 +33,6 @@ extern "C" {
 
 /* Features 1..RP_FEATURES_LAST are decoded; index 0 is unused. */
 #define RP_FEATURES_LAST 32
-/* The first feature bit perf 6.1 does not know (its HEADER_LAST_FEATURE). */
-#define RP_FEATURES_PERF61_LAST 32
 
 /* Caps on what a feature section can claim. */
 #define RP_FEAT_MAX_ENTRIES 65536u   /* entries of any list (cpus, caches, ids..) */
@@ -236,23 +234,6 @@ struct rp_features {
  */
 RP_API int rp_features_read(struct rp_features **out, const struct rp_session *session,
 		     struct rp_error *err);
-
-/* An empty set of features, for rp_features_decode().  Returns 0 or
- * RP_ERR_NOMEM. */
-RP_API int rp_features_new(struct rp_features **out);
-
-/*
- * Decodes one section: data holds size bytes in the file's byte order
- * (swap set when it differs from the host's); data may be NULL when size
- * is 0.  CPU_TOPOLOGY and CPU_DOMAIN_INFO use the NRCPUS counts decoded
- * before on the same object, as perf does.  Pointers into data are kept
- * (TRACING_DATA, BPF, BTF): data must outlive f.
- * Returns 0; RP_ERR_TRUNCATED or RP_ERR_CORRUPT (state DAMAGED) when the
- * section is damaged; RP_ERR_LIMIT when a count exceeds its cap; RP_ERR_NOMEM;
- * RP_ERR_INVAL for a feature outside 1..RP_FEATURES_LAST.
- */
-RP_API int rp_features_decode(struct rp_features *f, unsigned feat, const void *data, size_t size,
-		       int swap);
 
 /* Frees f and everything it owns.  NULL is allowed. */
 RP_API void rp_features_free(struct rp_features *f);

@@ -62,6 +62,13 @@ struct rp_output_target {
 /* rp_output_flags() */
 #define RP_OUTPUT_PATH 1u      /* writes to target.path, not to a stream */
 #define RP_OUTPUT_SYMBOLS 2u   /* wants env.symbols (names in its output) */
+/* Wants every record as the file holds it, not the pipeline's: a session
+ * opened in RP_ORDER_FILE, each rp_session_next() record handed to the
+ * consumer's event() with res NULL (no machine, no rp_process()). */
+#define RP_OUTPUT_FILE_ORDER 4u
+/* Reads no records: the header only (the consumer ignores everything;
+ * nothing needs to be processed before rp_output_finish()). */
+#define RP_OUTPUT_HEADER_ONLY 8u
 
 struct rp_output;
 

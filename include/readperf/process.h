@@ -36,11 +36,9 @@ struct rp_frame {
 	uint8_t inlined_into_next;
 };
 
-/* A consumer's note on a cached call stack: see rp_resolved.stack_slot. */
-struct rp_stack_slot {
-	void *ptr;
-	uint64_t tag;
-};
+/* A consumer's note on a cached call stack: see rp_resolved.stack_slot
+ * (defined inside the library, for its own consumers). */
+struct rp_stack_slot;
 
 /* A sample resolved for consumers. */
 struct rp_resolved {
@@ -66,8 +64,8 @@ struct rp_resolved {
 	 */
 	uint64_t stack_id;
 	/*
-	 * With a nonzero stack_id, for the first consumers of the pipeline
-	 * (else NULL): memory the pipeline keeps for this consumer alongside
+	 * With a nonzero stack_id, for the library's own consumers (else
+	 * NULL; a consumer outside the library has no use for it): memory the pipeline keeps for this consumer alongside
 	 * the cached stack, so that the consumer can note there what it
 	 * derived from the frames and find it again without a lookup of its
 	 * own.  Both words are 0 whenever the cache takes in a stack, so what

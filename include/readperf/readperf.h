@@ -25,6 +25,9 @@
 #include <readperf/json.h>
 #include <readperf/pprof.h>
 #include <readperf/output.h>
+#include <readperf/html.h>
+#include <readperf/sqlite.h>
+#include <readperf/postgres.h>
 #include <readperf/progress.h>
 
 #endif

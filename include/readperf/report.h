@@ -3,13 +3,11 @@
  * readperf: the function overview, perf report's histogram.
  *
  * Aggregates samples per event into entries keyed by the sort keys, and
- * writes them as `perf report --stdio` does (--no-children by default; a
- * Children column and call graphs on request or by default): per event the
- * header lines (# Total Lost Samples, # Samples, # Event count (approx.))
- * and rows of Overhead, Samples, Period and the keys, sorted by period; or,
- * with a field separator, as `perf report -F overhead,sample,period,<keys>
- * -t SEP` does.  Format of the rows: tools/perf/util/sort.c, hist.c,
- * ui/stdio/hist.c.
+ * writes them as `perf report --stdio` does with the same options: the
+ * header lines (# Total Lost Samples, # Samples, # Event count (approx.)),
+ * the columns of perf's --sort, -F, -n, --show-total-period and
+ * --children, aligned or joined by -t SEP, and the call graphs.  Format of
+ * the rows: tools/perf/util/sort.c, hist.c, ui/hist.c, ui/stdio/hist.c.
  */
 #ifndef READPERF_REPORT_H
 #define READPERF_REPORT_H
@@ -35,14 +33,42 @@ enum rp_sort_key {
 	RP_SORT_CPU,
 	RP_SORT_SRCLINE, /* "file.c:123" of the sample's address (perf's srcline) */
 	RP_SORT_SRCFILE, /* its file (perf's srcfile) */
+	/* perf 6.1's other sort keys (docs/report.md, "Keys, headers and
+	 * cells"), by perf's names */
+	RP_SORT_PARENT,         /* parent: the first caller matching -p */
+	RP_SORT_SOCKET,         /* socket (CPU_TOPOLOGY) */
+	RP_SORT_LOCAL_WEIGHT,   /* local_weight */
+	RP_SORT_WEIGHT,         /* weight */
+	RP_SORT_TRANSACTION,    /* transaction */
+	RP_SORT_TRACE,          /* trace: the tracepoint's text */
+	RP_SORT_SYM_SIZE,       /* symbol_size */
+	RP_SORT_DSO_SIZE,       /* dso_size: the map's size */
+	RP_SORT_CGROUP,         /* cgroup: its path (CGROUP records) */
+	RP_SORT_CGROUP_ID,      /* cgroup_id: dev/inode (NAMESPACES records) */
+	RP_SORT_IPC_NULL,       /* ipc_null */
+	RP_SORT_TIME,           /* time, in 100 ms steps */
+	RP_SORT_CODE_PAGE_SIZE, /* code_page_size */
+	RP_SORT_LOCAL_INS_LAT,  /* local_ins_lat */
+	RP_SORT_INS_LAT,        /* ins_lat */
+	RP_SORT_ADDR,           /* addr: the sampled address */
+	/* perf's number columns, as sort keys or -F fields */
+	RP_SORT_OVERHEAD,           /* overhead */
+	RP_SORT_OVERHEAD_SYS,       /* overhead_sys */
+	RP_SORT_OVERHEAD_US,        /* overhead_us */
+	RP_SORT_OVERHEAD_GUEST_SYS, /* overhead_guest_sys */
+	RP_SORT_OVERHEAD_GUEST_US,  /* overhead_guest_us */
+	RP_SORT_OVERHEAD_CHILDREN,  /* overhead_children */
+	RP_SORT_SAMPLE,             /* sample */
+	RP_SORT_PERIOD,             /* period */
+	RP_SORT_NR_KEYS_            /* the number of keys (not a key) */
 };
 
 #define RP_REPORT_MAX_KEYS 8
 
 /* The call graph under each row (perf's -g). */
 enum rp_report_call_graph {
-	/* a graph when the file has callchains and field_sep is NULL (what
-	 * `perf report --stdio` prints); none with field_sep */
+	/* a graph when the file has callchains (what `perf report --stdio`
+	 * prints, with -t too) */
 	RP_CALL_GRAPH_AUTO = 0,
 	RP_CALL_GRAPH_NONE,    /* -g none */
 	RP_CALL_GRAPH_GRAPH,   /* -g graph: values of the event's total */
@@ -90,13 +116,33 @@ struct rp_report_opts {
 	 * unknown); must outlive the report. */
 	struct rp_symbols *symbols;
 	int full_source_path; /* perf's --full-source-path: no basename */
+	/*
+	 * perf's --sort string (keys separated by commas or spaces, each a
+	 * key name or its start; a leading '+' appends to the default
+	 * keys); NULL: keys[] or, without keys, perf's default (comm,dso,sym;
+	 * trace when every event is a tracepoint).  A list that names
+	 * "symbol" gets perf's ipc_null column; one that names "ipc" is
+	 * refused, as perf refuses it.
+	 */
+	const char *sort_order;
+	/* perf's -F/--fields string (NULL: perf's default columns) */
+	const char *field_order;
+	int show_nr_samples;      /* perf's -n: a Samples column */
+	int show_total_period;    /* perf's --show-total-period: a Period column */
+	int show_cpu_utilization; /* perf's --show-cpu-utilization: sys, usr */
+	/* perf's -p REGEX (POSIX extended): adds the parent key; NULL:
+	 * perf's default, ^sys_|^do_page_fault, for --sort parent */
+	const char *parent_pattern;
+	int exclude_other;        /* perf's -x: only rows with a parent */
 };
 
 struct rp_report;
 
 /*
- * Parses a perf --sort list ("comm,dso,sym") into opts->keys.
- * Returns 0 or RP_ERR_INVAL (unknown key or too many keys).
+ * Parses a perf --sort list ("comm,dso,sym") into opts->keys: each word
+ * a key's name or its start, matched in perf's order ("s" is symbol),
+ * "tid" exactly.  Returns 0 or RP_ERR_INVAL (unknown key or too many
+ * keys).  opts->sort_order takes perf's whole syntax.
  */
 RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
@@ -109,7 +155,12 @@ RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
  */
 RP_API int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg);
 
-/* session must outlive the report.  Returns 0 or RP_ERR_NOMEM. */
+/*
+ * session must outlive the report.  Returns 0, RP_ERR_NOMEM,
+ * RP_ERR_INVAL (an unknown or, for this file, invalid key in the sort
+ * or field lists, a bad -p regex) or RP_ERR_UNSUPPORTED (the parent key
+ * on a file without call stacks, which perf refuses).
+ */
 RP_API int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts);
 RP_API void rp_report_free(struct rp_report *report);

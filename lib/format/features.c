@@ -12,6 +12,7 @@
 #include "common/arena.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
+#include "format/features_int.h"
 #include "format/session_int.h"
 
 #define RP_FEAT_STRING_ALIGN 64u      /* perf pads header strings to 64 */

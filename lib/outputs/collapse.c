@@ -19,6 +19,7 @@
 #include "common/opts.h"
 #include "common/strpool.h"
 #include "outputs/output_int.h"
+#include "process_int.h"
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
 #define RP_COLLAPSE_MAX_STACK 127

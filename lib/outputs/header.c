@@ -15,6 +15,10 @@
 #include <readperf/features.h>
 
 #include "common/cursor.h"
+#include "common/error_int.h"
+#include "common/opts.h"
+#include "format/features_int.h"
+#include "outputs/output_int.h"
 
 #define RP_HDR_RANGE_BUF 100u   /* perf's bitmap_scnprintf buffer */
 #define RP_HDR_CPULIST_BUF 1024u /* perf's cpu_map__fprintf buffer */
@@ -719,15 +723,13 @@ static void rp_print_feature(FILE *fp, const struct rp_session *s, const struct 
 int rp_header_fprintf(FILE *fp, const struct rp_session *s, const struct rp_features *f,
 		      const struct rp_header_print_opts *opts)
 {
-	struct rp_header_print_opts o = { .sz = sizeof(o) };
+	struct rp_header_print_opts o;
 	char when[64];
 	time_t mtime;
 	uint64_t off = 0, size = 0;
 
-	if (!fp || !s || !f)
+	if (!fp || !s || !f || rp_opts_copy(&o, sizeof(o), opts) < 0)
 		return RP_ERR_INVAL;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	mtime = o.mtime;
 	if (!ctime_r(&mtime, when))
 		snprintf(when, sizeof(when), "(null)\n");
@@ -756,3 +758,112 @@ int rp_header_fprintf(FILE *fp, const struct rp_session *s, const struct rp_feat
 	fflush(fp);
 	return ferror(fp) ? RP_ERR_IO : 0;
 }
+
+/* The header output: the decoded features, what they lack, where to. */
+struct rp_header_output {
+	const struct rp_session *session;
+	struct rp_features *features;
+	struct rp_header_print_opts opts;
+	FILE *f;
+	char *warnings; /* lines, or NULL */
+};
+
+static int rp_header_output_warn(struct rp_header_output *h)
+{
+	size_t n = 0, len;
+	char *w;
+
+	if (rp_session_stats(h->session)->cut_short)
+		n += 160;
+	for (unsigned feat = 1; feat <= RP_FEATURES_LAST; feat++)
+		if (h->features->state[feat] == RP_FEAT_DAMAGED)
+			n += 64;
+	if (!n)
+		return 0;
+	w = h->warnings = calloc(1, n + 1);
+	if (!w)
+		return RP_ERR_NOMEM;
+	if (rp_session_stats(h->session)->cut_short)
+		strcpy(w, "the recording was cut short (data size 0 in its header: perf record "
+			  "did not finish it); its header features were never written\n");
+	for (unsigned feat = 1; feat <= RP_FEATURES_LAST; feat++) {
+		len = strlen(w);
+		if (h->features->state[feat] == RP_FEAT_DAMAGED)
+			snprintf(w + len, n + 1 - len, "damaged %s feature section\n",
+				 rp_feature_name(feat));
+	}
+	return 0;
+}
+
+static int rp_header_output_create(void **state, const struct rp_output_env *env,
+				   const void *opts, const struct rp_output_target *target,
+				   struct rp_error *err)
+{
+	struct rp_header_output *h = calloc(1, sizeof(*h));
+	int ret;
+
+	if (!h)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&h->opts, sizeof(h->opts), opts) < 0) {
+		free(h);
+		return rp_error_set(err, RP_ERR_INVAL, "header: bad options");
+	}
+	h->opts.is_pipe = rp_session_is_pipe(env->session);
+	h->session = env->session;
+	h->f = target->stream;
+	ret = rp_features_read(&h->features, env->session, err);
+	if (ret < 0 || (ret = rp_header_output_warn(h)) < 0) {
+		rp_features_free(h->features);
+		free(h);
+		return ret == RP_ERR_NOMEM ? rp_error_set(err, ret, "out of memory") : ret;
+	}
+	*state = h;
+	return 0;
+}
+
+static int rp_header_output_ignore(void *ctx, const struct rp_event *ev,
+				   const struct rp_resolved *res)
+{
+	(void)ctx;
+	(void)ev;
+	(void)res;
+	return 0;
+}
+
+static struct rp_consumer rp_header_output_consumer(void *state)
+{
+	return (struct rp_consumer){ state, rp_header_output_ignore, 0 };
+}
+
+static int rp_header_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_header_output *h = state;
+	int ret = rp_header_fprintf(h->f, h->session, h->features, &h->opts);
+
+	return ret < 0 ? rp_error_set(err, ret, "cannot write the header: %s", rp_strerror(ret))
+		       : 0;
+}
+
+static void rp_header_output_destroy(void *state)
+{
+	struct rp_header_output *h = state;
+
+	rp_features_free(h->features);
+	free(h->warnings);
+	free(h);
+}
+
+static const char *rp_header_output_warnings(void *state)
+{
+	return ((struct rp_header_output *)state)->warnings;
+}
+
+const struct rp_output_def rp_output_header = {
+	.name = "header",
+	.flags = RP_OUTPUT_HEADER_ONLY,
+	.create = rp_header_output_create,
+	.consumer = rp_header_output_consumer,
+	.finish = rp_header_output_finish,
+	.destroy = rp_header_output_destroy,
+	.warnings = rp_header_output_warnings,
+};

@@ -15,6 +15,11 @@ static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_dump,
 	&rp_output_json,
 	&rp_output_script,
+	&rp_output_stats,
+	&rp_output_header,
+	&rp_output_html,
+	&rp_output_sqlite,
+	&rp_output_postgres,
 };
 
 #define RP_NR_OUTPUTS (sizeof(rp_output_defs) / sizeof(rp_output_defs[0]))

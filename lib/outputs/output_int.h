@@ -36,5 +36,10 @@ extern const struct rp_output_def rp_output_csv;
 extern const struct rp_output_def rp_output_dump;
 extern const struct rp_output_def rp_output_json;
 extern const struct rp_output_def rp_output_script;
+extern const struct rp_output_def rp_output_stats;
+extern const struct rp_output_def rp_output_header;
+extern const struct rp_output_def rp_output_html;
+extern const struct rp_output_def rp_output_sqlite;
+extern const struct rp_output_def rp_output_postgres;
 
 #endif

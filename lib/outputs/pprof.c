@@ -23,6 +23,7 @@
 #include "common/hashmap.h"
 #include "common/strpool.h"
 #include "profile.pb-c.h"
+#include "process_int.h"
 
 /* Bytes of deflate output per write. */
 #define RP_PPROF_ZCHUNK (256u << 10)

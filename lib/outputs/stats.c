@@ -12,7 +12,9 @@
 
 #include <readperf/error.h>
 
+#include "common/error_int.h"
 #include "common/hashmap.h"
+#include "outputs/output_int.h"
 
 /* perf 6.1 knows record types below this (PERF_RECORD_HEADER_MAX). */
 #define RP_STATS_PERF61_TYPES 83u
@@ -239,3 +241,58 @@ int rp_stats_write(const struct rp_stats *st, FILE *fp)
 	}
 	return ferror(fp) ? RP_ERR_IO : 0;
 }
+
+/* The stats output: the counts and where they go. */
+struct rp_stats_output {
+	struct rp_stats *stats;
+	FILE *f;
+};
+
+static int rp_stats_output_create(void **state, const struct rp_output_env *env,
+				  const void *opts, const struct rp_output_target *target,
+				  struct rp_error *err)
+{
+	struct rp_stats_output *o = calloc(1, sizeof(*o));
+
+	(void)opts;
+	if (!o || rp_stats_new(&o->stats, env->session) < 0) {
+		free(o);
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	o->f = target->stream;
+	*state = o;
+	return 0;
+}
+
+static struct rp_consumer rp_stats_output_consumer(void *state)
+{
+	struct rp_stats_output *o = state;
+
+	return rp_stats_consumer(o->stats);
+}
+
+static int rp_stats_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_stats_output *o = state;
+
+	if (rp_stats_write(o->stats, o->f) < 0 || fflush(o->f) != 0)
+		return rp_error_set(err, RP_ERR_IO, "cannot write the stats");
+	return 0;
+}
+
+static void rp_stats_output_destroy(void *state)
+{
+	struct rp_stats_output *o = state;
+
+	rp_stats_free(o->stats);
+	free(o);
+}
+
+const struct rp_output_def rp_output_stats = {
+	.name = "stats",
+	.flags = RP_OUTPUT_FILE_ORDER,
+	.create = rp_stats_output_create,
+	.consumer = rp_stats_output_consumer,
+	.finish = rp_stats_output_finish,
+	.destroy = rp_stats_output_destroy,
+};

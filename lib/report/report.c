@@ -14,6 +14,7 @@
 #include "report/report_int.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,15 +22,19 @@
 #include <strings.h>
 
 #include <readperf/error.h>
+#include <readperf/features.h>
 #include <readperf/filter.h>
 
 #include "common/arena.h"
 #include "common/array.h"
 #include "common/hashmap.h"
+#include "common/cursor.h"
 #include "common/strpool.h"
+#include "outputs/tracepoint.h"
 #include "report/callchain_int.h"
 #include "report/rbsort.h"
 #include "report/stacks_int.h"
+#include "process_int.h"
 
 /* Entries one evsel may hold: a file cannot make the report grow beyond. */
 #define RP_REPORT_MAX_ENTRIES (64u << 20)
@@ -49,6 +54,15 @@
 #define RP_REPORT_MAX_STACK 127
 /* perf's default call-graph threshold (percent). */
 #define RP_CALL_THRESHOLD_DEFAULT 0.5
+
+/* Keys and columns one report may have (perf's dimensions, each once). */
+#define RP_MAX_DIMS 64
+/* Longest --sort or -F string taken, bytes. */
+#define RP_REPORT_MAX_ORDER 4096
+/* perf's default --time-quantum for the time key: 100 ms, in ns. */
+#define RP_TIME_QUANTUM 100000000ull
+/* perf's default -p pattern. */
+#define RP_PARENT_DEFAULT "^sys_|^do_page_fault"
 
 /* Slots of the per-sample entry cache (a power of two). */
 #define RP_REPORT_ECACHE 1024u
@@ -78,9 +92,19 @@ struct rp_hist_entry {
 	const char *srcline;  /* interned, srcline key: "file.c:12", "sym+off", ... */
 	const char *srcfile;  /* interned, srcfile key: "file.c" or "" */
 	uint64_t ip;          /* al.addr: the address in the DSO's space */
+	uint64_t sample_ip;   /* the ip as sampled (addr key) */
+	/* The keys below are set only when the report uses them. */
+	const char *parent;   /* interned: the -p match; NULL: [other] */
+	const char *trace;    /* interned tracepoint text; NULL: no tracepoint */
+	uint64_t weight, transaction, time, code_page_size, cgroup, map_size;
+	uint64_t cg_dev, cg_ino; /* cgroup_id */
+	uint32_t ins_lat;
+	int32_t socket;
 	char level;
 	uint64_t period;
 	uint64_t nr_samples;
+	/* By the cpumode of the sample (overhead_sys, _us, _guest_*). */
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 	uint64_t acc_period;  /* --children: samples whose stack holds it */
 	uint64_t acc_samples;
 	struct rp_cnode *chain; /* the call paths, when graphs are built */
@@ -108,8 +132,34 @@ struct rp_evgroup {
 
 struct rp_report {
 	const struct rp_session *session;
-	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
+	/* The entry keys: the sort keys of perf's sort list (hpp columns
+	 * excluded), in its order; samples merge when all of them agree. */
+	enum rp_sort_key keys[RP_MAX_DIMS];
 	size_t nr_keys;
+	/* perf's sort list and output columns (rp_report_lists()): the
+	 * dimensions asked, and the final lists made at the first write. */
+	uint8_t sort0[RP_MAX_DIMS], fields0[RP_MAX_DIMS];
+	size_t nr_sort0, nr_fields0;
+	uint8_t sortl[RP_MAX_DIMS], cols[RP_MAX_DIMS];
+	size_t nr_sortl, nr_cols;
+	int lists_children;          /* the lists were made for --children */
+	int lists_made;
+	int strict_fields;           /* -F without a leading '+' */
+	int pre_overhead, pre_children; /* perf's setup_overhead() may prepend */
+	int show_nr_samples, show_total_period, show_cpu_utilization;
+	uint64_t need;               /* 1 << dim for every dimension in use */
+	regex_t parent_re;
+	int have_parent_re;
+	int exclude_other;
+	struct rp_tp *tp;            /* trace key: tracepoint formats */
+	FILE *trace_fp;              /* trace key: text of one sample */
+	char *trace_buf;
+	size_t trace_len;
+	struct rp_hashmap cgroups;   /* cgroup id -> interned path */
+	struct rp_hashmap nsmap;     /* tid -> struct rp_ns (cgroup_id) */
+	const int32_t *sockets;      /* socket of each cpu (CPU_TOPOLOGY) */
+	int32_t *sockets_own;
+	size_t nr_sockets;
 	char *field_sep;
 	double percent_limit;
 	enum rp_report_group group_mode;
@@ -138,7 +188,7 @@ struct rp_report {
 	enum rp_report_call_value call_value;
 	double call_threshold;
 	uint32_t call_print_limit;
-	int sort_sym_first;          /* the keys were given and start with sym */
+	int sort_sym_first;          /* --sort starts with sym and no -F (graph) */
 	struct rp_symbols *symbols;  /* for srcline, srcfile (opts) */
 	int full_source_path;
 	int want_srcline;            /* a key is srcline or srcfile */
@@ -163,50 +213,148 @@ struct rp_report {
 	char *single_comm, *single_dso, *single_sym, *time_str;
 };
 
-static const struct {
-	const char *name;
-	enum rp_sort_key key;
-} rp_sort_names[] = {
-	{ "comm", RP_SORT_COMM }, { "pid", RP_SORT_PID },       { "tid", RP_SORT_TID },
-	{ "dso", RP_SORT_DSO },   { "sym", RP_SORT_SYM },       { "symbol", RP_SORT_SYM },
-	{ "cpu", RP_SORT_CPU },   { "srcline", RP_SORT_SRCLINE }, { "srcfile", RP_SORT_SRCFILE },
+/* The kinds of perf's dimensions. */
+enum rp_dim_kind {
+	RP_DK_KEY,     /* a sort entry: entries merge by it */
+	RP_DK_HPP,     /* a number column (overhead, sample, ...) */
+	RP_DK_IGNORED, /* an architecture's key perf skips on x86 */
+	RP_DK_BRANCH,  /* a branch-mode key (not here yet: invalid) */
+	RP_DK_MEM,     /* a --mem-mode key (not here yet: invalid) */
 };
 
-int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
+/*
+ * perf 6.1's dimensions in the order it tries them (util/sort.c: the
+ * common keys, the hpp columns, the branch keys, the memory keys): a
+ * word matches the first name it starts.  tid is readperf's own.
+ */
+static const struct rp_dim_name {
+	const char *name;
+	int dim;
+	uint8_t kind;
+} rp_dim_names[] = {
+	{ "pid", RP_SORT_PID, RP_DK_KEY },
+	{ "comm", RP_SORT_COMM, RP_DK_KEY },
+	{ "dso", RP_SORT_DSO, RP_DK_KEY },
+	{ "symbol", RP_SORT_SYM, RP_DK_KEY },
+	{ "parent", RP_SORT_PARENT, RP_DK_KEY },
+	{ "cpu", RP_SORT_CPU, RP_DK_KEY },
+	{ "socket", RP_SORT_SOCKET, RP_DK_KEY },
+	{ "srcline", RP_SORT_SRCLINE, RP_DK_KEY },
+	{ "srcfile", RP_SORT_SRCFILE, RP_DK_KEY },
+	{ "local_weight", RP_SORT_LOCAL_WEIGHT, RP_DK_KEY },
+	{ "weight", RP_SORT_WEIGHT, RP_DK_KEY },
+	{ "transaction", RP_SORT_TRANSACTION, RP_DK_KEY },
+	{ "trace", RP_SORT_TRACE, RP_DK_KEY },
+	{ "symbol_size", RP_SORT_SYM_SIZE, RP_DK_KEY },
+	{ "dso_size", RP_SORT_DSO_SIZE, RP_DK_KEY },
+	{ "cgroup", RP_SORT_CGROUP, RP_DK_KEY },
+	{ "cgroup_id", RP_SORT_CGROUP_ID, RP_DK_KEY },
+	{ "ipc_null", RP_SORT_IPC_NULL, RP_DK_KEY },
+	{ "time", RP_SORT_TIME, RP_DK_KEY },
+	{ "code_page_size", RP_SORT_CODE_PAGE_SIZE, RP_DK_KEY },
+	{ "local_ins_lat", RP_SORT_LOCAL_INS_LAT, RP_DK_KEY },
+	{ "ins_lat", RP_SORT_INS_LAT, RP_DK_KEY },
+	{ "local_p_stage_cyc", -1, RP_DK_IGNORED },
+	{ "p_stage_cyc", -1, RP_DK_IGNORED },
+	{ "addr", RP_SORT_ADDR, RP_DK_KEY },
+	{ "overhead", RP_SORT_OVERHEAD, RP_DK_HPP },
+	{ "overhead_sys", RP_SORT_OVERHEAD_SYS, RP_DK_HPP },
+	{ "overhead_us", RP_SORT_OVERHEAD_US, RP_DK_HPP },
+	{ "overhead_guest_sys", RP_SORT_OVERHEAD_GUEST_SYS, RP_DK_HPP },
+	{ "overhead_guest_us", RP_SORT_OVERHEAD_GUEST_US, RP_DK_HPP },
+	{ "overhead_children", RP_SORT_OVERHEAD_CHILDREN, RP_DK_HPP },
+	{ "sample", RP_SORT_SAMPLE, RP_DK_HPP },
+	{ "period", RP_SORT_PERIOD, RP_DK_HPP },
+	{ "dso_from", -1, RP_DK_BRANCH },
+	{ "dso_to", -1, RP_DK_BRANCH },
+	{ "symbol_from", -1, RP_DK_BRANCH },
+	{ "symbol_to", -1, RP_DK_BRANCH },
+	{ "mispredict", -1, RP_DK_BRANCH },
+	{ "abort", -1, RP_DK_BRANCH },
+	{ "in_tx", -1, RP_DK_BRANCH },
+	{ "cycles", -1, RP_DK_BRANCH },
+	{ "srcline_from", -1, RP_DK_BRANCH },
+	{ "srcline_to", -1, RP_DK_BRANCH },
+	{ "ipc_lbr", -1, RP_DK_BRANCH },
+	{ "addr_from", -1, RP_DK_BRANCH },
+	{ "addr_to", -1, RP_DK_BRANCH },
+	{ "symbol_daddr", -1, RP_DK_MEM },
+	{ "dso_daddr", -1, RP_DK_MEM },
+	{ "locked", -1, RP_DK_MEM },
+	{ "tlb", -1, RP_DK_MEM },
+	{ "mem", -1, RP_DK_MEM },
+	{ "snoop", -1, RP_DK_MEM },
+	{ "dcacheline", -1, RP_DK_MEM },
+	{ "symbol_iaddr", -1, RP_DK_MEM },
+	{ "phys_daddr", -1, RP_DK_MEM },
+	{ "data_page_size", -1, RP_DK_MEM },
+	{ "blocked", -1, RP_DK_MEM },
+	{ "tid", RP_SORT_TID, RP_DK_KEY },
+};
+
+#define RP_NR_DIM_NAMES (sizeof(rp_dim_names) / sizeof(rp_dim_names[0]))
+
+static int rp_dim_is_hpp(int dim)
 {
-	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
-	size_t nr = 0;
+	return dim >= RP_SORT_OVERHEAD && dim <= RP_SORT_PERIOD;
+}
+
+/* The dimension a word (len bytes) names, as perf matches it; NULL: none. */
+static const struct rp_dim_name *rp_dim_lookup(const char *word, size_t len)
+{
+	for (size_t i = 0; i < RP_NR_DIM_NAMES; i++)
+		if (len <= strlen(rp_dim_names[i].name) &&
+		    !strncasecmp(word, rp_dim_names[i].name, len))
+			return &rp_dim_names[i];
+	return NULL;
+}
+
+/*
+ * Appends the dimensions of a perf list (words separated by any of
+ * seps) to dims (each once, as perf takes a key once).  Returns 0 or
+ * RP_ERR_INVAL (an unknown word, a key of another mode, too many).
+ */
+static int rp_dims_parse(const char *list, const char *seps, uint8_t *dims, size_t *nr)
+{
 	const char *p = list;
 
-	if (!opts || !list)
-		return RP_ERR_INVAL;
 	while (*p) {
-		size_t len = strcspn(p, ", ");
-		size_t i, n = sizeof(rp_sort_names) / sizeof(rp_sort_names[0]);
+		size_t len = strcspn(p, seps);
 
 		if (!len) {
 			p++;
 			continue;
 		}
-		for (i = 0; i < n; i++)
-			if (strlen(rp_sort_names[i].name) == len &&
-			    !strncasecmp(rp_sort_names[i].name, p, len))
-				break;
-		if (i == n)
-			return RP_ERR_INVAL;
-		/* perf takes a key once; a repeated key is ignored. */
-		size_t j;
-		for (j = 0; j < nr; j++)
-			if (keys[j] == rp_sort_names[i].key)
-				break;
-		if (j == nr) {
-			if (nr == RP_REPORT_MAX_KEYS)
-				return RP_ERR_INVAL;
-			keys[nr++] = rp_sort_names[i].key;
-		}
+		const struct rp_dim_name *d = rp_dim_lookup(p, len);
+
 		p += len;
+		if (!d || d->kind == RP_DK_BRANCH || d->kind == RP_DK_MEM)
+			return RP_ERR_INVAL;
+		if (d->kind == RP_DK_IGNORED)
+			continue;
+		size_t j;
+		for (j = 0; j < *nr && dims[j] != d->dim; j++)
+			;
+		if (j < *nr)
+			continue;
+		if (*nr == RP_MAX_DIMS)
+			return RP_ERR_INVAL;
+		dims[(*nr)++] = (uint8_t)d->dim;
 	}
-	memcpy(opts->keys, keys, nr * sizeof(keys[0]));
+	return 0;
+}
+
+int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
+{
+	uint8_t dims[RP_MAX_DIMS];
+	size_t nr = 0;
+
+	if (!opts || !list)
+		return RP_ERR_INVAL;
+	if (rp_dims_parse(list, ", ", dims, &nr) < 0 || nr > RP_REPORT_MAX_KEYS)
+		return RP_ERR_INVAL;
+	for (size_t i = 0; i < nr; i++)
+		opts->keys[i] = (enum rp_sort_key)dims[i];
 	opts->nr_keys = nr;
 	return 0;
 }
@@ -291,11 +439,231 @@ int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
 	return 0;
 }
 
+/* Whether every evsel of the session is a tracepoint (perf's
+ * SORT_MODE__TRACEPOINT, whose default sort is "trace"). */
+static int rp_all_tracepoints(const struct rp_session *session)
+{
+	size_t n = session ? rp_session_nr_evsels(session) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(session, i));
+
+		if (!a || a->type != RP_TYPE_TRACEPOINT)
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Whether some evsel records call stacks (perf's combined sample_type). */
+static int rp_has_callchains(const struct rp_session *session)
+{
+	size_t n = session ? rp_session_nr_evsels(session) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(session, i));
+
+		if (a && (a->sample_type & RP_SAMPLE_CALLCHAIN))
+			return 1;
+	}
+	return 0;
+}
+
+static int rp_dims_has(const uint8_t *dims, size_t nr, int dim)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (dims[i] == dim)
+			return 1;
+	return 0;
+}
+
+static int rp_dims_add(uint8_t *dims, size_t *nr, int dim)
+{
+	if (rp_dims_has(dims, *nr, dim))
+		return 0;
+	if (*nr == RP_MAX_DIMS)
+		return RP_ERR_INVAL;
+	dims[(*nr)++] = (uint8_t)dim;
+	return 0;
+}
+
+/*
+ * perf's setup_sorting() up to what does not depend on the file's call
+ * stacks: the dimensions of --sort (with perf's rewrites of the string)
+ * and of -F, and the entry keys.  Returns 0, RP_ERR_INVAL or
+ * RP_ERR_NOMEM.
+ */
+static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opts *o)
+{
+	const char *deflt = rp_all_tracepoints(r->session) ? "trace" : "comm,dso,symbol";
+	const char *fields = o->field_order;
+	char *str = NULL;
+	int rc = 0;
+
+	r->strict_fields = fields && fields[0] != '+';
+	if (fields && fields[0] == '+') {
+		fields++;
+		if (!*fields)
+			return RP_ERR_INVAL;
+	}
+	if (o->sort_order) {
+		const char *so = o->sort_order;
+		size_t len = strlen(so);
+
+		if (len > RP_REPORT_MAX_ORDER || strstr(so, "ipc"))
+			return RP_ERR_INVAL;
+		/* perf adds the IPC column to a list that names "symbol",
+		 * then a leading '+' appends the list to the default one. */
+		int ipc = strstr(so, "symbol") != NULL;
+		int plus = so[0] == '+';
+
+		if (plus && !so[1])
+			return RP_ERR_INVAL;
+		if (asprintf(&str, "%s%s%s%s", plus ? deflt : "", plus ? "," : "", so + plus,
+			     ipc ? ",ipc_null" : "") < 0)
+			return RP_ERR_NOMEM;
+		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0);
+	} else if (o->nr_keys) {
+		for (size_t i = 0; i < o->nr_keys && !rc; i++) {
+			if ((unsigned)o->keys[i] >= RP_SORT_NR_KEYS_)
+				return RP_ERR_INVAL;
+			rc = rp_dims_add(r->sort0, &r->nr_sort0, o->keys[i]);
+		}
+		if (!rc && !(str = strdup("")))
+			return RP_ERR_NOMEM;
+		/* the names, for setup_overhead()'s test below */
+		for (size_t i = 0; i < r->nr_sort0 && str; i++)
+			for (size_t j = 0; j < RP_NR_DIM_NAMES; j++)
+				if (rp_dim_names[j].dim == r->sort0[i]) {
+					char *t = NULL;
+
+					if (asprintf(&t, "%s,%s", str, rp_dim_names[j].name) < 0)
+						t = NULL;
+					free(str);
+					str = t;
+					break;
+				}
+		if (!str)
+			return RP_ERR_NOMEM;
+	} else if (!r->strict_fields) {
+		str = strdup(deflt);
+		if (!str)
+			return RP_ERR_NOMEM;
+		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0);
+	}
+	/* perf's setup_overhead(): prepended unless the string holds them */
+	if (!r->strict_fields) {
+		r->pre_overhead = !str || !strstr(str, "overhead");
+		r->pre_children = !str || !strstr(str, "overhead_children");
+	}
+	free(str);
+	if (rc)
+		return rc;
+	if (o->parent_pattern && (rc = rp_dims_add(r->sort0, &r->nr_sort0, RP_SORT_PARENT)))
+		return rc;
+	if (fields) {
+		if (strlen(fields) > RP_REPORT_MAX_ORDER)
+			return RP_ERR_INVAL;
+		rc = rp_dims_parse(fields, ", ", r->fields0, &r->nr_fields0);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < r->nr_sort0; i++)
+		if (!rp_dim_is_hpp(r->sort0[i]))
+			r->keys[r->nr_keys++] = (enum rp_sort_key)r->sort0[i];
+	for (size_t i = 0; i < r->nr_fields0; i++) {
+		size_t j;
+
+		if (rp_dim_is_hpp(r->fields0[i]))
+			continue;
+		for (j = 0; j < r->nr_keys && r->keys[j] != r->fields0[i]; j++)
+			;
+		if (j == r->nr_keys)
+			r->keys[r->nr_keys++] = (enum rp_sort_key)r->fields0[i];
+	}
+	for (size_t i = 0; i < r->nr_sort0; i++)
+		r->need |= 1ull << r->sort0[i];
+	for (size_t i = 0; i < r->nr_fields0; i++)
+		r->need |= 1ull << r->fields0[i];
+	if (r->show_cpu_utilization && !r->strict_fields)
+		r->need |= 1ull << RP_SORT_OVERHEAD_SYS;
+	return 0;
+}
+
+/*
+ * The final sort list and columns, once the call-stack view is known:
+ * perf's setup_overhead(), perf_hpp__init(), the -F columns,
+ * perf_hpp__setup_output_field() and perf_hpp__append_sort_keys().
+ */
+static void rp_report_lists(struct rp_report *r, int children)
+{
+	size_t i;
+
+	if (r->lists_made && r->lists_children == children)
+		return;
+	r->lists_made = 1;
+	r->lists_children = children;
+	r->nr_sortl = r->nr_cols = 0;
+	if (!r->strict_fields) {
+		if (children && r->pre_children)
+			(void)rp_dims_add(r->sortl, &r->nr_sortl, RP_SORT_OVERHEAD_CHILDREN);
+		if (r->pre_overhead)
+			(void)rp_dims_add(r->sortl, &r->nr_sortl, RP_SORT_OVERHEAD);
+	}
+	for (i = 0; i < r->nr_sort0; i++)
+		(void)rp_dims_add(r->sortl, &r->nr_sortl, r->sort0[i]);
+	if (!r->strict_fields) {
+		if (children)
+			(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_OVERHEAD_CHILDREN);
+		(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_OVERHEAD);
+		if (r->show_cpu_utilization) {
+			(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_OVERHEAD_SYS);
+			(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_OVERHEAD_US);
+		}
+		if (r->show_nr_samples)
+			(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_SAMPLE);
+		if (r->show_total_period)
+			(void)rp_dims_add(r->cols, &r->nr_cols, RP_SORT_PERIOD);
+	}
+	for (i = 0; i < r->nr_fields0; i++)
+		(void)rp_dims_add(r->cols, &r->nr_cols, r->fields0[i]);
+	for (i = 0; i < r->nr_sortl; i++)
+		(void)rp_dims_add(r->cols, &r->nr_cols, r->sortl[i]);
+	for (i = 0; i < r->nr_cols; i++)
+		(void)rp_dims_add(r->sortl, &r->nr_sortl, r->cols[i]);
+}
+
+/* The socket of each cpu, from CPU_TOPOLOGY (socket key). */
+static int rp_report_load_sockets(struct rp_report *r)
+{
+	struct rp_features *f = NULL;
+	int rc;
+
+	if (!r->session)
+		return 0;
+	rc = rp_features_read(&f, r->session, NULL);
+	if (rc < 0)
+		return rc == RP_ERR_NOMEM ? rc : 0;
+	if (f && f->topo_cpus && f->nr_topo_cpus) {
+		r->sockets_own = calloc(f->nr_topo_cpus, sizeof(*r->sockets_own));
+		if (!r->sockets_own) {
+			rp_features_free(f);
+			return RP_ERR_NOMEM;
+		}
+		for (uint32_t i = 0; i < f->nr_topo_cpus; i++)
+			r->sockets_own[i] = (int32_t)f->topo_cpus[i].socket_id;
+		r->sockets = r->sockets_own;
+		r->nr_sockets = f->nr_topo_cpus;
+	}
+	rp_features_free(f);
+	return 0;
+}
+
 int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts)
 {
 	struct rp_report_opts o;
 	struct rp_report *r;
+	int rc;
 
 	if (!out)
 		return RP_ERR_INVAL;
@@ -312,28 +680,37 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (!r)
 		return RP_ERR_NOMEM;
 	r->session = session;
-	if (o.nr_keys) {
-		memcpy(r->keys, o.keys, o.nr_keys * sizeof(o.keys[0]));
-		r->nr_keys = o.nr_keys;
-	} else {
-		r->keys[0] = RP_SORT_COMM;
-		r->keys[1] = RP_SORT_DSO;
-		r->keys[2] = RP_SORT_SYM;
-		r->nr_keys = 3;
+	r->show_nr_samples = o.show_nr_samples;
+	r->show_total_period = o.show_total_period;
+	r->show_cpu_utilization = o.show_cpu_utilization;
+	r->exclude_other = o.exclude_other && o.parent_pattern;
+	rc = rp_report_parse_lists(r, &o);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	if (r->need & (1ull << RP_SORT_PARENT)) {
+		if (regcomp(&r->parent_re, o.parent_pattern ? o.parent_pattern : RP_PARENT_DEFAULT,
+			    REG_EXTENDED | REG_NOSUB)) {
+			free(r);
+			return RP_ERR_INVAL;
+		}
+		r->have_parent_re = 1;
+		/* perf refuses the key without call stacks (file mode). */
+		if (session && !rp_session_is_pipe(session) && !rp_has_callchains(session)) {
+			regfree(&r->parent_re);
+			free(r);
+			return RP_ERR_UNSUPPORTED;
+		}
 	}
 	r->percent_limit = o.percent_limit;
 	r->symbols = o.symbols;
 	r->full_source_path = o.full_source_path;
-	for (size_t i = 0; i < r->nr_keys; i++)
-		r->want_srcline |= r->keys[i] == RP_SORT_SRCLINE || r->keys[i] == RP_SORT_SRCFILE;
-	if (r->want_srcline && !(r->srccache = calloc(RP_REPORT_SRCCACHE, sizeof(*r->srccache)))) {
-		free(r);
-		return RP_ERR_NOMEM;
-	}
+	r->want_srcline = (r->need & ((1ull << RP_SORT_SRCLINE) | (1ull << RP_SORT_SRCFILE))) != 0;
 	r->children = o.children;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
-		r->graph_mode = o.field_sep ? RP_CALL_GRAPH_NONE : RP_CALL_GRAPH_GRAPH;
+		r->graph_mode = RP_CALL_GRAPH_GRAPH;
 	r->graph = r->graph_mode != RP_CALL_GRAPH_NONE;
 	r->caller = o.call_order == RP_CALL_ORDER_CALLER ||
 		    (o.call_order == RP_CALL_ORDER_DEFAULT && o.children);
@@ -343,7 +720,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 			    : o.percent_limit > 0 ? o.percent_limit
 						  : RP_CALL_THRESHOLD_DEFAULT;
 	r->call_print_limit = o.call_print_limit;
-	r->sort_sym_first = o.nr_keys && o.keys[0] == RP_SORT_SYM;
+	/* perf's callchain__fprintf_graph(): no -F, --sort starting with sym */
+	r->sort_sym_first = !o.field_order &&
+			    (o.sort_order ? !strncmp(o.sort_order, "sym", 3)
+					  : o.nr_keys && o.keys[0] == RP_SORT_SYM);
 	for (size_t i = 0; i < r->nr_keys; i++)
 		if (r->keys[i] == RP_SORT_CPU)
 			r->sort_cpu = 1;
@@ -351,27 +731,32 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	rp_stacks_init(&r->stacks);
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
-	if (o.field_sep) {
-		r->field_sep = strdup(o.field_sep);
-		if (!r->field_sep) {
-			free(r->srccache);
-			free(r);
-			return RP_ERR_NOMEM;
-		}
-	}
 	size_t n = session ? rp_session_nr_evsels(session) : 0;
 	if (n > RP_REPORT_MAX_EVSELS)
 		n = RP_REPORT_MAX_EVSELS;
-	if (n) {
-		r->hists = calloc(n, sizeof(*r->hists));
-		if (!r->hists) {
-			free(r->field_sep);
-			free(r->srccache);
-			free(r);
-			return RP_ERR_NOMEM;
-		}
-	}
 	r->nr_hists = n;
+	rc = 0;
+	if (r->want_srcline && !(r->srccache = calloc(RP_REPORT_SRCCACHE, sizeof(*r->srccache))))
+		rc = RP_ERR_NOMEM;
+	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
+		rc = RP_ERR_NOMEM;
+	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
+		rc = RP_ERR_NOMEM;
+	if (!rc && (r->need & (1ull << RP_SORT_TRACE))) {
+		/* Without libtraceevent or formats the texts stay unknown. */
+		int trc = rp_tp_new(&r->tp, session);
+
+		if (trc == RP_ERR_NOMEM)
+			rc = trc;
+		else if (!(r->trace_fp = open_memstream(&r->trace_buf, &r->trace_len)))
+			rc = RP_ERR_NOMEM;
+	}
+	if (!rc && (r->need & (1ull << RP_SORT_SOCKET)))
+		rc = rp_report_load_sockets(r);
+	if (rc) {
+		rp_report_free(r);
+		return rc;
+	}
 	*out = r;
 	return 0;
 }
@@ -391,8 +776,17 @@ void rp_report_free(struct rp_report *report)
 	free(report->seen);
 	free(report->srccache);
 	rp_hashmap_release(&report->dso_names);
+	rp_hashmap_release(&report->cgroups);
+	rp_hashmap_release(&report->nsmap);
 	rp_strpool_release(&report->pool);
 	rp_arena_release(&report->arena);
+	if (report->have_parent_re)
+		regfree(&report->parent_re);
+	rp_tp_free(report->tp);
+	if (report->trace_fp)
+		fclose(report->trace_fp);
+	free(report->trace_buf);
+	free(report->sockets_own);
 	free(report->field_sep);
 	free(report->single_comm);
 	free(report->single_dso);
@@ -433,18 +827,6 @@ static const char *rp_key_single(const struct rp_report *r, enum rp_sort_key key
 	default:
 		return NULL;
 	}
-}
-
-/*
- * perf's sort__setup_elide(): a key whose filter list has one entry is
- * left out of the columns, unless that would leave out every key.
- */
-static int rp_key_elided(const struct rp_report *r, size_t k)
-{
-	for (size_t i = 0; i < r->nr_keys; i++)
-		if (!rp_key_single(r, r->keys[i]))
-			return rp_key_single(r, r->keys[k]) != NULL;
-	return 0;
 }
 
 int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
@@ -550,6 +932,12 @@ static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
 	return s;
 }
 
+/* perf's symbol__size(): 0 for an entry without a symbol. */
+static uint64_t rp_sym_size(const struct rp_hist_entry *e)
+{
+	return e->sym_name ? e->sym_end - e->sym_start : 0;
+}
+
 /* Whether a and b fall in one entry: perf's collapse functions return 0. */
 static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *a,
 			 const struct rp_hist_entry *b)
@@ -570,6 +958,7 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 				return 0;
 			break;
 		case RP_SORT_SYM:
+		case RP_SORT_IPC_NULL: /* perf compares it as sym */
 			if (!a->sym_name != !b->sym_name)
 				return 0;
 			if (!a->sym_name) {
@@ -599,6 +988,62 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 			if (a->srcfile != b->srcfile)
 				return 0;
 			break;
+		case RP_SORT_PARENT:
+			if (a->parent != b->parent)
+				return 0;
+			break;
+		case RP_SORT_SOCKET:
+			if (a->socket != b->socket)
+				return 0;
+			break;
+		case RP_SORT_LOCAL_WEIGHT:
+		case RP_SORT_WEIGHT:
+			if (a->weight != b->weight)
+				return 0;
+			break;
+		case RP_SORT_LOCAL_INS_LAT:
+		case RP_SORT_INS_LAT:
+			if (a->ins_lat != b->ins_lat)
+				return 0;
+			break;
+		case RP_SORT_TRANSACTION:
+			if (a->transaction != b->transaction)
+				return 0;
+			break;
+		case RP_SORT_TRACE:
+			if (a->trace != b->trace)
+				return 0;
+			break;
+		case RP_SORT_SYM_SIZE:
+			if (rp_sym_size(a) != rp_sym_size(b))
+				return 0;
+			break;
+		case RP_SORT_DSO_SIZE:
+			if (a->map_size != b->map_size)
+				return 0;
+			break;
+		case RP_SORT_CGROUP:
+			if (a->cgroup != b->cgroup)
+				return 0;
+			break;
+		case RP_SORT_CGROUP_ID:
+			if (a->cg_dev != b->cg_dev || a->cg_ino != b->cg_ino)
+				return 0;
+			break;
+		case RP_SORT_TIME:
+			if (a->time != b->time)
+				return 0;
+			break;
+		case RP_SORT_CODE_PAGE_SIZE:
+			if (a->code_page_size != b->code_page_size)
+				return 0;
+			break;
+		case RP_SORT_ADDR:
+			if (a->sample_ip != b->sample_ip)
+				return 0;
+			break;
+		default:
+			break;
 		}
 	}
 	return 1;
@@ -623,6 +1068,7 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			v = (uint64_t)(uintptr_t)e->dso_name;
 			break;
 		case RP_SORT_SYM:
+		case RP_SORT_IPC_NULL:
 			v = e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
 					: ~e->ip;
 			break;
@@ -634,6 +1080,49 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			break;
 		case RP_SORT_SRCFILE:
 			v = (uint64_t)(uintptr_t)e->srcfile;
+			break;
+		case RP_SORT_PARENT:
+			v = (uint64_t)(uintptr_t)e->parent;
+			break;
+		case RP_SORT_SOCKET:
+			v = (uint32_t)e->socket;
+			break;
+		case RP_SORT_LOCAL_WEIGHT:
+		case RP_SORT_WEIGHT:
+			v = e->weight;
+			break;
+		case RP_SORT_LOCAL_INS_LAT:
+		case RP_SORT_INS_LAT:
+			v = e->ins_lat;
+			break;
+		case RP_SORT_TRANSACTION:
+			v = e->transaction;
+			break;
+		case RP_SORT_TRACE:
+			v = (uint64_t)(uintptr_t)e->trace;
+			break;
+		case RP_SORT_SYM_SIZE:
+			v = rp_sym_size(e);
+			break;
+		case RP_SORT_DSO_SIZE:
+			v = e->map_size;
+			break;
+		case RP_SORT_CGROUP:
+			v = e->cgroup;
+			break;
+		case RP_SORT_CGROUP_ID:
+			v = e->cg_dev ^ rp_hash64(e->cg_ino);
+			break;
+		case RP_SORT_TIME:
+			v = e->time;
+			break;
+		case RP_SORT_CODE_PAGE_SIZE:
+			v = e->code_page_size;
+			break;
+		case RP_SORT_ADDR:
+			v = e->sample_ip;
+			break;
+		default:
 			break;
 		}
 		h = rp_hash64(h ^ v) + i;
@@ -773,6 +1262,21 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 {
 	char level = key->level;
 	int rc;
+	/* perf compares each frame's entry with those the sample already
+	 * added through a hist_entry that lacks the socket, time, weight,
+	 * transaction, cgroup and page-size keys (0 there): where the
+	 * sample's value is not 0 no entry matches, and every frame adds
+	 * its period again. */
+	int nodedupe = ((r->need & (1ull << RP_SORT_SOCKET)) && key->socket) ||
+		       ((r->need & (1ull << RP_SORT_TIME)) && key->time) ||
+		       ((r->need & ((1ull << RP_SORT_WEIGHT) | (1ull << RP_SORT_LOCAL_WEIGHT))) &&
+			key->weight) ||
+		       ((r->need & ((1ull << RP_SORT_INS_LAT) | (1ull << RP_SORT_LOCAL_INS_LAT))) &&
+			key->ins_lat) ||
+		       ((r->need & (1ull << RP_SORT_TRANSACTION)) && key->transaction) ||
+		       ((r->need & (1ull << RP_SORT_CGROUP)) && key->cgroup) ||
+		       ((r->need & (1ull << RP_SORT_CGROUP_ID)) && (key->cg_dev || key->cg_ino)) ||
+		       ((r->need & (1ull << RP_SORT_CODE_PAGE_SIZE)) && key->code_page_size);
 
 	r->seen[0] = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
 	for (uint32_t i = 0; i < st->nr_frames; i++) {
@@ -789,6 +1293,7 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		/* perf's fill_callchain_info(): the frame's ip as sampled; the
 		 * level is the map's, or stays the previous one without a map. */
 		k.ip = f->ip;
+		k.sample_ip = f->ip;
 		if (f->has_map || f->sym)
 			level = f->level ? f->level : '.';
 		k.level = level;
@@ -806,9 +1311,9 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		k.hash = rp_entry_hash(r, &k);
 		e = rp_hists_find(r, h, &k);
 		if (e) {
-			for (j = 0; j <= st->nr_links && r->seen[j] != e; j++)
+			for (j = 0; !nodedupe && j <= st->nr_links && r->seen[j] != e; j++)
 				;
-			if (j <= st->nr_links)
+			if (!nodedupe && j <= st->nr_links)
 				continue; /* recursion: counted once per sample */
 		} else {
 			k.period = k.nr_samples = k.acc_period = k.acc_samples = 0;
@@ -931,6 +1436,144 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	return 0;
 }
 
+/* The keys that need more than the sample's location. */
+#define RP_NEED_EXTRA                                                                  \
+	((1ull << RP_SORT_PARENT) | (1ull << RP_SORT_SOCKET) | (1ull << RP_SORT_LOCAL_WEIGHT) | \
+	 (1ull << RP_SORT_WEIGHT) | (1ull << RP_SORT_TRANSACTION) | (1ull << RP_SORT_TRACE) |   \
+	 (1ull << RP_SORT_CGROUP) | (1ull << RP_SORT_CGROUP_ID) | (1ull << RP_SORT_TIME) |     \
+	 (1ull << RP_SORT_CODE_PAGE_SIZE) | (1ull << RP_SORT_LOCAL_INS_LAT) |                 \
+	 (1ull << RP_SORT_INS_LAT))
+#define RP_NEED_CPUMODE                                                                  \
+	((1ull << RP_SORT_OVERHEAD_SYS) | (1ull << RP_SORT_OVERHEAD_US) |                    \
+	 (1ull << RP_SORT_OVERHEAD_GUEST_SYS) | (1ull << RP_SORT_OVERHEAD_GUEST_US))
+
+/* cgroup_id: a thread's cgroup namespace (NAMESPACES records). */
+struct rp_ns {
+	uint64_t dev, ino;
+};
+
+/* perf's index of the cgroup namespace in NAMESPACES link_info. */
+#define RP_CGROUP_NS_INDEX 6
+
+/* The trace key's text of a tracepoint sample, interned; NULL when the
+ * evsel is no tracepoint (perf prints N/A then). */
+static int rp_report_trace_text(struct rp_report *r, const struct rp_event *ev, const char **out)
+{
+	const struct rp_attr *a = rp_evsel_attr(ev->evsel);
+
+	*out = NULL;
+	if (!a || a->type != RP_TYPE_TRACEPOINT)
+		return 0;
+	if (!r->trace_fp)
+		return 0;
+	rewind(r->trace_fp);
+	if (r->tp)
+		(void)rp_tp_print(r->tp, ev->evsel, &ev->u.sample, r->trace_fp);
+	if (fflush(r->trace_fp) != 0)
+		return RP_ERR_NOMEM;
+	off_t len = ftello(r->trace_fp);
+	if (len < 0 || !r->trace_buf)
+		return RP_ERR_NOMEM;
+	*out = rp_strpool_intern(&r->pool, r->trace_buf, (size_t)len);
+	return *out ? 0 : RP_ERR_NOMEM;
+}
+
+/*
+ * The keys of perf's hist_entry that come from the sample's other
+ * fields (weight, transaction, time, ...), its call stack (parent) or
+ * the records before it (cgroup_id).
+ */
+static int rp_report_fill_extra(struct rp_report *r, struct rp_hist_entry *key,
+				const struct rp_event *ev, const struct rp_resolved *res)
+{
+	const struct rp_sample *s = &ev->u.sample;
+	uint64_t need = r->need;
+
+	if (s->sample_type & RP_SAMPLE_WEIGHT_STRUCT) {
+		key->weight = s->weight_var1_dw;
+		key->ins_lat = s->weight_var2_w;
+	} else if (s->sample_type & RP_SAMPLE_WEIGHT) {
+		key->weight = s->weight;
+	}
+	if (s->sample_type & RP_SAMPLE_TRANSACTION)
+		key->transaction = s->transaction;
+	if (s->sample_type & RP_SAMPLE_CODE_PAGE_SIZE)
+		key->code_page_size = s->code_page_size;
+	if (s->sample_type & RP_SAMPLE_CGROUP)
+		key->cgroup = s->cgroup;
+	if (s->sample_type & RP_SAMPLE_TIME)
+		key->time = s->time - s->time % RP_TIME_QUANTUM;
+	if (key->cpu >= 0 && (size_t)key->cpu < r->nr_sockets)
+		key->socket = r->sockets[key->cpu];
+	if ((need & (1ull << RP_SORT_CGROUP_ID)) && key->thread) {
+		const struct rp_ns *ns = rp_hashmap_get(&r->nsmap, (uint32_t)rp_thread_tid(key->thread));
+
+		if (ns) {
+			key->cg_dev = ns->dev;
+			key->cg_ino = ns->ino;
+		}
+	}
+	if (need & (1ull << RP_SORT_TRACE)) {
+		int rc = rp_report_trace_text(r, ev, &key->trace);
+
+		if (rc)
+			return rc;
+	}
+	if ((need & (1ull << RP_SORT_PARENT)) && res && res->nr_callchain) {
+		/* perf's add_callchain_ip(): the first frame, in the order the
+		 * chain is walked (callee first unless caller order), whose
+		 * symbol matches -p; at most --max-stack frames. */
+		size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain
+								    : RP_REPORT_MAX_STACK;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct rp_addr_location *al =
+				r->caller ? &res->callchain[res->nr_callchain - 1 - i].al
+					  : &res->callchain[i].al;
+
+			if (al->sym && al->sym->name && !regexec(&r->parent_re, al->sym->name, 0, NULL, 0)) {
+				key->parent = rp_strpool_intern_str(&r->pool, al->sym->name);
+				if (!key->parent)
+					return RP_ERR_NOMEM;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* CGROUP and NAMESPACES records, for the cgroup and cgroup_id keys. */
+static int rp_report_sideband(struct rp_report *r, const struct rp_event *ev)
+{
+	if (ev->type == RP_RECORD_CGROUP && (r->need & (1ull << RP_SORT_CGROUP))) {
+		/* perf keeps the first path of an id (cgroup__findnew). */
+		if (rp_hashmap_get(&r->cgroups, ev->u.cgroup.id) || !ev->u.cgroup.path)
+			return 0;
+		const char *p = rp_strpool_intern_str(&r->pool, ev->u.cgroup.path);
+
+		if (!p || rp_hashmap_put(&r->cgroups, ev->u.cgroup.id, (void *)p) < 0)
+			return RP_ERR_NOMEM;
+		return 0;
+	}
+	if (ev->type == RP_RECORD_NAMESPACES && (r->need & (1ull << RP_SORT_CGROUP_ID))) {
+		const struct rp_namespaces_event *n = &ev->u.namespaces;
+		struct rp_ns *ns;
+
+		if (n->nr <= RP_CGROUP_NS_INDEX || !n->link_info)
+			return 0;
+		ns = rp_hashmap_get(&r->nsmap, n->tid);
+		if (!ns) {
+			ns = rp_arena_alloc(&r->arena, sizeof(*ns));
+			if (!ns || rp_hashmap_put(&r->nsmap, n->tid, ns) < 0)
+				return RP_ERR_NOMEM;
+		}
+		const uint8_t *li = (const uint8_t *)n->link_info + RP_CGROUP_NS_INDEX * 16;
+		ns->dev = rp_load64(li, n->swap);
+		ns->ino = rp_load64(li + 8, n->swap);
+	}
+	return 0;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
@@ -952,6 +1595,12 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.sym_inlined = 0;
 	key.srcline = key.srcfile = NULL;
 	key.period = key.nr_samples = key.acc_period = key.acc_samples = 0;
+	key.period_sys = key.period_us = key.period_guest_sys = key.period_guest_us = 0;
+	key.parent = key.trace = NULL;
+	key.weight = key.transaction = key.time = key.code_page_size = key.cgroup = 0;
+	key.map_size = key.cg_dev = key.cg_ino = 0;
+	key.ins_lat = 0;
+	key.socket = -1;
 	key.chain = NULL;
 	/* An entry filter's marks (perf's al.filtered) go with the entry
 	 * this sample makes, and with --children with the entries of its
@@ -962,6 +1611,7 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
 	key.level = '.';
 	key.ip = s->ip;
+	key.sample_ip = s->ip;
 	const char *comm = res ? res->comm : NULL;
 	if (!comm && key.thread)
 		comm = rp_thread_comm(key.thread);
@@ -989,6 +1639,14 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 			if (rc)
 				return rc;
 		}
+		if (al->map && (r->need & (1ull << RP_SORT_DSO_SIZE)))
+			key.map_size = rp_map_end(al->map) - rp_map_start(al->map);
+	}
+	if (r->need & RP_NEED_EXTRA) {
+		int rc = rp_report_fill_extra(r, &key, ev, res);
+
+		if (rc)
+			return rc;
 	}
 	/* Any mix of the key's fields will do for the cache slot: a hit is
 	 * checked with rp_entry_same(), as the table lookup checks it. */
@@ -1012,6 +1670,24 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	}
 	e->period += s->period;
 	e->nr_samples++;
+	if (r->need & RP_NEED_CPUMODE) {
+		switch (ev->misc & RP_MISC_CPUMODE_MASK) {
+		case RP_MISC_KERNEL:
+			e->period_sys += s->period;
+			break;
+		case RP_MISC_USER:
+			e->period_us += s->period;
+			break;
+		case RP_MISC_GUEST_KERNEL:
+			e->period_guest_sys += s->period;
+			break;
+		case RP_MISC_GUEST_USER:
+			e->period_guest_us += s->period;
+			break;
+		default:
+			break;
+		}
+	}
 	e->acc_period += s->period;
 	e->acc_samples++;
 	h->nr_samples++;
@@ -1033,6 +1709,9 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 	case RP_RECORD_LOST_SAMPLES:
 		r->lost_samples += ev->u.lost.lost;
 		return 0;
+	case RP_RECORD_CGROUP:
+	case RP_RECORD_NAMESPACES:
+		return rp_report_sideband(r, ev);
 	default:
 		return 0;
 	}
@@ -1042,7 +1721,8 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
 {
 	struct rp_consumer c = { report, rp_report_event, RP_CONSUMER_FILTERED };
 
-	if (report && (report->graph || report->children))
+	if (report && (report->graph || report->children ||
+		       (report->need & (1ull << RP_SORT_PARENT))))
 		c.flags |= RP_CONSUMER_CALLCHAIN;
 
 	return c;
@@ -1218,6 +1898,26 @@ static int rp_cmp_i64(int64_t a, int64_t b)
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/* perf's (int64_t)(right - left) > 0: a first when smaller, with the
+ * wrap of the u64 difference. */
+static int rp_cmp_asc_wrap(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(b - a);
+
+	return d > 0 ? -1 : d < 0 ? 1 : 0;
+}
+
+/* perf's (int64_t)(left - right) > 0: a first when larger. */
+static int rp_cmp_desc_wrap(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d > 0 ? -1 : d < 0 ? 1 : 0;
+}
+
+static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry *a,
+			       const struct rp_hist_entry *b);
+
 #define RP_STR_OR_EMPTY(s) ((s) ? (s) : "")
 
 static int rp_cmp_str(const char *a, const char *b)
@@ -1266,6 +1966,50 @@ static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
 	case RP_SORT_SRCFILE:
 		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(RP_STR_OR_EMPTY(a->srcfile),
 								 RP_STR_OR_EMPTY(b->srcfile));
+	case RP_SORT_PARENT:
+		/* perf's cmp_null(): an entry without a parent goes last */
+		if (!a->parent || !b->parent)
+			return (a->parent ? 0 : 1) - (b->parent ? 0 : 1);
+		return a->parent == b->parent ? 0 : rp_cmp_str(a->parent, b->parent);
+	case RP_SORT_SOCKET:
+		return rp_cmp_i64(a->socket, b->socket);
+	case RP_SORT_LOCAL_WEIGHT:
+	case RP_SORT_WEIGHT:
+		return rp_cmp_desc_wrap(a->weight, b->weight);
+	case RP_SORT_LOCAL_INS_LAT:
+	case RP_SORT_INS_LAT:
+		return rp_cmp_desc_wrap(a->ins_lat, b->ins_lat);
+	case RP_SORT_TRANSACTION:
+		return rp_cmp_desc_wrap(a->transaction, b->transaction);
+	case RP_SORT_TRACE:
+		/* only tracepoint entries have a text: others tie */
+		if (!a->trace || !b->trace || a->trace == b->trace)
+			return 0;
+		return rp_cmp_str(a->trace, b->trace);
+	case RP_SORT_SYM_SIZE: {
+		uint64_t sa = rp_sym_size(a), sb = rp_sym_size(b);
+
+		return sa < sb ? -1 : sa > sb ? 1 : 0;
+	}
+	case RP_SORT_DSO_SIZE:
+		return a->map_size < b->map_size ? -1 : a->map_size > b->map_size ? 1 : 0;
+	case RP_SORT_CGROUP:
+		return rp_cmp_asc_wrap(a->cgroup, b->cgroup);
+	case RP_SORT_CGROUP_ID: {
+		int c = rp_cmp_asc_wrap(a->cg_dev, b->cg_dev);
+
+		return c ? c : rp_cmp_asc_wrap(a->cg_ino, b->cg_ino);
+	}
+	case RP_SORT_IPC_NULL:
+		return rp_cmp_key_collapse(RP_SORT_SYM, a, b);
+	case RP_SORT_TIME:
+		return rp_cmp_asc_wrap(a->time, b->time);
+	case RP_SORT_CODE_PAGE_SIZE:
+		return rp_cmp_asc_wrap(a->code_page_size, b->code_page_size);
+	case RP_SORT_ADDR:
+		return rp_cmp_asc_wrap(a->sample_ip, b->sample_ip);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -1335,18 +2079,29 @@ static int rp_entry_collapse_order(const void *pa, const void *pb)
 	return 0;
 }
 
-static int rp_entry_order(const void *pa, const void *pb)
+/* perf's sort of one hpp column: larger first. */
+static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_entry *a,
+		      const struct rp_hist_entry *b)
 {
-	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
-	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
-	const struct rp_report *r = rp_sorting;
 	int c;
-	size_t i;
 
-	if (rp_sorting_children) {
-		/* perf's --children puts overhead_children and overhead before
-		 * the keys (no -F; -n and --show-total-period come after them,
-		 * where entries never tie). */
+	switch (dim) {
+	case RP_SORT_OVERHEAD:
+	case RP_SORT_PERIOD:
+		return rp_cmp_group_period(a, b);
+	case RP_SORT_SAMPLE:
+		return rp_cmp_group_samples(a, b);
+	case RP_SORT_OVERHEAD_SYS:
+		return rp_cmp_u64_desc(a->period_sys, b->period_sys);
+	case RP_SORT_OVERHEAD_US:
+		return rp_cmp_u64_desc(a->period_us, b->period_us);
+	case RP_SORT_OVERHEAD_GUEST_SYS:
+		return rp_cmp_u64_desc(a->period_guest_sys, b->period_guest_sys);
+	case RP_SORT_OVERHEAD_GUEST_US:
+		return rp_cmp_u64_desc(a->period_guest_us, b->period_guest_us);
+	case RP_SORT_OVERHEAD_CHILDREN:
+		if (!rp_sorting_children)
+			return 0;
 		c = rp_cmp_u64_desc(a->acc_period, b->acc_period);
 		/* perf puts a caller above its callee when both have the same
 		 * Children period: by the depth of their graphs (only when
@@ -1357,29 +2112,26 @@ static int rp_entry_order(const void *pa, const void *pb)
 
 			c = da == db ? 0 : (da > db) == (r->caller != 0) ? -1 : 1;
 		}
-		if (!c)
-			c = rp_cmp_u64_desc(a->period, b->period);
-		if (c)
-			return c;
-		for (i = 0; i < r->nr_keys; i++)
-			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
-				return c;
-	} else if (!r->field_sep) {
-		/* Without -F perf sorts by overhead first, then by the keys. */
-		c = rp_cmp_group_period(a, b);
-		if (c)
-			return c;
-		for (i = 0; i < r->nr_keys; i++)
-			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
-				return c;
-	} else {
-		/* With -F the keys come first, then overhead, sample, period. */
-		for (i = 0; i < r->nr_keys; i++)
-			if ((c = rp_cmp_key_sort(r->keys[i], a, b)))
-				return c;
-		c = rp_cmp_group_period(a, b);
-		if (!c)
-			c = rp_cmp_group_samples(a, b);
+		return c;
+	default:
+		return 0;
+	}
+}
+
+/* perf's hist_entry__sort(): the sort list in order. */
+static int rp_entry_order(const void *pa, const void *pb)
+{
+	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
+	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_report *r = rp_sorting;
+	int c;
+	size_t i;
+
+	for (i = 0; i < r->nr_sortl; i++) {
+		int dim = r->sortl[i];
+
+		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(r, dim, a, b)
+				       : rp_cmp_key_sort((enum rp_sort_key)dim, a, b);
 		if (c)
 			return c;
 	}
@@ -1395,7 +2147,7 @@ static int rp_entry_order(const void *pa, const void *pb)
 /* ---- output ------------------------------------------------------------- */
 
 struct rp_widths {
-	int comm, thread, tid, dso, sym, cpu, srcline, srcfile;
+	int w[RP_SORT_NR_KEYS_];
 };
 
 static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
@@ -1410,16 +2162,51 @@ static int rp_max(int a, int b)
 	return a > b ? a : b;
 }
 
+/* Whether the report hides the entry (entry filters, -x). */
+static int rp_entry_hidden(const struct rp_report *r, const struct rp_hist_entry *e)
+{
+	return e->filtered || (r->exclude_other && !e->parent);
+}
+
+/* The cgroup key's text (perf's hist_entry__cgroup_snprintf). */
+static const char *rp_cgroup_name(const struct rp_report *r, const struct rp_hist_entry *e)
+{
+	const char *name;
+
+	if (!e->cgroup)
+		return "N/A";
+	name = rp_hashmap_get(&r->cgroups, e->cgroup);
+	return name ? name : "unknown";
+}
+
+/* perf's transaction flags (PERF_TXN_*), with their texts. */
+static const struct {
+	uint64_t flag;
+	const char *name;
+} rp_txbits[] = {
+	{ 1u << 0, "EL " },    { 1u << 1, "TX " },    { 1u << 2, "SYNC " },
+	{ 1u << 3, "ASYNC " }, { 1u << 4, "RETRY " }, { 1u << 5, "CON " },
+	{ 1u << 6, "CAP-WRITE " }, { 1u << 7, "CAP-READ " },
+};
+
+/* perf's hist_entry__transaction_len(): the flags that may show
+ * together, and ":XX ". */
+#define RP_TRANSACTION_LEN 32
+
+static const char *rp_key_header(enum rp_sort_key key);
+
 /* perf's hists__calc_col_len over every entry, then the header names. */
 static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
-			   struct rp_widths *w)
+			   struct rp_widths *wd)
 {
 	int comm = 0, dso = 0, sym = 0, unresolved = 0, srcline = 0, srcfile = 0;
+	int parent = 0, trace = 0, cgroup = 0, txn = 0;
+	int *w = wd->w;
 
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 
-		if (e->filtered)
+		if (rp_entry_hidden(r, e))
 			continue;
 		/* perf measures the thread's comm at the end, not the entry's. */
 		comm = rp_max(comm, (int)strlen(rp_entry_final_comm(e)));
@@ -1436,17 +2223,39 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 			sym = rp_max(sym, RP_ADDR_DIGITS + 4 + 2);
 			unresolved = 1;
 		}
+		if (e->parent)
+			parent = rp_max(parent, (int)strlen(e->parent));
+		if (e->trace)
+			trace = rp_max(trace, (int)strlen(e->trace));
+		if (e->cgroup)
+			cgroup = rp_max(cgroup, (int)strlen(rp_cgroup_name(r, e)));
+		if (e->transaction)
+			txn = RP_TRANSACTION_LEN;
 	}
 	if (unresolved && !r->field_sep)
 		dso = rp_max(dso, RP_ADDR_DIGITS);
-	w->comm = rp_max(comm, 7);                       /* "Command" */
-	w->thread = rp_max(comm ? comm + 8 : 0, 15);     /* "    Pid:Command" */
-	w->tid = 7;                                      /* "    Tid" */
-	w->dso = rp_max(dso, 13);                        /* "Shared Object" */
-	w->sym = rp_max(sym, 6);                         /* "Symbol" */
-	w->cpu = 3;                                      /* "CPU" */
-	w->srcline = rp_max(srcline, 11);                /* "Source:Line" */
-	w->srcfile = rp_max(srcfile, 11);                /* "Source File" */
+	memset(w, 0, sizeof(wd->w));
+	w[RP_SORT_COMM] = comm;
+	w[RP_SORT_PID] = comm ? comm + 8 : 0;
+	w[RP_SORT_DSO] = dso;
+	w[RP_SORT_SYM] = sym;
+	w[RP_SORT_SRCLINE] = srcline;
+	w[RP_SORT_SRCFILE] = srcfile;
+	w[RP_SORT_PARENT] = parent;
+	w[RP_SORT_TRACE] = trace;
+	w[RP_SORT_CGROUP] = cgroup;
+	w[RP_SORT_TRANSACTION] = txn;
+	w[RP_SORT_LOCAL_WEIGHT] = 12;
+	w[RP_SORT_WEIGHT] = 12;
+	w[RP_SORT_LOCAL_INS_LAT] = 13;
+	w[RP_SORT_INS_LAT] = 13;
+	w[RP_SORT_ADDR] = RP_ADDR_DIGITS + 2;
+	w[RP_SORT_TIME] = 12;
+	w[RP_SORT_CODE_PAGE_SIZE] = 6;
+	/* every key column is at least as wide as its header */
+	for (int k = 0; k < RP_SORT_NR_KEYS_; k++)
+		if (!rp_dim_is_hpp(k))
+			w[k] = rp_max(w[k], (int)strlen(rp_key_header((enum rp_sort_key)k)));
 }
 
 static const char *rp_key_header(enum rp_sort_key key)
@@ -1460,23 +2269,46 @@ static const char *rp_key_header(enum rp_sort_key key)
 	case RP_SORT_CPU: return "CPU";
 	case RP_SORT_SRCLINE: return "Source:Line";
 	case RP_SORT_SRCFILE: return "Source File";
+	case RP_SORT_PARENT: return "Parent symbol";
+	case RP_SORT_SOCKET: return "Socket";
+	case RP_SORT_LOCAL_WEIGHT: return "Local Weight";
+	case RP_SORT_WEIGHT: return "Weight";
+	case RP_SORT_TRANSACTION: return "Transaction                ";
+	case RP_SORT_TRACE: return "Trace output";
+	case RP_SORT_SYM_SIZE: return "Symbol size";
+	case RP_SORT_DSO_SIZE: return "DSO size";
+	case RP_SORT_CGROUP: return "Cgroup";
+	case RP_SORT_CGROUP_ID: return "cgroup id (dev/inode)";
+	case RP_SORT_IPC_NULL: return "IPC   [IPC Coverage]";
+	case RP_SORT_TIME: return "Time";
+	case RP_SORT_CODE_PAGE_SIZE: return "Code Page Size";
+	case RP_SORT_LOCAL_INS_LAT: return "Local INSTR Latency";
+	case RP_SORT_INS_LAT: return "INSTR Latency";
+	case RP_SORT_ADDR: return "Address";
+	case RP_SORT_OVERHEAD: return "Overhead";
+	case RP_SORT_OVERHEAD_SYS: return "sys";
+	case RP_SORT_OVERHEAD_US: return "usr";
+	case RP_SORT_OVERHEAD_GUEST_SYS: return "guest sys";
+	case RP_SORT_OVERHEAD_GUEST_US: return "guest usr";
+	case RP_SORT_OVERHEAD_CHILDREN: return "Children";
+	case RP_SORT_SAMPLE: return "Samples";
+	case RP_SORT_PERIOD: return "Period";
+	default: return "";
 	}
-	return "";
 }
 
 static int rp_key_width(enum rp_sort_key key, const struct rp_widths *w)
 {
-	switch (key) {
-	case RP_SORT_COMM: return w->comm;
-	case RP_SORT_PID: return w->thread;
-	case RP_SORT_TID: return w->tid;
-	case RP_SORT_DSO: return w->dso;
-	case RP_SORT_SYM: return w->sym;
-	case RP_SORT_CPU: return w->cpu;
-	case RP_SORT_SRCLINE: return w->srcline;
-	case RP_SORT_SRCFILE: return w->srcfile;
-	}
-	return 0;
+	return (unsigned)key < RP_SORT_NR_KEYS_ ? w->w[key] : 0;
+}
+
+/* An hpp column's width for one group member (perf's fmt->len, at
+ * least its name). */
+static int rp_hpp_unit(int dim)
+{
+	int len = dim == RP_SORT_SAMPLE || dim == RP_SORT_PERIOD ? 12 : 8;
+
+	return rp_max(len, (int)strlen(rp_key_header((enum rp_sort_key)dim)));
 }
 
 /* Room for one formatted key: names are capped by the width of the column,
@@ -1589,11 +2421,107 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 	case RP_SORT_CPU:
 		rc = rp_buf_printf(b, "%*.*d", width, width, (int)e->cpu);
 		break;
+	case RP_SORT_PARENT:
+		rc = rp_buf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
+		break;
+	case RP_SORT_SOCKET:
+		rc = rp_buf_printf(b, "%*.*d", width, width - 3, (int)e->socket);
+		break;
+	case RP_SORT_LOCAL_WEIGHT:
+		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight);
+		break;
+	case RP_SORT_WEIGHT:
+		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight * e->nr_samples);
+		break;
+	case RP_SORT_LOCAL_INS_LAT:
+		rc = rp_buf_printf(b, "%-*u", width, (unsigned)e->ins_lat);
+		break;
+	case RP_SORT_INS_LAT:
+		rc = rp_buf_printf(b, "%-*u", width, (unsigned)(e->ins_lat * e->nr_samples));
+		break;
+	case RP_SORT_TRANSACTION: {
+		/* perf's hist_entry__transaction_snprintf() */
+		char txt[128];
+		size_t n = 0;
+		uint64_t t = e->transaction;
+
+		txt[0] = '\0';
+		for (size_t i = 0; i < sizeof(rp_txbits) / sizeof(rp_txbits[0]); i++)
+			if (t & rp_txbits[i].flag)
+				n += (size_t)snprintf(txt + n, sizeof(txt) - n, "%s", rp_txbits[i].name);
+		if (t && !(t & ((1u << 2) | (1u << 3))))
+			n += (size_t)snprintf(txt + n, sizeof(txt) - n, "NEITHER ");
+		if (t & 0xffffffff00000000ull)
+			snprintf(txt + n, sizeof(txt) - n, ":%" PRIx64, t >> 32);
+		rc = rp_buf_printf(b, "%-*s", width, txt);
+		break;
+	}
+	case RP_SORT_TRACE:
+		rc = rp_buf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
+		break;
+	case RP_SORT_SYM_SIZE:
+		if (e->sym_name)
+			rc = rp_buf_printf(b, "%*d", width, (int)rp_sym_size(e));
+		else
+			rc = rp_buf_printf(b, "%*s", width, "unknown");
+		break;
+	case RP_SORT_DSO_SIZE:
+		if (e->dso_name)
+			rc = rp_buf_printf(b, "%*d", width, (int)e->map_size);
+		else
+			rc = rp_buf_printf(b, "%*s", width, "unknown");
+		break;
+	case RP_SORT_CGROUP:
+		rc = rp_buf_printf(b, "%s", rp_cgroup_name(r, e));
+		break;
+	case RP_SORT_CGROUP_ID:
+		rc = rp_buf_printf(b, "%" PRIu64 "/0x%" PRIx64, e->cg_dev, e->cg_ino);
+		break;
+	case RP_SORT_IPC_NULL:
+		rc = rp_buf_printf(b, "%-*s", width, "-      -");
+		break;
+	case RP_SORT_TIME: {
+		char t[48];
+
+		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, (uint64_t)(e->time / 1000000000u),
+			 (uint64_t)((e->time % 1000000000u) / 1000u));
+		rc = rp_buf_printf(b, "%-.*s", width, t);
+		break;
+	}
+	case RP_SORT_CODE_PAGE_SIZE: {
+		/* perf's get_page_size_name(): unit_number__scnprintf */
+		char t[32];
+		uint64_t n = e->code_page_size;
+		int u = 0;
+
+		if (!n) {
+			snprintf(t, sizeof(t), "N/A");
+		} else {
+			while (n / 1024 > 1 && u < 3) {
+				n /= 1024;
+				u++;
+			}
+			snprintf(t, sizeof(t), "%" PRIu64 "%c", n, "BKMG"[u]);
+		}
+		rc = rp_buf_printf(b, "%-*s", width, t);
+		break;
+	}
+	case RP_SORT_ADDR:
+		rc = rp_buf_printf(b, "%-#*" PRIx64, width, e->sample_ip);
+		break;
+	default:
+		break;
 	}
 	if (rc)
 		return rc;
 	rp_sep_replace(r, b, start);
-	return 0;
+	/* The unpadded texts are padded to the column but in the last one,
+	 * as the symbol is. */
+	if (!last && (key == RP_SORT_TRACE || key == RP_SORT_TIME || key == RP_SORT_CGROUP ||
+		      key == RP_SORT_CGROUP_ID) &&
+	    (int)(b->len - start) < width)
+		rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+	return rc;
 }
 
 /* perf's convert_unit(): the "# Samples:" figure. */
@@ -1651,64 +2579,75 @@ static int rp_buf_pad(struct rp_buf *b, size_t start, int width)
 	return have < width ? rp_buf_printf(b, "%*s", width - have, "") : 0;
 }
 
-/*
- * The numeric cells of one row: Overhead (and Samples, Period with a
- * field separator), one sub-cell per shown member, each column padded to
- * its width (the unit width times the members).
- */
-static int rp_format_numbers(const struct rp_report *r, size_t lead, uint32_t nr_shown,
-			     int children, const struct rp_hist_entry *e, struct rp_buf *b)
+/* One member's figure of an hpp column. */
+static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struct rp_hist_entry *e,
+			     uint32_t m, int dim, uint64_t *total)
 {
-	const char *sep = r->field_sep;
+	struct rp_member_fig f = rp_member_figure(r, lead, e, m);
+
+	*total = f.total;
+	if (m == 0) {
+		switch (dim) {
+		case RP_SORT_OVERHEAD_SYS: return e->period_sys;
+		case RP_SORT_OVERHEAD_US: return e->period_us;
+		case RP_SORT_OVERHEAD_GUEST_SYS: return e->period_guest_sys;
+		case RP_SORT_OVERHEAD_GUEST_US: return e->period_guest_us;
+		case RP_SORT_OVERHEAD_CHILDREN: return e->acc_period;
+		default: break;
+		}
+	} else if (dim != RP_SORT_OVERHEAD && dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD) {
+		return 0;
+	}
+	return dim == RP_SORT_SAMPLE ? f.nr_samples : f.period;
+}
+
+/*
+ * One hpp cell (perf's __hpp__fmt): a sub-cell per member shown, as
+ * " %*.2f%%" or " %*llu" in the unit width (width 1 with -t), the whole
+ * padded to the unit width times the members.
+ */
+static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_shown, int dim,
+			 const struct rp_hist_entry *e, int last, struct rp_buf *b)
+{
+	int unit = rp_hpp_unit(dim);
+	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
+	/* the Children column shows the leader only */
+	uint32_t n = dim == RP_SORT_OVERHEAD_CHILDREN ? 1 : nr_shown;
 	size_t start = b->len;
-	uint32_t m;
 	int rc = 0;
 
-	if (children) {
-		/* The Children column, then the usual ones (Self). */
-		double pct = rp_percent(e->acc_period, r->hists[lead].total_period);
+	for (uint32_t m = 0; !rc && m < n; m++) {
+		uint64_t total, v = rp_hpp_value(r, lead, e, m, dim, &total);
 
-		if (!sep)
-			rc = rp_buf_printf(b, " %*.2f%%  ", RP_WIDTH_OVERHEAD - 2, pct);
-		else if (!(rc = rp_buf_printf(b, " %.2f%%", pct)) &&
-			 !(rc = rp_buf_pad(b, start, RP_WIDTH_OVERHEAD)))
-			rc = rp_buf_printf(b, "%s", sep);
-		if (rc)
-			return rc;
-		start = b->len;
+		if (pct)
+			rc = rp_buf_printf(b, " %*.2f%%", r->field_sep ? 1 : unit - 2,
+					   rp_percent(v, total));
+		else
+			rc = rp_buf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
 	}
+	/* with -t the last column is not padded */
+	if (rc || (last && r->field_sep))
+		return rc;
+	return rp_buf_pad(b, start, unit * (int)n);
+}
 
-	if (!sep) {
-		for (m = 0; !rc && m < nr_shown; m++) {
-			struct rp_member_fig f = rp_member_figure(r, lead, e, m);
+/* Whether column dim (a key) is left out: perf's sort__setup_elide(). */
+static int rp_col_elided(const struct rp_report *r, int dim)
+{
+	if (rp_dim_is_hpp(dim) || !rp_key_single(r, (enum rp_sort_key)dim))
+		return 0;
+	for (size_t i = 0; i < r->nr_cols; i++)
+		if (!rp_dim_is_hpp(r->cols[i]) && !rp_key_single(r, (enum rp_sort_key)r->cols[i]))
+			return 1;
+	return 0;
+}
 
-			rc = rp_buf_printf(b, " %*.2f%%", RP_WIDTH_OVERHEAD - 2,
-					   rp_percent(f.period, f.total));
-		}
-		return rc ? rc : rp_buf_pad(b, start, RP_WIDTH_OVERHEAD * (int)nr_shown);
-	}
-	for (m = 0; !rc && m < nr_shown; m++) {
-		struct rp_member_fig f = rp_member_figure(r, lead, e, m);
-
-		rc = rp_buf_printf(b, " %.2f%%", rp_percent(f.period, f.total));
-	}
-	if (!rc)
-		rc = rp_buf_pad(b, start, RP_WIDTH_OVERHEAD * (int)nr_shown);
-	if (!rc)
-		rc = rp_buf_printf(b, "%s", sep);
-	start = b->len;
-	for (m = 0; !rc && m < nr_shown; m++)
-		rc = rp_buf_printf(b, " %" PRIu64, rp_member_figure(r, lead, e, m).nr_samples);
-	if (!rc)
-		rc = rp_buf_pad(b, start, RP_WIDTH_SAMPLES * (int)nr_shown);
-	if (!rc)
-		rc = rp_buf_printf(b, "%s", sep);
-	start = b->len;
-	for (m = 0; !rc && m < nr_shown; m++)
-		rc = rp_buf_printf(b, " %" PRIu64, rp_member_figure(r, lead, e, m).period);
-	if (!rc)
-		rc = rp_buf_pad(b, start, RP_WIDTH_PERIOD * (int)nr_shown);
-	return rc;
+/* A column's width in this section. */
+static int rp_col_width(int dim, const struct rp_widths *w, uint32_t nr_shown)
+{
+	if (rp_dim_is_hpp(dim))
+		return rp_hpp_unit(dim) * (dim == RP_SORT_OVERHEAD_CHILDREN ? 1 : (int)nr_shown);
+	return rp_key_width((enum rp_sort_key)dim, w);
 }
 
 /*
@@ -1806,61 +2745,52 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	cg.min_hit = (uint64_t)((double)h->total_period * (r->call_threshold / 100.0));
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
-	/* perf leaves out the row's own frame when --sort starts with sym
-	 * and no -F was given (readperf's -t is perf's -F, but not with
-	 * --children). */
-	cg.skip_first = r->sort_sym_first && (!sep || children);
+	cg.skip_first = r->sort_sym_first;
 
-	/* The column header; the number columns are as wide as their unit
-	 * width times the members shown. */
-	int ow = RP_WIDTH_OVERHEAD * (int)nr_shown;
-	if (sep) {
+	/* The column header (perf's hists__fprintf_headers): hpp names
+	 * right-aligned, keys left-aligned, in their widths. */
+	int self_name = children && !r->strict_fields;
+	size_t nr_shown_cols = 0;
+	fputs("# ", out);
+	for (k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+		int cw = rp_col_width(dim, &w, nr_shown);
+		const char *hdr = rp_key_header((enum rp_sort_key)dim);
+
+		if (rp_col_elided(r, dim))
+			continue;
+		if (nr_shown_cols++)
+			fputs(sep ? sep : "  ", out);
+		if (dim == RP_SORT_OVERHEAD && self_name)
+			hdr = "Self";
+		if (rp_dim_is_hpp(dim))
+			fprintf(out, "%*s", cw, hdr);
+		else
+			fprintf(out, "%-*.*s", cw, cw, hdr);
+	}
+	fputc('\n', out);
+	if (!sep) {
 		fputs("# ", out);
-		if (children)
-			fprintf(out, "%*s%s", RP_WIDTH_OVERHEAD, "Children", sep);
-		fprintf(out, "%*s%s%*s%s%*s", ow, children ? "Self" : "Overhead", sep,
-			RP_WIDTH_SAMPLES * (int)nr_shown, "Samples", sep,
-			RP_WIDTH_PERIOD * (int)nr_shown, "Period");
-		for (k = 0; k < r->nr_keys; k++) {
-			int kw = rp_key_width(r->keys[k], &w);
+		nr_shown_cols = 0;
+		for (k = 0; k < r->nr_cols; k++) {
+			int dim = r->cols[k];
 
-			if (!rp_key_elided(r, k))
-				fprintf(out, "%s%-*.*s", sep, kw, kw, rp_key_header(r->keys[k]));
-		}
-		fputc('\n', out);
-	} else {
-		fputs("# ", out);
-		if (children)
-			fprintf(out, "%*s  ", RP_WIDTH_OVERHEAD, "Children");
-		fprintf(out, "%*s", ow, children ? "Self" : "Overhead");
-		for (k = 0; k < r->nr_keys; k++) {
-			int kw = rp_key_width(r->keys[k], &w);
-
-			if (!rp_key_elided(r, k))
-				fprintf(out, "  %-*.*s", kw, kw, rp_key_header(r->keys[k]));
-		}
-		fputs("\n# ", out);
-		if (children)
-			fprintf(out, "%.*s  ", RP_WIDTH_OVERHEAD, "........");
-		for (k = 0; k <= r->nr_keys; k++) {
-			int kw = k ? rp_key_width(r->keys[k - 1], &w) : ow;
-
-			if (k && rp_key_elided(r, k - 1))
+			if (rp_col_elided(r, dim))
 				continue;
-			if (k)
+			if (nr_shown_cols++)
 				fputs("  ", out);
-			for (int d = 0; d < kw; d++)
+			for (int d = rp_col_width(dim, &w, nr_shown); d > 0; d--)
 				fputc('.', out);
 		}
 		fputs("\n#\n", out);
 	}
 
-	size_t last_key = r->nr_keys; /* the last key shown, plus one */
-	while (last_key > 1 && rp_key_elided(r, last_key - 1))
-		last_key--;
+	size_t last_col = r->nr_cols; /* the last column shown, plus one */
+	while (last_col > 1 && rp_col_elided(r, r->cols[last_col - 1]))
+		last_col--;
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
-		if (e->filtered)
+		if (rp_entry_hidden(r, e))
 			continue;
 		/* perf compares the leader's share, as a float, with a float
 		 * limit: a row of the members only has 0.  With --children the
@@ -1874,31 +2804,37 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			continue;
 		b->len = 0;
 		rc = sep ? 0 : rp_buf_printf(b, "  ");
-		if (!rc)
-			rc = rp_format_numbers(r, idx, nr_shown, children, e, b);
-		size_t nr_cols = 1, key_at = 0;
+		size_t nr_cols = 0, key_at = 0;
+		int last_dim = -1;
 
-		for (size_t c = 0; sep && *sep && c + strlen(sep) <= b->len; c++)
-			nr_cols += !memcmp(b->p + c, sep, strlen(sep));
-		for (k = 0; !rc && k < r->nr_keys; k++) {
-			if (rp_key_elided(r, k))
+		for (k = 0; !rc && k < r->nr_cols; k++) {
+			int dim = r->cols[k];
+
+			if (rp_col_elided(r, dim))
 				continue;
-			rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
+			if (nr_cols++)
+				rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
 			key_at = b->len;
-			if (!rc)
-				rc = rp_format_key(r, r->keys[k], e, rp_key_width(r->keys[k], &w),
-						   k + 1 == last_key, b);
+			last_dim = dim;
+			if (rc)
+				break;
+			if (rp_dim_is_hpp(dim))
+				rc = rp_format_hpp(r, idx, nr_shown, dim, e, k + 1 == last_col, b);
+			else
+				rc = rp_format_key(r, (enum rp_sort_key)dim, e,
+						   rp_key_width((enum rp_sort_key)dim, &w),
+						   k + 1 == last_col, b);
 		}
 		if (rc)
 			return rc;
-		if (sep && r->nr_keys) {
+		if (sep && last_dim >= 0 && !rp_dim_is_hpp(last_dim)) {
 			/* perf prints a row into a buffer of the columns'
 			 * widths, two per gap and four more (hists__fprintf's
 			 * linesz): with a one-character separator a last column
 			 * wider than its width (" (inlined)" is not counted
 			 * in it) loses what does not fit. */
-			int kw = rp_key_width(r->keys[r->nr_keys - 1], &w);
-			long slack = (long)(nr_cols + r->nr_keys - 1) * (2 - (long)strlen(sep)) + 3;
+			int kw = rp_key_width((enum rp_sort_key)last_dim, &w);
+			long slack = (long)(nr_cols - 1) * (2 - (long)strlen(sep)) + 3;
 			long over = (long)(b->len - key_at) - kw;
 
 			if (slack >= 0 && over > slack)
@@ -1940,31 +2876,27 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	}
 	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 	      out);
+	/* perf counts the call stacks only when an event records them:
+	 * --children falls back to the plain view, and no graph is drawn. */
+	int has_chains = rp_has_callchains(report->session);
+	int children = report->children && has_chains;
+	int graph = report->graph && has_chains;
+
+	rp_report_lists(report, children);
 	/* perf names each filter whose column it leaves out (or would). */
-	for (size_t k = 0; k < report->nr_keys; k++) {
-		const char *one = rp_key_single(report, report->keys[k]);
+	for (size_t k = 0; k < report->nr_cols; k++) {
+		int dim = report->cols[k];
+		const char *one = rp_dim_is_hpp(dim) ? NULL : rp_key_single(report, (enum rp_sort_key)dim);
 
 		if (one)
 			fprintf(out, "# %s: %s\n",
-				report->keys[k] == RP_SORT_COMM  ? "comm"
-				: report->keys[k] == RP_SORT_DSO ? "dso"
-								 : "symbol",
+				dim == RP_SORT_COMM  ? "comm"
+				: dim == RP_SORT_DSO ? "dso"
+						     : "symbol",
 				one);
 	}
 	for (size_t i = 0; i < report->nr_hists; i++)
 		total += report->hists[i].nr_samples;
-	/* perf counts the call stacks only when an event records them:
-	 * --children falls back to the plain view, and no graph is drawn. */
-	int has_chains = 0;
-	for (size_t i = 0; report->session && i < report->nr_hists; i++) {
-		const struct rp_evsel *ev = rp_session_evsel(report->session, i);
-		const struct rp_attr *a = ev ? rp_evsel_attr(ev) : NULL;
-
-		if (a && (a->sample_type & RP_SAMPLE_CALLCHAIN))
-			has_chains = 1;
-	}
-	int children = report->children && has_chains;
-	int graph = report->graph && has_chains;
 	enum rp_report_group saved_mode = report->group_mode;
 	/* readperf shows --children without the group view. */
 	if (children)

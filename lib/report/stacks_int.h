@@ -24,6 +24,7 @@
 #include "common/arena.h"
 #include "common/hashmap.h"
 #include "report/callchain_int.h"
+#include "process_int.h"
 
 /* Bytes of stacks the table holds before it is drained and emptied: its
  * memory is bounded whatever the number of distinct stacks. */

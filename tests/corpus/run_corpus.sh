@@ -98,7 +98,8 @@ def read_stat_csv(path):
 
 
 def parse_t_rows(text):
-    """Rows of `readperf report --sort comm -t ';'`, per event section."""
+    """Rows of `readperf report --no-children -g none --sort comm
+    -F overhead,sample,period,comm -t ';'`, per event section."""
     sections, cur = [], None
     for line in text.splitlines():
         m = re.match(r"^# Samples: .* of events? '(.*)'", line)
@@ -168,7 +169,8 @@ def per_comm_check(name, base, info):
     branch = any("BRANCH_STACK" in a.get("sample_type", "") for a in info.get("attrs", []))
     if info.get("records", {}).get("AUXTRACE"):
         return  # perf decodes AUX data (Intel PT) into events of its own
-    rc, out, err = run(["report", "--sort", "comm", "-t", ";", base])
+    rc, out, err = run(["report", "--no-children", "-g", "none", "--sort", "comm",
+                        "-F", "overhead,sample,period,comm", "-t", ";", base])
     if rc != 0:
         fail(name, f"readperf report --sort comm -t ';': {describe(rc)}: {err.strip()[:200]}")
         return

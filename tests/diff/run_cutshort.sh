@@ -83,7 +83,7 @@ check() {
 		fail "$name: perf report on the finished copy failed"
 		return
 	}
-	"$RP" report --sort comm,dso,sym -t ';' "$name.data" >"$name.rp.txt" 2>"$name.rp.err"
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$name.data" >"$name.rp.txt" 2>"$name.rp.err"
 	rc=$?
 	[ $rc -eq 0 ] || fail "$name: readperf report exit status $rc"
 	rows <"$name.perf.txt" >"$name.perf.rows"

@@ -51,7 +51,7 @@ compare() {
 		failures=$((failures + 1))
 		return
 	fi
-	"$RP" report --sort "$keys" -t ';' "$file" >"$base.rp.txt" 2>"$base.rp.err"
+	"$RP" report --no-children -g none --sort "$keys" -F "overhead,sample,period,$keys" -t ';' "$file" >"$base.rp.txt" 2>"$base.rp.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "FAIL $tag: readperf exit status $rc" >&2

@@ -97,7 +97,7 @@ report_same() {
 	shift 3
 	perf report -i "$file" --stdio "$@" 2>/dev/null | head -n -3 >"$tag.perf"
 	# shellcheck disable=SC2086
-	"$RP" report $rpargs "$file" >"$tag.rp" 2>/dev/null
+	"$RP" report "$@" "$file" >"$tag.rp" 2>/dev/null
 	grep -q '%' "$tag.perf" || fail "$tag: perf printed no rows (test problem)"
 	if [ -n "${RP_DWARF_SKIP:-}" ]; then
 		# (the column widths follow the rows left out: the header too)

@@ -68,7 +68,7 @@ report_rows() {
 		head -5 "$base.perf.err" >&2
 		return
 	fi
-	if ! "$RP" report --sort "$keys" -t ';' "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
+	if ! "$RP" report --no-children -g none --sort "$keys" -F "overhead,sample,period,$keys" -t ';' "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
 		fail "$tag: readperf report failed"
 		head -5 "$base.rp.err" >&2
 		return

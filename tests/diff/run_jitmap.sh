@@ -58,7 +58,7 @@ for style in 0x plain; do
 	perf report -i "$style.data" --stdio --no-children --sort comm,dso,sym \
 		-F overhead,sample,period,comm,dso,sym -t ';' -g none \
 		>"$style.perf.txt" 2>"$style.perf.err" || fail "$style: perf report failed"
-	"$RP" report --sort comm,dso,sym -t ';' "$style.data" >"$style.rp.txt" 2>"$style.rp.err" ||
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$style.data" >"$style.rp.txt" 2>"$style.rp.err" ||
 		fail "$style: readperf report failed"
 	rows <"$style.perf.txt" >"$style.perf.rows"
 	rows <"$style.rp.txt" >"$style.rp.rows"

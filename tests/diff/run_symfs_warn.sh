@@ -46,7 +46,7 @@ compare() {
 		fail "$tag: perf report failed"
 		return
 	}
-	"$RP" report --sort comm,dso,sym -t ';' "$@" "$file" >"$tag.rp.txt" 2>"$tag.rp.err" ||
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$@" "$file" >"$tag.rp.txt" 2>"$tag.rp.err" ||
 		fail "$tag: readperf report failed: $(head -3 "$tag.rp.err")"
 	rows <"$tag.perf.txt" >"$tag.perf.rows"
 	rows <"$tag.rp.txt" >"$tag.rp.rows"

@@ -47,7 +47,7 @@ for f in "${files[@]}"; do
 
 	for key in comm dso; do
 		[ -f "$name.$key.expected" ] || { fail "$short: $name.$key.expected missing (run regen.sh)"; continue; }
-		"$RP" report --sort "$key" -t ';' "$f" >"$out/$key.txt" 2>"$out/$key.err"
+		"$RP" report --no-children -g none --sort "$key" -F "overhead,sample,period,$key" -t ';' "$f" >"$out/$key.txt" 2>"$out/$key.err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			fail "$short --sort $key: readperf exit status $rc"

@@ -48,7 +48,7 @@ cflags=(-std=c11 -O1 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-pro
 	-Wvla -Wformat=2 -Werror "${san_flags[@]}")
 
 # The function heading `readperf report --sort sym`, as "[.] name".
-"$RP" report --sort sym -g none "$data" 2>/dev/null | grep -v '^#' | sed -n '/[^ ]/{p;q}' |
+"$RP" report --no-children --sort sym -g none "$data" 2>/dev/null | grep -v '^#' | sed -n '/[^ ]/{p;q}' |
 	sed -E 's/^ *[0-9.]+% +//' >"$work/expected"
 [ -s "$work/expected" ] || { echo "$rp_name: readperf report printed no row for $data" >&2; exit 1; }
 

@@ -47,7 +47,7 @@ compare() {
 	# fractal graphs and may add " (inlined)" to it (docs/report.md).
 	head -n -3 "$base.perf.full" | sed 's/--\[\.\.\.\] (inlined)$/--[...]/' >"$base.perf.txt"
 	# shellcheck disable=SC2086
-	if ! "$RP" report $rpargs "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
+	if ! "$RP" report "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
 		echo "FAIL ${file%.data} $tag: readperf report $rpargs failed" >&2
 		head -5 "$base.rp.err" >&2
 		failures=$((failures + 1))

@@ -42,7 +42,7 @@ check() {
 		fail "$name: not a gzip file"
 		return
 	fi
-	"$RP" report --sort sym -t ';' "$name.data" >"$name.report" 2>"$name.report.err" ||
+	"$RP" report --no-children -g none --sort sym -F overhead,sample,period,sym -t ';' "$name.data" >"$name.report" 2>"$name.report.err" ||
 		{ cat "$name.report.err" >&2; fail "$name: readperf report failed"; return; }
 	perf buildid-list -i "$name.data" >"$name.buildids" 2>/dev/null
 	local events

@@ -16,6 +16,8 @@
 
 #include <readperf/features.h>
 
+#include "format/features_int.h"
+
 #define SEC_MAX 8192
 
 /* A section under construction, in little- or big-endian order. */

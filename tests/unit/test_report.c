@@ -20,6 +20,9 @@
 #include "builder.h"
 #include "machine/dso.h"
 
+/* perf report -F overhead,sample,period,KEYS: the keys come from --sort */
+#define RP_F_OLD "overhead,sample,period"
+
 #define HEAD "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
 
 struct fixture {
@@ -202,7 +205,8 @@ static void test_default_keys(void **state)
 static void test_field_sep(void **state)
 {
 	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = ";" };
+	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = ";", .field_order = RP_F_OLD,
+				     .sort_order = "comm,dso,sym" };
 
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
@@ -249,6 +253,7 @@ static void test_unresolved_dso_width(void **state)
 	rp_report_free(r);
 
 	o.field_sep = ",";
+	o.field_order = RP_F_OLD;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed(rp_report_consumer(r), &u, 1);
 	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
@@ -336,7 +341,8 @@ static void test_events_and_cpu(void **state)
 static void test_percent_limit_and_sep_char(void **state)
 {
 	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .percent_limit = 20.0, .field_sep = "|" };
+	struct rp_report_opts o = { .sz = sizeof(o), .percent_limit = 20.0, .field_sep = "|",
+				     .field_order = RP_F_OLD };
 	struct rp_symbol odd = { 0x2000, 0x2100, "a|b", 1, 0 };
 	struct rp_symbol longsym = { 0x3000, 0x3100, "a_rather_long_symbol_name", 1, 0 };
 
@@ -363,7 +369,7 @@ static void test_percent_limit_and_sep_char(void **state)
 static void test_sym_not_last(void **state)
 {
 	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = " " };
+	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = " ", .field_order = RP_F_OLD };
 	struct rp_symbol sp = { 0x2000, 0x2100, "a b", 1, 0 };
 
 	(void)state;
@@ -382,6 +388,7 @@ static void test_sym_not_last(void **state)
 	rp_report_free(r);
 
 	o.field_sep = NULL;
+	o.field_order = NULL;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	struct smp b = { 0, 10, 10, "w", &fx.dso_w, &fx.fa, 0x1000, '.', 0, -1 };
 	feed(rp_report_consumer(r), &b, 1);

@@ -21,6 +21,7 @@
 #include "builder.h"
 #include "machine/dso.h"
 #include "report/report_int.h"
+#include "process_int.h"
 
 #define HEAD "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
 #define TOP HEAD "#\n# Total Lost Samples: 0\n#\n" \
@@ -271,7 +272,9 @@ static void test_children_graph(void **state)
 /* --children -t: perf's -n --show-total-period -t form, no graph. */
 static void test_children_rows(void **state)
 {
-	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";" };
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";",
+				     .show_nr_samples = 1, .show_total_period = 1,
+				     .call_graph = RP_CALL_GRAPH_NONE };
 
 	(void)state;
 	check(&o, TOP
@@ -346,7 +349,9 @@ static void test_parse(void **state)
 static void test_recursion_kernel(void **state)
 {
 	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";" };
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1, .field_sep = ";",
+				     .show_nr_samples = 1, .show_total_period = 1,
+				     .call_graph = RP_CALL_GRAPH_NONE };
 	struct rp_frame s[4] = { frame(&fx.clear_page, 1), frame(&fx.fa, 0), frame(&fx.fa, 0),
 				 frame(&fx.main_, 0) };
 

@@ -189,10 +189,11 @@ static void check(struct rp_report *r, const char *want)
 static struct rp_report *new_report(const char *sort, const char *sep, double limit)
 {
 	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = sep, .percent_limit = limit };
+	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = sep, .percent_limit = limit,
+				     .field_order = sep ? "overhead,sample,period" : NULL };
 
-	if (sort)
-		assert_int_equal(rp_report_parse_sort(&o, sort), 0);
+	/* -F overhead,sample,period with the keys of --sort (comm,dso,sym) */
+	assert_int_equal(rp_report_parse_sort(&o, sort ? sort : "comm,dso,sym"), 0);
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	return r;
 }

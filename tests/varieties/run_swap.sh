@@ -33,7 +33,7 @@ compare() { # name native
 	for v in le be; do
 		f=$in
 		[ $v = be ] && f=$in.be
-		"$RP" report --sort comm,dso,sym -t ';' "$f" >"$name.$v.report" 2>"$name.$v.err"
+		"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$f" >"$name.$v.report" 2>"$name.$v.err"
 		echo "exit $?" >>"$name.$v.report"
 		rm -rf "$name.$v.csv"
 		"$RP" csv -o "$name.$v.csv" "$f" >/dev/null 2>>"$name.$v.err"

@@ -90,7 +90,7 @@ rp_view() { # view file
 		if [ -n "${statfile:-}" ]; then
 			"$RP" report "$2"
 		else
-			"$RP" report --sort comm,dso,sym -t ';' "$2" | report_filter
+			"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$2" | report_filter
 		fi
 		;;
 	esac
@@ -249,7 +249,7 @@ fi
 # One recording in other shapes: readperf's report must not change.
 same() { # what file
 	local out
-	"$RP" report --sort comm,dso,sym -t ';' "$2" >same.$1.rp 2>same.$1.err
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$2" >same.$1.rp 2>same.$1.err
 	if [ ! -s same.$1.rp ]; then
 		fails=$((fails + 1))
 		out="DIFF   same-recording $1: readperf prints nothing: $(head -1 same.$1.err)"
@@ -264,7 +264,7 @@ same() { # what file
 }
 if wanted same; then
 	perf record -q -e cpu-clock -g -o same.data -- $WL >/dev/null 2>&1
-	"$RP" report --sort comm,dso,sym -t ';' same.data >same.plain.rp 2>/dev/null
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' same.data >same.plain.rp 2>/dev/null
 	perf inject -i same.data -o - >same.pipe.data 2>/dev/null && same pipe same.pipe.data
 	if [ -x rp-swap ]; then
 		./rp-swap same.data same.be.data && same swapped same.be.data

@@ -35,7 +35,7 @@ perf_rows() {
 }
 
 rp_rows() {
-	"$RP" report --sort comm,dso,sym -t ';' "$1" 2>"$2.err" | filter
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' "$1" 2>"$2.err" | filter
 }
 
 events() {
@@ -93,7 +93,7 @@ cmp -s pipe.rp pipe-stdin.rp || fail "pipe: standard input gives another report 
 
 # Live: perf writes into readperf's standard input.
 perf record -q -e cpu-clock -o - -- sh -c "$WORK" 2>/dev/null |
-	tee live.data | "$RP" report --sort comm,dso,sym -t ';' - >live.rp 2>live.err
+	tee live.data | "$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' - >live.rp 2>live.err
 st=$?
 if [ $st -ne 0 ] || ! grep -q "of event 'cpu-clock'" live.rp; then
 	fail "live pipe: exit $st: $(head -2 live.err) (stream starts: $(head -c 16 live.data | od -An -c | tr -s " "))"
@@ -101,7 +101,7 @@ else
 	echo "ok   live pipe"
 fi
 perf record -q -e cpu-clock -z -o - -- sh -c "$WORK" 2>/dev/null |
-	"$RP" report --sort comm,dso,sym -t ';' - >livez.rp 2>livez.err
+	"$RP" report --no-children -g none --sort comm,dso,sym -F overhead,sample,period,comm,dso,sym -t ';' - >livez.rp 2>livez.err
 st=$?
 if [ $st -ne 0 ] || ! grep -q "of event 'cpu-clock'" livez.rp; then
 	fail "live pipe -z: exit $st: $(head -2 livez.err)"

@@ -17,7 +17,7 @@ rp_take_binary "${1:?usage: run_cli.sh /path/to/readperf}"
 rp_workdir rp-cli
 cd "$rp_work_dir" || exit 1
 
-commands="report csv header dump stats script collapse flamegraph pprof json"
+commands="report csv header dump stats script collapse flamegraph pprof json html"
 
 # An unknown command.
 "$RP" repor >out 2>err

@@ -24,6 +24,18 @@ void cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * short (rp_session_stats: cut_short), saying how much was recovered. */
 void cli_warn_cut_short(const char *path, const struct rp_session *session);
 
+/*
+ * perf's config files (cli_config.c): calls fn with each "section.key"
+ * (lower case) and its value (NULL for a key without '=') in the order
+ * perf reads them: $PERF_CONFIG alone when set (empty: none), else
+ * /etc/perfconfig, then ~/.perfconfig.
+ */
+typedef void (*cli_config_fn)(void *ctx, const char *name, const char *value);
+void cli_config_read(cli_config_fn fn, void *ctx);
+/* perf_config_bool(): true/yes/on, false/no/off, a number, or no value
+ * (true).  Returns 0, or -1 for another text. */
+int cli_config_bool(const char *value, int *out);
+
 /* The pieces a subcommand works with, opened from one file. */
 struct cli_input {
 	const char *path;
@@ -169,5 +181,8 @@ int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_html(int argc, char **argv);
+int cmd_sqlite(int argc, char **argv);
+int cmd_postgres(int argc, char **argv);
 
 #endif

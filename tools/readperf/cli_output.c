@@ -127,10 +127,35 @@ static void cli_output_warnings(const struct cli_input *in, struct rp_output *ou
 	}
 }
 
+/*
+ * Hands an RP_OUTPUT_FILE_ORDER output every record as the file holds it.
+ * Returns the exit status, as cli_input_run().
+ */
+static int cli_records_run(struct cli_input *in, const struct rp_consumer *consumer)
+{
+	const struct rp_event *ev;
+	int ret;
+
+	while ((ret = rp_session_next(in->session, &ev)) > 0)
+		if ((ret = consumer->event(consumer->ctx, ev, NULL)) < 0)
+			break;
+	cli_warn_cut_short(in->path, in->session);
+	if (ret < 0) {
+		const struct rp_error *e = rp_session_error(in->session);
+
+		if (e->code)
+			cli_error(in->path, e);
+		else
+			cli_errorf("%s: %s", in->path, rp_strerror(ret));
+		return RP_EXIT_BAD_INPUT;
+	}
+	return RP_EXIT_OK;
+}
+
 /* Runs the output on the opened input into stream (stream outputs) or
  * target_path.  Returns the exit status. */
-static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in, void *opts,
-			  FILE *stream, const char *target_path)
+static int cli_output_run(const struct cli_output_cmd *cmd, unsigned flags,
+			  struct cli_input *in, void *opts, FILE *stream, const char *target_path)
 {
 	struct rp_output_env env = { .sz = sizeof(env), .session = in->session,
 				     .machine = in->machine, .symbols = in->symbols,
@@ -154,7 +179,12 @@ static int cli_output_run(const struct cli_output_cmd *cmd, struct cli_input *in
 						     : NULL;
 	struct rp_consumer consumers[2] = { rp_output_consumer(out),
 					     rp_progress_consumer(progress) };
-	status = cli_input_run(in, consumers, progress ? 2 : 1);
+	if (flags & RP_OUTPUT_HEADER_ONLY)
+		status = RP_EXIT_OK;
+	else if (flags & RP_OUTPUT_FILE_ORDER)
+		status = cli_records_run(in, &consumers[0]);
+	else
+		status = cli_input_run(in, consumers, progress ? 2 : 1);
 	rp_progress_finish(progress);
 	rp_progress_free(progress);
 	/* What was read before a bad record is still written. */
@@ -272,13 +302,15 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	}
 
 	struct cli_input in;
-	status = cli_input_open(&in, path, RP_ORDER_TIME,
+	status = cli_input_open(&in, path,
+				(flags & (RP_OUTPUT_FILE_ORDER | RP_OUTPUT_HEADER_ONLY)) ? RP_ORDER_FILE
+											 : RP_ORDER_TIME,
 				(flags & RP_OUTPUT_SYMBOLS) ? &sym : NULL);
 	if (status)
 		goto out;
 	status = cmd->no_filters ? 0 : cli_input_filter(&in, &filter);
 	if (!status && (flags & RP_OUTPUT_PATH)) {
-		status = cli_output_run(cmd, &in, opts, NULL, target_path);
+		status = cli_output_run(cmd, flags, &in, opts, NULL, target_path);
 	} else if (!status) {
 		FILE *f = cli_stream_open(target_path);
 
@@ -286,7 +318,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 			status = RP_EXIT_USAGE;
 		else
 			status = cli_stream_close(f, target_path,
-						  cli_output_run(cmd, &in, opts, f, NULL));
+						  cli_output_run(cmd, flags, &in, opts, f, NULL));
 	}
 	cli_input_close(&in);
 out:

@@ -288,6 +288,9 @@ static const struct cli_command {
 	{ "flamegraph", cmd_flamegraph, "an interactive SVG flame graph" },
 	{ "pprof", cmd_pprof, "a gzip'd pprof profile.proto" },
 	{ "json", cmd_json, "perf data convert --to-json" },
+	{ "html", cmd_html, "one offline HTML page: flame graph, trees, caller/callee, timeline" },
+	{ "sqlite", cmd_sqlite, "an SQLite database in perf's export-to-sqlite schema" },
+	{ "postgres", cmd_postgres, "into a PostgreSQL database, perf's export-to-postgresql schema" },
 	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
 	{ "diff", cmd_diff, "what changed between two recordings, as perf diff" },
 };

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readperf: perf's database export into PostgreSQL, many recordings in
+ * one database.
+ *
+ * The output "postgres" (output.h: rp_output_new()) writes the schema of
+ * perf's export-to-postgresql.py (see sqlite.h for the tables) into an
+ * existing database, with a column recording_id added first to every
+ * table and a table `recordings` (one row per recording: its header
+ * facts and a SHA-256 of the file's content), so that queries can
+ * compare runs.  target.path is a libpq connection string ("" for
+ * libpq's defaults: PGHOST, PGDATABASE, ...).  The tables and views are
+ * created when missing.  One recording is one transaction: rows go
+ * through COPY (binary) and are committed by rp_output_finish(); an
+ * output freed unfinished, a failure or a killed process leaves nothing.
+ * docs/sql.md describes the schema and the queries it is made for.
+ */
+#ifndef READPERF_POSTGRES_H
+#define READPERF_POSTGRES_H
+
+#include <stddef.h>
+
+#include <readperf/api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the postgres output does with a recording the database already
+ * holds (the same content hash). */
+enum rp_postgres_again {
+	RP_POSTGRES_REFUSE = 0, /* fail with RP_ERR_INVAL; nothing changes */
+	RP_POSTGRES_REPLACE,    /* delete the old one in the same transaction */
+};
+
+struct rp_postgres_opts {
+	size_t sz;      /* sizeof(struct rp_postgres_opts) */
+	int branches;   /* as in struct rp_sqlite_opts (sqlite.h) */
+	int calls;
+	int callchains;
+	enum rp_postgres_again again;
+	/* The recording's name in the recordings table; NULL: the session's
+	 * path. */
+	const char *file_name;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

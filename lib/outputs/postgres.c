@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "postgres" output (postgres.h): perf's export-to-postgresql.py
+ * schema (perf 6.1) with a recording_id in every table and a recordings
+ * table, its rows from dbexport.c sent with libpq's binary COPY, one
+ * transaction per recording.  The samples stream to the server while the
+ * file is read; the other tables (far fewer rows) are kept in memory in
+ * COPY's binary format and sent at the end.  docs/sql.md.
+ */
+#include <readperf/postgres.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <readperf/session.h>
+#include <readperf/version.h>
+
+#include "common/error_int.h"
+#include "common/opts.h"
+#include "outputs/dbexport_int.h"
+#include "outputs/output_int.h"
+
+#ifdef RP_HAVE_POSTGRES
+#include <libpq-fe.h>
+#include <openssl/evp.h>
+
+/* Bytes of samples gathered before one PQputCopyData. */
+#define RP_PG_CHUNK (1u << 20)
+/* The other tables, held until the end: a file cannot make them grow
+ * beyond this. */
+#define RP_PG_MAX_HELD (4ull << 30)
+/* The advisory lock that serializes the creation of the schema. */
+#define RP_PG_SCHEMA_LOCK "7526102020161107"
+
+struct rp_pgbuf {
+	char *p;
+	size_t len, cap;
+};
+
+struct rp_pg {
+	struct rp_postgres_opts opts;
+	struct rp_dbx_opts dopts;
+	struct rp_dbx *dbx;
+	PGconn *conn;
+	int copying;        /* the samples' COPY is open */
+	int64_t recording;  /* its id in recordings */
+	struct rp_pgbuf held[RP_DBX_NR_TABLES];
+	uint64_t held_bytes;
+	struct rp_pgbuf samples;
+	char hash[65];
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
+		      const PGresult *res)
+{
+	const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(pg->conn);
+	char line[RP_ERROR_MSG_MAX];
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	snprintf(line, sizeof(line), "%.*s", (int)n, msg ? msg : "");
+	return rp_error_set(err, RP_ERR_IO, "postgres: %s: %s", what, line);
+}
+
+/* Runs sql (no parameters, no rows wanted). */
+static int rp_pg_exec(struct rp_pg *pg, const char *sql, struct rp_error *err)
+{
+	PGresult *res = PQexec(pg->conn, sql);
+	int ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
+	int ret = ok ? 0 : rp_pg_fail(pg, err, sql, res);
+
+	PQclear(res);
+	return ret;
+}
+
+static int rp_buf_reserve(struct rp_pgbuf *b, size_t more)
+{
+	if (b->len + more <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 65536;
+	while (cap < b->len + more) {
+		if (cap > SIZE_MAX / 2)
+			return RP_ERR_NOMEM;
+		cap *= 2;
+	}
+	char *p = realloc(b->p, cap);
+	if (!p)
+		return RP_ERR_NOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static inline void rp_put16(char *p, uint16_t v)
+{
+	p[0] = (char)(v >> 8);
+	p[1] = (char)v;
+}
+
+static inline void rp_put32(char *p, uint32_t v)
+{
+	p[0] = (char)(v >> 24);
+	p[1] = (char)(v >> 16);
+	p[2] = (char)(v >> 8);
+	p[3] = (char)v;
+}
+
+static inline void rp_put64(char *p, uint64_t v)
+{
+	rp_put32(p, (uint32_t)(v >> 32));
+	rp_put32(p + 4, (uint32_t)v);
+}
+
+/* The bytes of the first max_chars characters of s (valid UTF-8). */
+static size_t rp_utf8_prefix(const char *s, size_t len, uint32_t max_chars)
+{
+	size_t i = 0;
+	uint32_t chars = 0;
+
+	while (i < len && chars < max_chars) {
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+/* One row in COPY's binary format: the recording's id, then the values. */
+static int rp_pg_encode(struct rp_pg *pg, struct rp_pgbuf *b, const struct rp_dbx_table_def *def,
+			const struct rp_dbx_value *v)
+{
+	size_t need = 2 + 12;
+
+	for (size_t c = 0; c < def->nr_cols; c++)
+		need += 4 + (def->cols[c].type == RP_DBX_TEXT ? v[c].len : 8);
+	if (rp_buf_reserve(b, need) < 0)
+		return RP_ERR_NOMEM;
+	char *p = b->p + b->len;
+	rp_put16(p, (uint16_t)(def->nr_cols + 1));
+	rp_put32(p + 2, 8);
+	rp_put64(p + 6, (uint64_t)pg->recording);
+	p += 14;
+	for (size_t c = 0; c < def->nr_cols; c++) {
+		switch (def->cols[c].type) {
+		case RP_DBX_BIGINT:
+			rp_put32(p, 8);
+			rp_put64(p + 4, (uint64_t)v[c].i);
+			p += 12;
+			break;
+		case RP_DBX_INT:
+			rp_put32(p, 4);
+			rp_put32(p + 4, (uint32_t)v[c].i);
+			p += 8;
+			break;
+		case RP_DBX_BOOL:
+			rp_put32(p, 1);
+			p[4] = (char)(v[c].i != 0);
+			p += 5;
+			break;
+		case RP_DBX_TEXT: {
+			/* varchar(n) counts characters: longer names (C++
+			 * symbols past 2048) are cut to fit. */
+			size_t n = rp_utf8_prefix(v[c].s, v[c].len, def->cols[c].max_chars);
+
+			rp_put32(p, (uint32_t)n);
+			memcpy(p + 4, v[c].s, n);
+			p += 4 + n;
+			break;
+		}
+		}
+	}
+	b->len = (size_t)(p - b->p);
+	return 0;
+}
+
+static const char rp_copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
+static int rp_pg_put(struct rp_pg *pg, const char *p, size_t n, struct rp_error *err)
+{
+	while (n) {
+		int part = n > RP_PG_CHUNK ? (int)RP_PG_CHUNK : (int)n;
+
+		if (PQputCopyData(pg->conn, p, part) != 1)
+			return rp_pg_fail(pg, err, "COPY", NULL);
+		p += part;
+		n -= (size_t)part;
+	}
+	return 0;
+}
+
+/* "t (recording_id, a, b, ...)" for table t's COPY. */
+static void rp_pg_copy_sql(const struct rp_pg *pg, enum rp_dbx_table t, char *sql, size_t size)
+{
+	const struct rp_dbx_table_def *def = rp_dbx_table(&pg->dopts, t);
+	int n = snprintf(sql, size, "COPY %s (recording_id", def->name);
+
+	for (size_t c = 0; c < def->nr_cols; c++)
+		n += snprintf(sql + n, size - (size_t)n, ", %s", def->cols[c].name);
+	snprintf(sql + n, size - (size_t)n, ") FROM STDIN (FORMAT binary)");
+}
+
+static int rp_pg_copy_begin(struct rp_pg *pg, enum rp_dbx_table t, struct rp_error *err)
+{
+	char sql[2048];
+	PGresult *res;
+
+	rp_pg_copy_sql(pg, t, sql, sizeof(sql));
+	res = PQexec(pg->conn, sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		int ret = rp_pg_fail(pg, err, sql, res);
+
+		PQclear(res);
+		return ret;
+	}
+	PQclear(res);
+	return rp_pg_put(pg, rp_copy_header, sizeof(rp_copy_header), err);
+}
+
+static int rp_pg_copy_end(struct rp_pg *pg, struct rp_error *err)
+{
+	static const char trailer[2] = { (char)0xff, (char)0xff };
+	PGresult *res;
+	int ret = rp_pg_put(pg, trailer, sizeof(trailer), err);
+
+	if (ret < 0)
+		return ret;
+	if (PQputCopyEnd(pg->conn, NULL) != 1)
+		return rp_pg_fail(pg, err, "COPY", NULL);
+	while ((res = PQgetResult(pg->conn))) {
+		if (!ret && PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = rp_pg_fail(pg, err, "COPY", res);
+		PQclear(res);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------- schema */
+
+static const char *rp_pg_type(const struct rp_dbx_column *c, char *buf, size_t n)
+{
+	switch (c->type) {
+	case RP_DBX_BIGINT:
+		return "bigint";
+	case RP_DBX_INT:
+		return "integer";
+	case RP_DBX_BOOL:
+		return "boolean";
+	case RP_DBX_TEXT:
+		snprintf(buf, n, "varchar(%u)", c->max_chars);
+		return buf;
+	}
+	return "";
+}
+
+static const char rp_pg_recordings[] =
+	"CREATE TABLE IF NOT EXISTS recordings ("
+	" id bigserial PRIMARY KEY,"
+	" content_hash varchar(64) NOT NULL UNIQUE,"
+	" file_name text, file_size bigint, file_time timestamptz,"
+	" hostname text, os_release text, arch text, cpu_desc text, nr_cpus integer,"
+	" perf_version text, cmdline text,"
+	" first_sample_time bigint, last_sample_time bigint,"
+	" build_ids text, readperf_version text, options text,"
+	" exported_at timestamptz NOT NULL DEFAULT now(),"
+	" nr_samples bigint)";
+
+/* perf's views, each row joined within its recording. */
+static const char *const rp_pg_views[] = {
+	"CREATE OR REPLACE VIEW machines_view AS SELECT recording_id, id, pid, root_dir,"
+	" CASE WHEN id = 0 THEN 'unknown' WHEN pid = -1 THEN 'host' ELSE 'guest' END"
+	" AS host_or_guest FROM machines",
+
+	"CREATE OR REPLACE VIEW dsos_view AS SELECT d.recording_id, d.id, d.machine_id,"
+	" m.host_or_guest, d.short_name, d.long_name, d.build_id FROM dsos d"
+	" LEFT JOIN machines_view m ON m.recording_id = d.recording_id AND m.id = d.machine_id",
+
+	"CREATE OR REPLACE VIEW symbols_view AS SELECT s.recording_id, s.id, s.name,"
+	" d.short_name AS dso, s.dso_id, s.sym_start, s.sym_end,"
+	" CASE WHEN s.binding = 0 THEN 'local' WHEN s.binding = 1 THEN 'global' ELSE 'weak' END"
+	" AS binding FROM symbols s"
+	" LEFT JOIN dsos d ON d.recording_id = s.recording_id AND d.id = s.dso_id",
+
+	"CREATE OR REPLACE VIEW threads_view AS SELECT t.recording_id, t.id, t.machine_id,"
+	" m.host_or_guest, t.process_id, t.pid, t.tid FROM threads t"
+	" LEFT JOIN machines_view m ON m.recording_id = t.recording_id AND m.id = t.machine_id",
+
+	"CREATE OR REPLACE VIEW comm_threads_view AS SELECT ct.recording_id, ct.comm_id,"
+	" c.comm AS command, ct.thread_id, t.pid, t.tid FROM comm_threads ct"
+	" LEFT JOIN comms c ON c.recording_id = ct.recording_id AND c.id = ct.comm_id"
+	" LEFT JOIN threads t ON t.recording_id = ct.recording_id AND t.id = ct.thread_id",
+
+	"CREATE OR REPLACE VIEW call_paths_view AS SELECT c.recording_id, c.id,"
+	" to_hex(c.ip) AS ip, c.symbol_id, cs.name AS symbol, cs.dso_id,"
+	" cs.dso AS dso_short_name, c.parent_id, to_hex(p.ip) AS parent_ip,"
+	" p.symbol_id AS parent_symbol_id, ps.name AS parent_symbol,"
+	" ps.dso_id AS parent_dso_id, ps.dso AS parent_dso_short_name"
+	" FROM call_paths c"
+	" INNER JOIN call_paths p ON p.recording_id = c.recording_id AND p.id = c.parent_id"
+	" LEFT JOIN symbols_view cs ON cs.recording_id = c.recording_id AND cs.id = c.symbol_id"
+	" LEFT JOIN symbols_view ps ON ps.recording_id = c.recording_id AND ps.id = p.symbol_id",
+
+	"CREATE OR REPLACE VIEW calls_view AS SELECT calls.recording_id, calls.id,"
+	" calls.thread_id, t.pid, t.tid, c.comm AS command, calls.call_path_id,"
+	" to_hex(cp.ip) AS ip, cp.symbol_id, s.name AS symbol, calls.call_time,"
+	" calls.return_time, calls.return_time - calls.call_time AS elapsed_time,"
+	" calls.branch_count, calls.insn_count, calls.cyc_count,"
+	" CASE WHEN calls.cyc_count = 0 THEN CAST(0 AS DECIMAL(6, 2))"
+	" ELSE CAST(CAST(calls.insn_count AS FLOAT) / calls.cyc_count AS DECIMAL(6, 2)) END AS IPC,"
+	" calls.call_id, calls.return_id,"
+	" CASE WHEN calls.flags = 0 THEN '' WHEN calls.flags = 1 THEN 'no call'"
+	" WHEN calls.flags = 2 THEN 'no return' WHEN calls.flags = 3 THEN 'no call/return'"
+	" WHEN calls.flags = 6 THEN 'jump' ELSE CAST(calls.flags AS VARCHAR(6)) END AS flags,"
+	" calls.parent_call_path_id, calls.parent_id FROM calls"
+	" INNER JOIN call_paths cp ON cp.recording_id = calls.recording_id"
+	" AND cp.id = calls.call_path_id"
+	" LEFT JOIN threads t ON t.recording_id = calls.recording_id AND t.id = calls.thread_id"
+	" LEFT JOIN comms c ON c.recording_id = calls.recording_id AND c.id = calls.comm_id"
+	" LEFT JOIN symbols s ON s.recording_id = calls.recording_id AND s.id = cp.symbol_id",
+
+	"CREATE OR REPLACE VIEW samples_view AS SELECT s.recording_id, s.id, s.time, s.cpu,"
+	" t.pid, t.tid, c.comm AS command, e.name AS event, to_hex(s.ip) AS ip_hex,"
+	" sym.name AS symbol, s.sym_offset, d.short_name AS dso_short_name,"
+	" to_hex(s.to_ip) AS to_ip_hex, tsym.name AS to_symbol, s.to_sym_offset,"
+	" td.short_name AS to_dso_short_name, bt.name AS branch_type_name, s.in_tx,"
+	" s.insn_count, s.cyc_count,"
+	" CASE WHEN s.cyc_count = 0 THEN CAST(0 AS DECIMAL(6, 2))"
+	" ELSE CAST(CAST(s.insn_count AS FLOAT) / s.cyc_count AS DECIMAL(6, 2)) END AS IPC,"
+	" s.flags, s.period FROM samples s"
+	" LEFT JOIN threads t ON t.recording_id = s.recording_id AND t.id = s.thread_id"
+	" LEFT JOIN comms c ON c.recording_id = s.recording_id AND c.id = s.comm_id"
+	" LEFT JOIN selected_events e ON e.recording_id = s.recording_id AND e.id = s.evsel_id"
+	" LEFT JOIN symbols sym ON sym.recording_id = s.recording_id AND sym.id = s.symbol_id"
+	" LEFT JOIN dsos d ON d.recording_id = s.recording_id AND d.id = s.dso_id"
+	" LEFT JOIN symbols tsym ON tsym.recording_id = s.recording_id AND tsym.id = s.to_symbol_id"
+	" LEFT JOIN dsos td ON td.recording_id = s.recording_id AND td.id = s.to_dso_id"
+	" LEFT JOIN branch_types bt ON bt.recording_id = s.recording_id AND bt.id = s.branch_type",
+
+	"CREATE OR REPLACE VIEW context_switches_view AS SELECT cs.recording_id, cs.id,"
+	" cs.machine_id, cs.time, cs.cpu, t_out.pid AS pid_out, t_out.tid AS tid_out,"
+	" c_out.comm AS comm_out, t_in.pid AS pid_in, t_in.tid AS tid_in, c_in.comm AS comm_in,"
+	" CASE WHEN cs.flags = 0 THEN 'in' WHEN cs.flags = 1 THEN 'out'"
+	" WHEN cs.flags = 3 THEN 'out preempt' ELSE CAST(cs.flags AS VARCHAR(11)) END AS flags"
+	" FROM context_switches cs"
+	" INNER JOIN threads t_out ON t_out.recording_id = cs.recording_id"
+	" AND t_out.id = cs.thread_out_id"
+	" INNER JOIN threads t_in ON t_in.recording_id = cs.recording_id"
+	" AND t_in.id = cs.thread_in_id"
+	" INNER JOIN comms c_out ON c_out.recording_id = cs.recording_id"
+	" AND c_out.id = cs.comm_out_id"
+	" INNER JOIN comms c_in ON c_in.recording_id = cs.recording_id AND c_in.id = cs.comm_in_id",
+};
+
+/* The tables (every column, whatever the options: recordings exported
+ * with other options share them), their keys and the views, when
+ * missing; in a transaction of its own, one exporter at a time. */
+static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
+{
+	static const struct rp_dbx_opts full = { 0, 1, 1 };
+	char sql[4096], type[32];
+	int ret;
+
+	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 ||
+	    (ret = rp_pg_exec(pg, "SELECT pg_advisory_xact_lock(" RP_PG_SCHEMA_LOCK ")", err)) < 0 ||
+	    (ret = rp_pg_exec(pg, rp_pg_recordings, err)) < 0)
+		return ret;
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		const struct rp_dbx_table_def *def = rp_dbx_table(&full, t);
+		int n = snprintf(sql, sizeof(sql),
+				 "CREATE TABLE IF NOT EXISTS %s (recording_id bigint NOT NULL",
+				 def->name);
+
+		for (size_t c = 0; c < def->nr_cols; c++)
+			n += snprintf(sql + n, sizeof(sql) - (size_t)n, ", %s %s%s",
+				      def->cols[c].name, rp_pg_type(&def->cols[c], type, sizeof(type)),
+				      c ? "" : " NOT NULL");
+		if (t == RP_DBX_COMMS)
+			n += snprintf(sql + n, sizeof(sql) - (size_t)n, ", has_calls boolean");
+		snprintf(sql + n, sizeof(sql) - (size_t)n, ", PRIMARY KEY (recording_id, id))");
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < sizeof(rp_pg_views) / sizeof(rp_pg_views[0]); i++)
+		if ((ret = rp_pg_exec(pg, rp_pg_views[i], err)) < 0)
+			return ret;
+	return rp_pg_exec(pg, "COMMIT", err);
+}
+
+/* ------------------------------------------------------------- the recording */
+
+/* SHA-256 of the recording's bytes (every data file of a directory, in
+ * order) into pg->hash. */
+static int rp_pg_hash(struct rp_pg *pg, const struct rp_session *session, struct rp_error *err)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	size_t nfiles = rp_session_is_dir(session) ? rp_session_nr_data_files(session) : 1;
+	char *buf = malloc(1u << 20);
+	int ret = 0;
+
+	if (!md || !buf || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1) {
+		ret = rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nfiles && !ret; i++) {
+		const char *path = rp_session_is_dir(session) ? rp_session_data_file(session, i)
+							      : rp_session_path(session);
+		int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+		ssize_t n;
+
+		if (fd < 0) {
+			ret = rp_error_set(err, RP_ERR_IO, "%s: cannot read: %s", path ? path : "?",
+					   strerror(errno));
+			break;
+		}
+		while ((n = read(fd, buf, 1u << 20)) > 0)
+			EVP_DigestUpdate(md, buf, (size_t)n);
+		if (n < 0)
+			ret = rp_error_set(err, RP_ERR_IO, "%s: cannot read: %s", path,
+					   strerror(errno));
+		close(fd);
+	}
+	if (!ret && EVP_DigestFinal_ex(md, digest, &dlen) != 1)
+		ret = rp_error_set(err, RP_ERR_NOMEM, "SHA-256 failed");
+	for (unsigned i = 0; !ret && i < dlen && i < 32; i++)
+		snprintf(pg->hash + 2 * i, 3, "%02x", digest[i]);
+out:
+	EVP_MD_CTX_free(md);
+	free(buf);
+	return ret;
+}
+
+/* A growing text for the recordings row, cleaned to UTF-8. */
+struct rp_text {
+	char *p;
+	size_t len, cap;
+};
+
+static void rp_text_add(struct rp_text *t, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (t->len + 4 * n + 2 > t->cap) {
+		size_t cap = (t->len + 4 * n + 2) * 2;
+		char *p = realloc(t->p, cap);
+
+		if (!p)
+			return;
+		t->p = p;
+		t->cap = cap;
+	}
+	t->len += rp_dbx_clean_text(t->p + t->len, t->cap - t->len - 1, s ? s : "", n, 0);
+	t->p[t->len] = '\0';
+}
+
+static int rp_pg_recording(struct rp_pg *pg, const struct rp_output_env *env, struct rp_error *err)
+{
+	const struct rp_session *s = env->session;
+	const struct rp_header_info *h = rp_session_header(s);
+	const char *path = rp_session_path(s);
+	struct rp_text text[12];
+	char num[6][32];
+	struct stat st;
+	PGresult *res;
+	int ret = 0;
+
+	memset(text, 0, sizeof(text));
+	rp_text_add(&text[0], pg->hash);
+	rp_text_add(&text[1], pg->opts.file_name ? pg->opts.file_name : path);
+	snprintf(num[0], sizeof(num[0]), "%" PRIu64, rp_session_size(s));
+	num[1][0] = '\0';
+	if (path && stat(path, &st) == 0) {
+		struct tm tm;
+
+		gmtime_r(&st.st_mtime, &tm);
+		strftime(num[1], sizeof(num[1]), "%Y-%m-%d %H:%M:%S+00", &tm);
+	}
+	rp_text_add(&text[2], h ? h->hostname : NULL);
+	rp_text_add(&text[3], h ? h->osrelease : NULL);
+	rp_text_add(&text[4], h ? h->arch : NULL);
+	rp_text_add(&text[5], h ? h->cpudesc : NULL);
+	snprintf(num[2], sizeof(num[2]), "%u", h ? h->nr_cpus_online : 0);
+	rp_text_add(&text[6], h ? h->version : NULL);
+	for (uint32_t i = 0; h && i < h->cmdline_argc; i++) {
+		if (i)
+			rp_text_add(&text[7], " ");
+		rp_text_add(&text[7], h->cmdline_argv[i]);
+	}
+	snprintf(num[3], sizeof(num[3]), "%" PRIu64, h && h->has_sample_time ? h->sample_time_first : 0);
+	snprintf(num[4], sizeof(num[4]), "%" PRIu64, h && h->has_sample_time ? h->sample_time_last : 0);
+	for (size_t i = 0; h && i < h->nr_build_ids; i++) {
+		const struct rp_build_id_entry *b = &h->build_ids[i];
+		char hex[41];
+
+		for (unsigned k = 0; k < b->size && k < 20; k++)
+			snprintf(hex + 2 * k, 3, "%02x", b->build_id[k]);
+		hex[2 * (b->size < 20 ? b->size : 20)] = '\0';
+		rp_text_add(&text[8], hex);
+		rp_text_add(&text[8], " ");
+		rp_text_add(&text[8], b->filename);
+		rp_text_add(&text[8], "\n");
+	}
+	rp_text_add(&text[9], rp_version());
+	snprintf(num[5], sizeof(num[5]), "%s%s%s", pg->opts.branches ? "branches " : "",
+		 pg->opts.calls ? "calls " : "", pg->opts.callchains ? "callchains" : "");
+	rp_text_add(&text[10], num[5]);
+	for (int i = 0; i < 11; i++)
+		if (!text[i].p)
+			rp_text_add(&text[i], "");
+
+	const char *params[] = {
+		text[0].p, text[1].p, num[0], num[1][0] ? num[1] : NULL, text[2].p, text[3].p,
+		text[4].p, text[5].p, num[2], text[6].p, text[7].p,
+		h && h->has_sample_time ? num[3] : NULL, h && h->has_sample_time ? num[4] : NULL,
+		text[8].p, text[9].p, text[10].p,
+	};
+	for (int i = 0; i < 11; i++)
+		if (!text[i].p)
+			ret = rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (!ret) {
+		res = PQexecParams(pg->conn,
+				   "INSERT INTO recordings (content_hash, file_name, file_size, file_time,"
+				   " hostname, os_release, arch, cpu_desc, nr_cpus, perf_version, cmdline,"
+				   " first_sample_time, last_sample_time, build_ids, readperf_version,"
+				   " options) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+				   " $13, $14, $15, $16) RETURNING id",
+				   16, NULL, params, NULL, NULL, 0);
+		if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+			ret = rp_pg_fail(pg, err, "cannot add the recording", res);
+		else
+			pg->recording = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+	}
+	for (int i = 0; i < 12; i++)
+		free(text[i].p);
+	return ret;
+}
+
+/* The recording with our hash: refused, or deleted to be replaced. */
+static int rp_pg_again(struct rp_pg *pg, const struct rp_output_env *env, struct rp_error *err)
+{
+	const char *params[1] = { pg->hash };
+	PGresult *res = PQexecParams(pg->conn, "SELECT id, file_name FROM recordings"
+					       " WHERE content_hash = $1 FOR UPDATE",
+				     1, NULL, params, NULL, NULL, 0);
+	int ret = 0;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		ret = rp_pg_fail(pg, err, "cannot look for the recording", res);
+	} else if (PQntuples(res) == 1 && pg->opts.again != RP_POSTGRES_REPLACE) {
+		char name[256];
+
+		rp_dbx_clean_text(name, sizeof(name) - 1, PQgetvalue(res, 0, 1),
+				  strlen(PQgetvalue(res, 0, 1)), 100);
+		name[strcspn(name, "\n")] = '\0';
+		ret = rp_error_set(err, RP_ERR_INVAL,
+				   "%s: already in the database as recording %s (%.100s, the same"
+				   " SHA-256); --replace replaces it",
+				   rp_session_path(env->session), PQgetvalue(res, 0, 0), name);
+	} else if (PQntuples(res) == 1) {
+		const char *id[1] = { PQgetvalue(res, 0, 0) };
+		char sql[128];
+
+		for (int t = 0; t < RP_DBX_NR_TABLES && !ret; t++) {
+			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE recording_id = $1",
+				 rp_dbx_table(&pg->dopts, t)->name);
+			PGresult *r = PQexecParams(pg->conn, sql, 1, NULL, id, NULL, NULL, 0);
+			if (PQresultStatus(r) != PGRES_COMMAND_OK)
+				ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
+			PQclear(r);
+		}
+		if (!ret) {
+			PGresult *r = PQexecParams(pg->conn, "DELETE FROM recordings WHERE id = $1", 1,
+						   NULL, id, NULL, NULL, 0);
+			if (PQresultStatus(r) != PGRES_COMMAND_OK)
+				ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
+			PQclear(r);
+		}
+	}
+	PQclear(res);
+	return ret;
+}
+
+static int rp_pg_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *v,
+		     struct rp_error *err)
+{
+	struct rp_pg *pg = ctx;
+	const struct rp_dbx_table_def *def = rp_dbx_table(&pg->dopts, t);
+
+	if (t == RP_DBX_SAMPLES) {
+		if (rp_pg_encode(pg, &pg->samples, def, v) < 0)
+			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+		if (pg->samples.len >= RP_PG_CHUNK) {
+			int ret = rp_pg_put(pg, pg->samples.p, pg->samples.len, err);
+
+			pg->samples.len = 0;
+			return ret;
+		}
+		return 0;
+	}
+	if (!rp_dbx_has_table(&pg->dopts, t))
+		return 0;
+	size_t before = pg->held[t].len;
+	if (rp_pg_encode(pg, &pg->held[t], def, v) < 0)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	pg->held_bytes += pg->held[t].len - before;
+	if (pg->held_bytes > RP_PG_MAX_HELD)
+		return rp_error_set(err, RP_ERR_LIMIT, "postgres: more than %llu bytes of rows",
+				    (unsigned long long)RP_PG_MAX_HELD);
+	return 0;
+}
+
+static void rp_pg_free(struct rp_pg *pg)
+{
+	if (!pg)
+		return;
+	rp_dbx_free(pg->dbx);
+	/* Not committed: closing the connection rolls the recording back. */
+	if (pg->conn)
+		PQfinish(pg->conn);
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++)
+		free(pg->held[t].p);
+	free(pg->samples.p);
+	free(pg);
+}
+
+static int rp_pg_create(void **state, const struct rp_output_env *env, const void *opts,
+			const struct rp_output_target *target, struct rp_error *err)
+{
+	struct rp_pg *pg = calloc(1, sizeof(*pg));
+	int ret;
+
+	if (!pg)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&pg->opts, sizeof(pg->opts), opts) < 0 ||
+	    (pg->opts.again != RP_POSTGRES_REFUSE && pg->opts.again != RP_POSTGRES_REPLACE)) {
+		free(pg);
+		return rp_error_set(err, RP_ERR_INVAL, "postgres: bad options");
+	}
+	pg->dopts.branches = pg->opts.branches;
+	pg->dopts.calls = pg->opts.calls;
+	pg->dopts.callchains = pg->opts.callchains;
+	if (rp_session_is_pipe(env->session)) {
+		free(pg);
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "postgres: a pipe cannot be exported (a recording is"
+				    " recognised by its file's SHA-256)");
+	}
+	if ((ret = rp_pg_hash(pg, env->session, err)) < 0)
+		goto fail;
+	pg->conn = PQconnectdb(target->path);
+	if (!pg->conn || PQstatus(pg->conn) != CONNECTION_OK) {
+		ret = pg->conn ? rp_pg_fail(pg, err, "cannot connect", NULL)
+			       : rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (PQsetClientEncoding(pg->conn, "UTF8") != 0) {
+		ret = rp_pg_fail(pg, err, "cannot use UTF-8", NULL);
+		goto fail;
+	}
+	if ((ret = rp_pg_exec(pg, "SET client_min_messages TO warning", err)) < 0 ||
+	    (ret = rp_pg_schema(pg, err)) < 0)
+		goto fail;
+	/* The recording's transaction: committed by finish, else nothing. */
+	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 || (ret = rp_pg_again(pg, env, err)) < 0 ||
+	    (ret = rp_pg_recording(pg, env, err)) < 0)
+		goto fail;
+	if ((ret = rp_pg_copy_begin(pg, RP_DBX_SAMPLES, err)) < 0)
+		goto fail;
+	pg->copying = 1;
+
+	struct rp_dbx_backend be = { pg, rp_pg_row };
+	if ((ret = rp_dbx_new(&pg->dbx, env, &pg->dopts, &be)) < 0) {
+		rp_error_set(err, ret, "out of memory");
+		goto fail;
+	}
+	if ((ret = rp_dbx_begin(pg->dbx)) < 0) {
+		rp_dbx_error(pg->dbx, err);
+		goto fail;
+	}
+	*state = pg;
+	return 0;
+fail:
+	rp_pg_free(pg);
+	return ret;
+}
+
+static struct rp_consumer rp_pg_consumer(void *state)
+{
+	struct rp_pg *pg = state;
+
+	return rp_dbx_consumer(pg->dbx);
+}
+
+static int rp_pg_finish(void *state, struct rp_error *err)
+{
+	struct rp_pg *pg = state;
+	char id[32], count[32];
+	int ret = rp_dbx_error(pg->dbx, err);
+
+	if (ret < 0)
+		return ret;
+	if ((ret = rp_pg_put(pg, pg->samples.p, pg->samples.len, err)) < 0)
+		return ret;
+	pg->samples.len = 0;
+	pg->copying = 0;
+	if ((ret = rp_pg_copy_end(pg, err)) < 0)
+		return ret;
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		if (t == RP_DBX_SAMPLES || !pg->held[t].len)
+			continue;
+		if ((ret = rp_pg_copy_begin(pg, t, err)) < 0 ||
+		    (ret = rp_pg_put(pg, pg->held[t].p, pg->held[t].len, err)) < 0 ||
+		    (ret = rp_pg_copy_end(pg, err)) < 0)
+			return ret;
+		free(pg->held[t].p);
+		memset(&pg->held[t], 0, sizeof(pg->held[t]));
+	}
+	snprintf(id, sizeof(id), "%" PRId64, pg->recording);
+	snprintf(count, sizeof(count), "%" PRIu64, rp_dbx_rows(pg->dbx, RP_DBX_SAMPLES) - 1);
+	const char *params[2] = { id, count };
+	PGresult *res = PQexecParams(pg->conn, "UPDATE recordings SET nr_samples = $2 WHERE id = $1",
+				     2, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = rp_pg_fail(pg, err, "cannot complete the recording", res);
+	PQclear(res);
+	if (!ret && pg->dopts.calls) {
+		res = PQexecParams(pg->conn,
+				   "UPDATE comms SET has_calls = TRUE WHERE recording_id = $1 AND id IN"
+				   " (SELECT DISTINCT comm_id FROM calls WHERE recording_id = $1)",
+				   1, NULL, params, NULL, NULL, 0);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = rp_pg_fail(pg, err, "cannot mark the comms with calls", res);
+		PQclear(res);
+	}
+	if (ret < 0)
+		return ret;
+	return rp_pg_exec(pg, "COMMIT", err);
+}
+
+static void rp_pg_destroy(void *state)
+{
+	rp_pg_free(state);
+}
+
+#else /* !RP_HAVE_POSTGRES */
+
+static int rp_pg_create(void **state, const struct rp_output_env *env, const void *opts,
+			const struct rp_output_target *target, struct rp_error *err)
+{
+	(void)state;
+	(void)env;
+	(void)opts;
+	(void)target;
+	return rp_error_set(err, RP_ERR_UNSUPPORTED,
+			    "readperf was built without PostgreSQL (apt-get install libpq-dev"
+			    " libssl-dev)");
+}
+
+static struct rp_consumer rp_pg_consumer(void *state)
+{
+	struct rp_consumer c = { state, NULL, 0 };
+
+	return c;
+}
+
+static int rp_pg_finish(void *state, struct rp_error *err)
+{
+	(void)state;
+	return rp_error_set(err, RP_ERR_UNSUPPORTED, "readperf was built without PostgreSQL");
+}
+
+static void rp_pg_destroy(void *state)
+{
+	(void)state;
+}
+
+#endif
+
+const struct rp_output_def rp_output_postgres = {
+	.name = "postgres",
+	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
+	.create = rp_pg_create,
+	.consumer = rp_pg_consumer,
+	.finish = rp_pg_finish,
+	.destroy = rp_pg_destroy,
+};

@@ -1,0 +1,216 @@
+#!/bin/bash
+# `readperf postgres` against a real PostgreSQL server started here
+# (Debian's postgresql: initdb and pg_ctl, a scratch data directory and a
+# Unix socket, as `nobody` when run as root; stopped on exit): three
+# recordings made now (two builds of the workload, and a two-event file)
+# go into one database; per recording and event, the samples and periods
+# SQL counts must equal `readperf report`'s; the three queries of
+# docs/sql.md run and agree with readperf report's periods; exporting a
+# file again is refused (nothing duplicated) or, with --replace, replaces
+# it; an export killed with SIGKILL in the middle leaves nothing.
+#
+#   run_postgres.sh /path/to/readperf
+#
+# Skips (exit 77) when perf, PostgreSQL or a compiler is missing, unless
+# RP_REQUIRE_PERF=1: then it fails.
+set -u
+
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_postgres.sh /path/to/readperf}"
+require_perf
+require_cc
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] && [ -x "$pgbin/pg_ctl" ] ||
+	rp_cannot_run "PostgreSQL's server is not installed (apt-get install postgresql)" \
+		      "readperf postgres was NOT tested."
+require_tool psql "psql is not installed (apt-get install postgresql-client)"
+"$RP" postgres --help >/dev/null 2>&1 || rp_cannot_run "readperf has no postgres command"
+
+rp_workdir rp-postgres keep-on-failure
+work=$rp_work_dir
+chmod 755 "$work"
+cd "$work" || exit 1
+
+# The server refuses to run as root: as nobody then.
+as=()
+if [ "$(id -u)" = 0 ]; then
+	as=(runuser -u nobody --)
+fi
+mkdir pg sock
+[ ${#as[@]} -eq 0 ] || chown nobody pg sock
+stop_pg() {
+	"${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1
+	rp_workdir_exit
+}
+trap stop_pg EXIT
+if ! "${as[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U rp -E UTF8 --no-sync \
+	>initdb.log 2>&1; then
+	cat initdb.log >&2
+	rp_cannot_run "initdb failed" "readperf postgres was NOT tested."
+fi
+if ! "${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
+	-o "-k $work/sock -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1; then
+	cat "$work/pg/server.log" >&2
+	rp_cannot_run "the PostgreSQL server does not start" "readperf postgres was NOT tested."
+fi
+export PGHOST=$work/sock PGUSER=rp
+psql -qX -d postgres -c "CREATE DATABASE perf" || { echo "createdb failed" >&2; exit 1; }
+dsn="host=$work/sock user=rp dbname=perf"
+sql() { psql -qXAt -d perf -F '|' "$@"; }
+
+# Two builds of the workload, and recordings of each.
+rp_compile_workload || exit 1
+"${CC:-cc}" -O2 -g -fno-omit-frame-pointer -o workload2 "$root/tests/workload/workload.c" -lm ||
+	exit 1
+record_workload a -e cpu-clock -g -- -t 300
+perf record -e cpu-clock -g -o b.data -- ./workload2 -q -t 300 >b.record.out 2>&1 ||
+	rp_cannot_run "perf record failed"
+record_workload c -e cpu-clock -e task-clock -- -t 200 -f 2
+
+for f in a b c; do
+	"$RP" postgres --dsn "$dsn" --callchains "$f.data" 2>"$f.pg.err" ||
+		{ fail "readperf postgres $f.data failed"; cat "$f.pg.err" >&2; }
+done
+
+# totals FILE: "event|samples|period" lines from readperf report, sorted.
+totals_report() {
+	"$RP" report "$1" 2>/dev/null | awk '
+		/^# Samples: / { n = $3; ev = $0; sub(/.*of event .?/, "", ev); sub(/.$/, "", ev) }
+		/^# Event count \(approx\.\): / { print ev "|" n "|" $5 }' | sort
+}
+totals_sql() {
+	sql -c "SELECT e.name, count(*), sum(s.period) FROM samples s
+		JOIN selected_events e ON e.recording_id = s.recording_id AND e.id = s.evsel_id
+		JOIN recordings r ON r.id = s.recording_id
+		WHERE s.id > 0 AND r.file_name = '$1' GROUP BY e.name" | sort
+}
+check_totals() {
+	totals_report "$1" >"$1.report.totals"
+	totals_sql "$1" >"$1.sql.totals"
+	if [ ! -s "$1.report.totals" ]; then
+		fail "$1: readperf report printed no totals"
+	elif rp_same "$1 totals" "$1.report.totals" "$1.sql.totals"; then
+		echo "ok   $1: $(tr '\n' ' ' <"$1.sql.totals")"
+	fi
+}
+for f in a b c; do check_totals "$f.data"; done
+[ "$(sql -c 'SELECT count(*) FROM recordings')" = 3 ] || fail "not 3 recordings"
+
+# The queries of docs/sql.md.
+for q in top-functions share-over-time diff-builds; do
+	awk -v q="$q" '$0 == "<!-- query: " q " -->" { on = 1; next }
+		on && /^```sql/ { inside = 1; next } inside && /^```/ { exit } inside { print }' \
+		"$root/docs/sql.md" >"$q.sql"
+	[ -s "$q.sql" ] || fail "docs/sql.md has no query $q"
+done
+ida=$(sql -c "SELECT id FROM recordings WHERE file_name = 'a.data'")
+idb=$(sql -c "SELECT id FROM recordings WHERE file_name = 'b.data'")
+vars=(-v event=cpu-clock -v function=work_unit -v a="$ida" -v b="$idb")
+sql "${vars[@]}" -f top-functions.sql >top.out || fail "the top-functions query failed"
+sql "${vars[@]}" -f share-over-time.sql >share.out || fail "the share-over-time query failed"
+sql "${vars[@]}" -f diff-builds.sql >diff.out || fail "the diff-builds query failed"
+# top functions: the first row's period is the sum of that symbol's
+# periods in the three reports
+read -r top_fn top_period < <(awk -F'|' 'NR == 1 { print $1, $5 }' top.out)
+want=0
+for f in a b c; do
+	p=$("$RP" report --sort sym -t ';' "$f.data" 2>/dev/null | awk -F';' -v fn="$top_fn" '
+		/^# Samples: / { ev = ($0 ~ /cpu-clock/) } /^#/ { next }
+		ev { s = $4; sub(/^\[.\] /, "", s); if (s == fn) t += $3 } END { print t + 0 }')
+	want=$((want + p))
+done
+if [ -n "$top_fn" ] && [ "$want" = "$top_period" ]; then
+	echo "ok   top functions: $top_fn $top_period"
+else
+	fail "top functions: '$top_fn' $top_period in SQL, $want in readperf report"
+fi
+# share over time: per recording, work_unit's period and the total
+for f in a b c; do
+	id=$(sql -c "SELECT id FROM recordings WHERE file_name = '$f.data'")
+	got=$(awk -F'|' -v id="$id" '$1 == id { print $4 "|" $5 }' share.out)
+	want=$("$RP" report --sort sym -t ';' "$f.data" 2>/dev/null | awk -F';' '
+		/^# Samples: / { ev = ($0 ~ /cpu-clock/) } /^#/ { next }
+		ev { s = $4; sub(/^\[.\] /, "", s); if (s == "work_unit") t += $3; all += $3 }
+		END { print t + 0 "|" all + 0 }')
+	[ "$got" = "$want" ] && echo "ok   share over time, $f.data: $got" ||
+		fail "share over time, $f.data: SQL $got, readperf report $want"
+done
+# diff of two builds: share_a and share_b of work_unit are its shares in
+# the share-over-time rows of a and b
+got=$(awk -F'|' '$1 == "work_unit" { print $2 "|" $3 }' diff.out)
+want=$(awk -F'|' -v a="$ida" -v b="$idb" '$1 == a { x = $6 } $1 == b { y = $6 }
+	END { print x "|" y }' share.out)
+[ -n "$got" ] && [ "$got" = "$want" ] && echo "ok   diff of two builds: work_unit $got" ||
+	fail "diff of two builds: work_unit $got, shares $want"
+
+# Exporting a file again: refused, nothing duplicated; --replace replaces.
+before=$(sql -c "SELECT count(*) FROM samples")
+if "$RP" postgres --dsn "$dsn" --callchains a.data 2>again.err; then
+	fail "a second export of a.data was not refused"
+fi
+grep -q "already in the database" again.err || fail "no message on a second export: $(cat again.err)"
+[ "$(sql -c 'SELECT count(*) FROM samples')" = "$before" ] || fail "a refused export added samples"
+cp a.data a-copy.data
+"$RP" postgres --dsn "$dsn" a-copy.data 2>/dev/null && fail "a copy of a.data was not refused"
+"$RP" postgres --dsn "$dsn" --callchains --replace a.data 2>replace.err ||
+	{ fail "--replace failed"; cat replace.err >&2; }
+[ "$(sql -c 'SELECT count(*) FROM recordings')" = 3 ] || fail "--replace: not 3 recordings"
+[ "$(sql -c 'SELECT count(*) FROM samples')" = "$before" ] || fail "--replace duplicated samples"
+[ "$(sql -c "SELECT id FROM recordings WHERE file_name = 'a.data'")" != "$ida" ] ||
+	fail "--replace kept the old recording"
+check_totals a.data
+echo "ok   a second export is refused; --replace replaces"
+
+# SIGKILL in the middle: the samples have gone to the server when the
+# export waits for a lock on symbols (copied after them); killed there,
+# nothing of it may stay.
+record_workload d -e cpu-clock -g -- -t 200
+counts() { sql -c "SELECT (SELECT count(*) FROM recordings), (SELECT count(*) FROM samples),
+		(SELECT count(*) FROM symbols), (SELECT count(*) FROM call_paths)"; }
+before=$(counts)
+psql -qX -d perf -c "BEGIN" -c "LOCK TABLE symbols IN ACCESS EXCLUSIVE MODE" \
+	-c "SELECT pg_sleep(20)" -c "COMMIT" >/dev/null 2>&1 &
+locker=$!
+sleep 0.5
+"$RP" postgres --dsn "$dsn" --callchains d.data 2>/dev/null &
+exporter=$!
+waited=0
+for _ in $(seq 100); do
+	n=$(sql -d perf -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+		WHERE c.relname = 'symbols' AND NOT l.granted")
+	[ "$n" = 1 ] && { waited=1; break; }
+	sleep 0.1
+done
+inflight=$(sql -c "SELECT n_tup_ins FROM pg_stat_xact_user_tables WHERE relname = 'samples'" 2>/dev/null)
+kill -9 "$exporter" 2>/dev/null
+wait "$exporter" 2>/dev/null
+# Release the lock: the server then finds the client gone.
+sql -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep%'
+	AND pid <> pg_backend_pid()" >/dev/null
+wait "$locker" 2>/dev/null
+for _ in $(seq 50); do
+	[ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE state <> 'idle'
+		AND pid <> pg_backend_pid() AND datname = 'perf'")" = 0 ] && break
+	sleep 0.1
+done
+[ "$waited" = 1 ] || fail "the export never waited for the lock (test problem)"
+after=$(counts)
+if [ "$before" = "$after" ]; then
+	echo "ok   an export killed in the middle left nothing ($after)"
+else
+	fail "an export killed in the middle left rows: before $before, after $after"
+fi
+[ -z "$(sql -c "SELECT id FROM recordings WHERE file_name = 'd.data'")" ] ||
+	fail "the killed export left its recording"
+# And the file exports cleanly afterwards.
+"$RP" postgres --dsn "$dsn" --callchains d.data 2>/dev/null || fail "d.data after the kill"
+check_totals d.data
+: "$inflight"
+
+if [ "$failures" -ne 0 ]; then
+	echo "run_postgres: $failures check(s) failed; files kept in $work" >&2
+	exit 1
+fi
+echo "run_postgres: readperf postgres agrees with readperf report, once per recording"
+exit 0
