@@ -338,6 +338,8 @@ static int rp_dentry_same(const struct rp_diff *d, enum rp_dstage stage,
 			if (a->srcfile != b->srcfile)
 				return 0;
 			break;
+		default: /* refused by rp_diff_new() */
+			break;
 		}
 	}
 	return 1;
@@ -375,6 +377,8 @@ static uint64_t rp_dentry_hash(const struct rp_diff *d, enum rp_dstage stage,
 			break;
 		case RP_SORT_SRCFILE:
 			v = (uint64_t)(uintptr_t)e->srcfile;
+			break;
+		default:
 			break;
 		}
 		h = rp_hash64(h ^ v) + i;
@@ -466,6 +470,8 @@ static int64_t rp_dentry_se_cmp(const struct rp_diff *d, const struct rp_dentry 
 			break;
 		case RP_SORT_SRCFILE:
 			c = left->srcfile == right->srcfile ? 0 : strcmp(right->srcfile, left->srcfile);
+			break;
+		default:
 			break;
 		}
 	}
@@ -836,6 +842,8 @@ static int rp_cmp_key(enum rp_sort_key key, const struct rp_dentry *a, const str
 		return a->srcline == b->srcline ? 0 : rp_cmp_str(a->srcline, b->srcline);
 	case RP_SORT_SRCFILE:
 		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(a->srcfile, b->srcfile);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -991,6 +999,7 @@ static const char *rp_key_header(enum rp_sort_key key)
 	case RP_SORT_CPU: return "CPU";
 	case RP_SORT_SRCLINE: return "Source:Line";
 	case RP_SORT_SRCFILE: return "Source File";
+	default: break;
 	}
 	return "";
 }
@@ -1006,6 +1015,7 @@ static int rp_key_width(enum rp_sort_key key, const struct rp_dwidths *w)
 	case RP_SORT_CPU: return w->cpu;
 	case RP_SORT_SRCLINE: return w->srcline;
 	case RP_SORT_SRCFILE: return w->srcfile;
+	default: break;
 	}
 	return 0;
 }
@@ -1130,6 +1140,8 @@ static int rp_diff_format_key(const struct rp_diff *d, enum rp_sort_key key,
 		return rc;
 	case RP_SORT_CPU:
 		rc = rp_dbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
+		break;
+	default:
 		break;
 	}
 	if (rc)
