@@ -16,7 +16,7 @@
 #     maxdelta), maxdelta being the largest change of a stack computed
 #     here from both files' folded stacks (`readperf collapse --kernel
 #     --jit`, difffolded.pl -n's scaling), and the frames' changes are those
-#     of the stacks that end at them;
+#     of the stacks that end at them (of either file);
 #   - the tooltip of every frame holds its samples and share in NEW and in
 #     OLD and the change of its share; the root holds OLD's total;
 #   - with --no-normalize the changes are the raw differences.
@@ -134,9 +134,16 @@ for g, title, rect in dframes:
 root_frame = [f for f in dframes if f[0].get('data-d') == '0']
 if len(root_frame) != 1 or int(root_frame[0][0].get('data-old')) != t1:
     bad.append('the root frame does not hold OLD\'s total')
-# The changes of the frames are those of NEW's stacks (each ends at a frame).
+# The changes of the frames are those of the stacks that end at them: every
+# stack that is NEW's or a start of one of NEW's (a frame with NEW's
+# samples), OLD's included.
+drawn = set()
+for s, c in new.items():
+    parts = s.split(';')
+    for i in range(1, len(parts) + 1):
+        drawn.add(';'.join(parts[:i]))
 got = sorted(int(f[0].get('data-delta')) for f in dframes if int(f[0].get('data-delta')))
-want = sorted(v for s, v in deltas.items() if new.get(s, 0) and v)
+want = sorted(v for s, v in deltas.items() if s in drawn and v)
 if got != want:
     bad.append('frame changes %s... != stack changes %s...' % (got[:8], want[:8]))
 
