@@ -298,6 +298,7 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_sqlite(int argc, char **argv);
 int cmd_postgres(int argc, char **argv);

@@ -18,6 +18,8 @@ enum {
 	OPT_SYMFS,
 	OPT_KALLSYMS,
 	OPT_NO_DEMANGLE,
+	OPT_DIFF,
+	OPT_NO_NORMALIZE,
 };
 
 /* Room for the event names of the subtitle. */
@@ -26,8 +28,13 @@ enum {
 static void flamegraph_usage(FILE *out)
 {
 	fputs("usage: readperf flamegraph [-o FILE.svg] [options] [FILE]\n"
+	      "       readperf flamegraph --diff [-o FILE.svg] [options] OLD NEW\n"
 	      "  -o, --output SVG     where to write (default flamegraph.svg; - for stdout)\n"
 	      "  -i, --input FILE     the perf.data file (default perf.data)\n"
+	      "      --diff           a differential flame graph: NEW's frames, red where\n"
+	      "                       they gained samples since OLD, blue where they lost\n"
+	      "      --no-normalize   --diff compares counts as they are (default: OLD's\n"
+	      "                       counts scaled to NEW's total)\n"
 	      "      --title TEXT     the title (default \"Flame Graph\")\n"
 	      "      --width PIXELS   image width (default 1200)\n"
 	      "      --include-tid, --include-pid, --no-comm, --tidy-java   as for collapse\n"
@@ -56,6 +63,34 @@ static void event_names(const struct rp_session *s, char *buf, size_t size)
 		buf[size - 1] = '\0';
 }
 
+/*
+ * Folds the stacks of path into *col (made here; the caller frees it) and
+ * leaves the input open in *in (its names live there).  Returns the exit
+ * status: 0, or what opening, filtering or reading said.
+ */
+static int fg_collapse(const char *path, const struct rp_collapse_opts *copts,
+		       const struct cli_symbol_opts *sym, const struct cli_filter *filter,
+		       struct cli_input *in, struct rp_collapse **col)
+{
+	int rc = rp_collapse_new(col, copts);
+
+	if (rc == RP_ERR_INVAL) {
+		cli_errorf("flamegraph: --include-pid and --include-tid need the comm");
+		return RP_EXIT_USAGE;
+	}
+	if (rc < 0) {
+		cli_errorf("out of memory");
+		return RP_EXIT_BAD_INPUT;
+	}
+	int status = cli_input_open(in, path, RP_ORDER_TIME, sym);
+	if (!status)
+		status = cli_input_filter(in, filter);
+	if (status)
+		return status;
+	struct rp_consumer consumer = rp_collapse_consumer(*col);
+	return cli_input_run(in, &consumer, 1);
+}
+
 int cmd_flamegraph(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -73,6 +108,8 @@ int cmd_flamegraph(int argc, char **argv)
 		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -82,7 +119,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct rp_flamegraph_opts fopts = { .sz = sizeof(fopts) };
 	struct cli_symbol_opts sym = { 0 };
 	const char *path = NULL, *svg = "flamegraph.svg";
-	int c;
+	int c, diff = 0;
 
 	optind = 1;
 	struct cli_filter filter = { 0 };
@@ -139,6 +176,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case CLI_OPT_NO_INLINE:
 			sym.no_inline = c == CLI_OPT_NO_INLINE;
 			break;
+		case OPT_DIFF:
+			diff = 1;
+			break;
+		case OPT_NO_NORMALIZE:
+			fopts.no_normalize = 1;
+			break;
 		case 'h':
 			flamegraph_usage(stdout);
 			return RP_EXIT_OK;
@@ -147,50 +190,62 @@ int cmd_flamegraph(int argc, char **argv)
 			return RP_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		if (path || optind + 1 < argc) {
-			flamegraph_usage(stderr);
-			return RP_EXIT_USAGE;
-		}
+	/* --diff: OLD NEW (-i gives NEW). */
+	const char *old_path = NULL;
+	int nr_args = argc - optind;
+	if (diff && (nr_args == 2 && !path)) {
+		old_path = argv[optind];
+		path = argv[optind + 1];
+	} else if (diff && nr_args == 1 && path) {
+		old_path = argv[optind];
+	} else if (diff || nr_args > 1 || (nr_args == 1 && path)) {
+		if (diff)
+			cli_errorf("flamegraph --diff takes two files: OLD NEW");
+		flamegraph_usage(stderr);
+		return RP_EXIT_USAGE;
+	} else if (nr_args == 1) {
 		path = argv[optind];
 	}
 	fopts.has_comm = !copts.no_comm;
 
-	struct rp_collapse *col;
-	int rc = rp_collapse_new(&col, &copts);
-	if (rc == RP_ERR_INVAL) {
-		cli_errorf("flamegraph: --include-pid and --include-tid need the comm");
-		return RP_EXIT_USAGE;
-	}
-	if (rc < 0) {
-		cli_errorf("out of memory");
-		return RP_EXIT_BAD_INPUT;
-	}
-	struct cli_input in;
-	int status = cli_input_open(&in, path, RP_ORDER_TIME, &sym);
-	if (!status && (status = cli_input_filter(&in, &filter)))
-		cli_input_close(&in);
-	if (status) {
+	struct cli_input in, old_in;
+	struct rp_collapse *col = NULL, *old_col = NULL;
+	int status = 0;
+	memset(&in, 0, sizeof(in));
+	memset(&old_in, 0, sizeof(old_in));
+	if (old_path)
+		status = fg_collapse(old_path, &copts, &sym, &filter, &old_in, &old_col);
+	if (!status)
+		status = fg_collapse(path, &copts, &sym, &filter, &in, &col);
+	if (status && (!in.session || (old_path && !old_in.session))) {
+		/* Nothing to draw: an input could not be opened or filtered. */
 		rp_collapse_free(col);
+		rp_collapse_free(old_col);
+		cli_input_close(&in);
+		cli_input_close(&old_in);
 		return status;
 	}
-	struct rp_consumer consumer = rp_collapse_consumer(col);
-	status = cli_input_run(&in, &consumer, 1);
 
 	char subtitle[FG_SUBTITLE_MAX];
 	event_names(in.session, subtitle, sizeof(subtitle));
 	fopts.subtitle = subtitle;
 
-	const char *const *stacks;
-	const uint64_t *counts;
+	const char *const *stacks, *const *old_stacks = NULL;
+	const uint64_t *counts, *old_counts = NULL;
 	long n = rp_collapse_stacks(col, &stacks, &counts);
+	long old_n = old_col ? rp_collapse_stacks(old_col, &old_stacks, &old_counts) : 0;
 	FILE *out = strcmp(svg, "-") ? fopen(svg, "w") : stdout;
 	if (!out) {
 		cli_errorf("cannot create %s: %s", svg, strerror(errno));
 		status = status ? status : RP_EXIT_USAGE;
 	} else {
-		int bad = n < 0 || rp_flamegraph_write(out, stacks, counts, (size_t)n, &fopts) < 0;
+		int bad = n < 0 || old_n < 0;
 
+		if (!bad && old_col)
+			bad = rp_flamegraph_write_diff(out, old_stacks, old_counts, (size_t)old_n,
+						       stacks, counts, (size_t)n, &fopts) < 0;
+		else if (!bad)
+			bad = rp_flamegraph_write(out, stacks, counts, (size_t)n, &fopts) < 0;
 		if (out != stdout ? fclose(out) != 0 : fflush(stdout) != 0)
 			bad = 1;
 		if (bad) {
@@ -199,6 +254,8 @@ int cmd_flamegraph(int argc, char **argv)
 		}
 	}
 	rp_collapse_free(col);
+	rp_collapse_free(old_col);
 	cli_input_close(&in);
+	cli_input_close(&old_in);
 	return status;
 }
