@@ -29,6 +29,7 @@
 #   script-F     perf script -F comm,tid,time,event,ip,sym,dso
 #   json         perf data convert --to-json           readperf json
 
+# shellcheck disable=SC2034 # read by the scripts that source this file
 hv_views="report report-sym header dump stats script script-F json"
 # 2024-01-01 00:00:00 UTC
 hv_mtime=@1704067200

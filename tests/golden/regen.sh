@@ -74,7 +74,9 @@ for f in "$here"/*.perf.data; do
 	# the hermetic views, in a directory of their own
 	hw=$work/hermetic.$(basename "$name")
 	copy=$(hv_prepare "$f" "$hw")
+	nviews=0
 	for view in $hv_views; do
+		nviews=$((nviews + 1))
 		(cd "$hw" && hv_perf "$view" "$copy" "$view.perf" 2>"$view.err") || {
 			cat "$hw/$view.err" >&2
 			echo "regen: perf failed on the $view view of $(basename "$f")" >&2
@@ -86,5 +88,5 @@ for f in "$here"/*.perf.data; do
 		esac | hv_normalise "$view" >"$name.$view.txt"
 	done
 	echo "regen: $(basename "$f"): $(cat "$name".*.txt | wc -c) bytes of perf's text in" \
-	     "$(echo $hv_views | wc -w) views"
+	     "$nviews views"
 done
