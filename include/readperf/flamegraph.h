@@ -32,6 +32,24 @@ struct rp_flamegraph_opts {
 	 * they are; 0 (the default) scales them to the new profile's total
 	 * first (difffolded.pl -n), so that colours show changes of shares */
 	int no_normalize;
+	/*
+	 * The output "flamegraph" (output.h: a stream output) folds the
+	 * stacks itself, as rp_collapse with these (kernel and JIT
+	 * annotations always on: they choose the colours; has_comm follows
+	 * no_comm there) and writes the SVG at rp_output_finish(), with the
+	 * events of the recording as subtitle unless one is given.
+	 */
+	int include_tid;
+	int include_pid;
+	int no_comm;
+	int tidy_java;
+	/*
+	 * That output as a differential flame graph: it takes two
+	 * recordings, the first read the baseline, the one rp_output_merge()
+	 * adds to it the new profile (rp_flamegraph_write_diff()).  Without
+	 * diff, merging sums the stacks of several recordings (as collapse).
+	 */
+	int diff;
 };
 
 /* Pixels a frame must span to be drawn (as flamegraph.pl's --minwidth). */

@@ -11,10 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <readperf/collapse.h>
 #include <readperf/error.h>
+#include <readperf/session.h>
 
 #include "common/arena.h"
+#include "common/error_int.h"
 #include "common/hashmap.h"
+#include "common/opts.h"
+#include "outputs/output_int.h"
 
 #define RP_FG_WIDTH_DEFAULT 1200
 #define RP_FG_FRAME_HEIGHT 16
@@ -626,3 +631,143 @@ int rp_flamegraph_write_diff(FILE *out, const char *const *old_stacks, const uin
 	rp_fg_release(&fg);
 	return rc;
 }
+
+/* ---- the output "flamegraph" ------------------------------------------- */
+
+/* Room for the event names of the subtitle. */
+#define RP_FG_SUBTITLE_MAX 512
+
+struct rp_fg_output {
+	struct rp_flamegraph_opts opts;
+	struct rp_collapse_opts copts;
+	struct rp_collapse *col;   /* this recording's stacks (diff: the baseline) */
+	struct rp_collapse *next;  /* diff: the new profile, merged in */
+	FILE *f;
+	char subtitle[RP_FG_SUBTITLE_MAX];
+};
+
+/* "cpu-clock, task-clock": the events of the recording, in attr order. */
+static void rp_fg_event_names(const struct rp_session *s, char *buf, size_t size)
+{
+	size_t n = rp_session_nr_evsels(s), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len + 1 < size; i++) {
+		const char *name = rp_evsel_name(rp_session_evsel(s, i));
+		int k = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name ? name : "?");
+
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	if (len >= size)
+		buf[size - 1] = '\0';
+}
+
+static void rp_fg_output_destroy(void *state)
+{
+	struct rp_fg_output *o = state;
+
+	rp_collapse_free(o->col);
+	rp_collapse_free(o->next);
+	free(o);
+}
+
+static int rp_fg_output_create(void **state, const struct rp_output_env *env, const void *opts,
+			       const struct rp_output_target *target, struct rp_error *err)
+{
+	struct rp_fg_output *o = calloc(1, sizeof(*o));
+	int ret;
+
+	if (!o)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&o->opts, sizeof(o->opts), opts) < 0) {
+		free(o);
+		return rp_error_set(err, RP_ERR_INVAL, "flamegraph: bad options");
+	}
+	o->copts = (struct rp_collapse_opts){ .sz = sizeof(o->copts),
+					      .include_tid = o->opts.include_tid,
+					      .include_pid = o->opts.include_pid,
+					      .no_comm = o->opts.no_comm,
+					      .tidy_java = o->opts.tidy_java,
+					      .annotate_kernel = 1,
+					      .annotate_jit = 1 };
+	o->opts.has_comm = !o->opts.no_comm;
+	if (!o->opts.subtitle) {
+		rp_fg_event_names(env->session, o->subtitle, sizeof(o->subtitle));
+		o->opts.subtitle = o->subtitle;
+	}
+	o->f = target->stream;
+	ret = rp_collapse_new(&o->col, &o->copts);
+	if (ret < 0) {
+		free(o);
+		return rp_error_set(err, ret, ret == RP_ERR_INVAL
+						      ? "flamegraph: a pid or tid needs the comm"
+						      : "out of memory");
+	}
+	*state = o;
+	return 0;
+}
+
+static struct rp_consumer rp_fg_output_consumer(void *state)
+{
+	return rp_collapse_consumer(((struct rp_fg_output *)state)->col);
+}
+
+static int rp_fg_output_merge(void *state, void *from, struct rp_error *err)
+{
+	struct rp_fg_output *o = state;
+	const struct rp_fg_output *f = from;
+	struct rp_collapse *into = o->col;
+	int ret;
+
+	if (o->opts.diff) {
+		if (o->next)
+			return rp_error_set(err, RP_ERR_INVAL,
+					    "flamegraph --diff takes two recordings: OLD NEW");
+		if ((ret = rp_collapse_new(&o->next, &o->copts)) < 0)
+			return rp_error_set(err, ret, "out of memory");
+		into = o->next;
+	}
+	ret = rp_collapse_merge(into, f->col);
+	if (ret == RP_ERR_LIMIT)
+		return rp_error_set(err, ret, "flamegraph: too many distinct stacks");
+	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
+}
+
+static int rp_fg_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_fg_output *o = state;
+	const char *const *stacks, *const *old_stacks;
+	const uint64_t *counts, *old_counts;
+	long n, old_n;
+	int ret;
+
+	if (o->opts.diff && !o->next)
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "flamegraph --diff takes two recordings: OLD NEW");
+	if (!o->opts.diff) {
+		if ((n = rp_collapse_stacks(o->col, &stacks, &counts)) < 0)
+			return rp_error_set(err, (int)n, "out of memory");
+		ret = rp_flamegraph_write(o->f, stacks, counts, (size_t)n, &o->opts);
+	} else {
+		if ((old_n = rp_collapse_stacks(o->col, &old_stacks, &old_counts)) < 0 ||
+		    (n = rp_collapse_stacks(o->next, &stacks, &counts)) < 0)
+			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+		ret = rp_flamegraph_write_diff(o->f, old_stacks, old_counts, (size_t)old_n, stacks,
+					       counts, (size_t)n, &o->opts);
+	}
+	if (ret == RP_ERR_IO)
+		return rp_error_set(err, ret, "cannot write the flame graph");
+	return ret < 0 ? rp_error_set(err, ret, "flamegraph: %s", rp_strerror(ret)) : 0;
+}
+
+const struct rp_output_def rp_output_flamegraph = {
+	.name = "flamegraph",
+	.flags = RP_OUTPUT_SYMBOLS | RP_OUTPUT_MERGE,
+	.create = rp_fg_output_create,
+	.consumer = rp_fg_output_consumer,
+	.merge = rp_fg_output_merge,
+	.finish = rp_fg_output_finish,
+	.destroy = rp_fg_output_destroy,
+};

@@ -38,6 +38,7 @@ struct rp_output_def {
 
 extern const struct rp_output_def rp_output_annotate;
 extern const struct rp_output_def rp_output_collapse;
+extern const struct rp_output_def rp_output_flamegraph;
 extern const struct rp_output_def rp_output_csv;
 extern const struct rp_output_def rp_output_dump;
 extern const struct rp_output_def rp_output_json;

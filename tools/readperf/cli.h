@@ -163,6 +163,17 @@ struct cli_output_cmd {
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, const struct cli_input *in);
+	/* multi: whether nr recordings suit the options (NULL: any number);
+	 * 0, or an exit status after printing why. */
+	int (*check_paths)(const void *opts, size_t nr);
+	/* The operands after the options, when they are more than [FILE]:
+	 * *path holds -i's file (or NULL) and may be set; 0, or
+	 * RP_EXIT_USAGE (the usage is printed then).  operands_usage shows
+	 * them in the usage line. */
+	int (*operands)(void *opts, int argc, char **argv, const char **path);
+	const char *operands_usage;
+	/* --kallsyms when none is given (NULL: the running kernel's). */
+	const char *default_kallsyms;
 	const char *default_path; /* -o's default (stream outputs: NULL is stdout) */
 	/* The long option naming a path output's target, without -o (NULL:
 	 * -o, --output). */

@@ -49,7 +49,10 @@ static const struct option cli_path_longopts[] = {
 static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, FILE *out)
 {
 	fprintf(out, "usage: readperf %s [options] %s\n%s", cmd->name,
-		cmd->multi || cmd->each ? "[FILE|DIR...]" : "[FILE]", cmd->help);
+		cmd->operands_usage	    ? cmd->operands_usage
+		: cmd->multi || cmd->each ? "[FILE|DIR...]"
+					  : "[FILE]",
+		cmd->help);
 	if (cmd->multi)
 		fputs("  -i, --input FILE     a recording (default perf.data; may be repeated);\n"
 		      "                       several give one output, merged; a directory:\n"
@@ -399,6 +402,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 				goto out;
 		if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
 			goto out;
+		if (cmd->check_paths && (status = cmd->check_paths(opts, paths.nr)))
+			goto out;
 		if (cmd->multi) {
 			status = cli_output_multi(cmd, flags, &paths, &sym, &filter, opts,
 						  target_path);
@@ -422,7 +427,12 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		}
 		path = paths.v[0];
 	}
-	if (optind < argc && !cmd->each) {
+	if (cmd->operands) {
+		if ((status = cmd->operands(opts, argc - optind, argv + optind, &path))) {
+			cli_output_usage(cmd, flags, stderr);
+			goto out;
+		}
+	} else if (optind < argc && !cmd->each) {
 		if (path || optind + 1 < argc) {
 			cli_output_usage(cmd, flags, stderr);
 			status = RP_EXIT_USAGE;
@@ -431,6 +441,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		path = argv[optind];
 	}
 
+	if (!sym.kallsyms)
+		sym.kallsyms = cmd->default_kallsyms;
 	struct cli_input in;
 	status = cli_input_open(&in, path,
 				(flags & (RP_OUTPUT_FILE_ORDER | RP_OUTPUT_HEADER_ONLY)) ? RP_ORDER_FILE
