@@ -60,6 +60,32 @@ enum rp_sort_key {
 	RP_SORT_OVERHEAD_CHILDREN,  /* overhead_children */
 	RP_SORT_SAMPLE,             /* sample */
 	RP_SORT_PERIOD,             /* period */
+	/* perf's --mem-mode keys (rp_report_opts.mem_mode) */
+	RP_SORT_SYM_DADDR,      /* symbol_daddr: the data address's symbol */
+	RP_SORT_SYM_IADDR,      /* symbol_iaddr: the instruction's */
+	RP_SORT_DSO_DADDR,      /* dso_daddr: the data address's object */
+	RP_SORT_LOCKED,         /* locked */
+	RP_SORT_TLB,            /* tlb */
+	RP_SORT_MEM,            /* mem: the memory level */
+	RP_SORT_SNOOP,          /* snoop */
+	RP_SORT_DCACHELINE,     /* dcacheline */
+	RP_SORT_PHYS_DADDR,     /* phys_daddr */
+	RP_SORT_DATA_PAGE_SIZE, /* data_page_size */
+	RP_SORT_BLOCKED,        /* blocked */
+	/* perf's branch-mode keys (files with branch stacks) */
+	RP_SORT_DSO_FROM,     /* dso_from */
+	RP_SORT_DSO_TO,       /* dso_to */
+	RP_SORT_SYM_FROM,     /* symbol_from */
+	RP_SORT_SYM_TO,       /* symbol_to */
+	RP_SORT_MISPREDICT,   /* mispredict */
+	RP_SORT_IN_TX,        /* in_tx */
+	RP_SORT_ABORT,        /* abort */
+	RP_SORT_CYCLES,       /* cycles */
+	RP_SORT_SRCLINE_FROM, /* srcline_from */
+	RP_SORT_SRCLINE_TO,   /* srcline_to */
+	RP_SORT_IPC_LBR,      /* ipc_lbr */
+	RP_SORT_ADDR_FROM,    /* addr_from */
+	RP_SORT_ADDR_TO,      /* addr_to */
 	RP_SORT_NR_KEYS_            /* the number of keys (not a key) */
 };
 
@@ -134,6 +160,26 @@ struct rp_report_opts {
 	 * perf's default, ^sys_|^do_page_fault, for --sort parent */
 	const char *parent_pattern;
 	int exclude_other;        /* perf's -x: only rows with a parent */
+	/*
+	 * perf's --mem-mode: an entry per sample with the memory keys (the
+	 * default sort becomes perf's local_weight,mem,sym,dso,symbol_daddr,
+	 * dso_daddr,snoop,tlb,locked,blocked,local_ins_lat), each sample
+	 * weighing its weight (1 when 0); files without PERF_SAMPLE_DATA_SRC
+	 * are refused, as in perf.
+	 */
+	int mem_mode;
+	/*
+	 * perf's branch mode: 0 (default) on when the file has the
+	 * BRANCH_STACK feature (and no user stacks), as perf report decides;
+	 * 1 perf's --branch-stack; -1 --no-branch-stack.  An entry per branch
+	 * of each sample's branch stack (period 1), keyed by its target
+	 * (dso, symbol) and the branch keys; the default sort becomes perf's
+	 * comm,dso_from,symbol_from,symbol_to,cycles.
+	 */
+	int branch_mode;
+	/* Bytes of a cache line for the dcacheline key (perf reads the
+	 * machine's); 0: 64. */
+	uint32_t cacheline_size;
 };
 
 struct rp_report;
