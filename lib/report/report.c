@@ -64,11 +64,11 @@
 /* perf's default --time-quantum for the time key: 100 ms, in ns. */
 #define RP_TIME_QUANTUM 100000000ull
 /* perf's default sort lists of branch mode and --mem-mode (util/sort.c;
- * local_p_stage_cyc, a key of other architectures, is left out). */
+ * local_p_stage_cyc, a key of other architectures, is skipped on x86). */
 #define RP_BRANCH_SORT_DEFAULT "comm,dso_from,symbol_from,symbol_to,cycles"
 #define RP_MEM_SORT_DEFAULT                                                          \
 	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked," \
-	"local_ins_lat"
+	"local_ins_lat,local_p_stage_cyc"
 /* MAP_SHARED in an MMAP2 record's flags. */
 #define RP_MAP_SHARED_FLAG 0x1u
 /* perf's cacheline_size() where the machine does not say (bytes). */
@@ -351,8 +351,8 @@ static const struct rp_dim_name {
 	{ "symbol_from", RP_SORT_SYM_FROM, RP_DK_BRANCH },
 	{ "symbol_to", RP_SORT_SYM_TO, RP_DK_BRANCH },
 	{ "mispredict", RP_SORT_MISPREDICT, RP_DK_BRANCH },
-	{ "in_tx", RP_SORT_IN_TX, RP_DK_BRANCH },
 	{ "abort", RP_SORT_ABORT, RP_DK_BRANCH },
+	{ "in_tx", RP_SORT_IN_TX, RP_DK_BRANCH },
 	{ "cycles", RP_SORT_CYCLES, RP_DK_BRANCH },
 	{ "srcline_from", RP_SORT_SRCLINE_FROM, RP_DK_BRANCH },
 	{ "srcline_to", RP_SORT_SRCLINE_TO, RP_DK_BRANCH },
@@ -360,13 +360,13 @@ static const struct rp_dim_name {
 	{ "addr_from", RP_SORT_ADDR_FROM, RP_DK_BRANCH },
 	{ "addr_to", RP_SORT_ADDR_TO, RP_DK_BRANCH },
 	{ "symbol_daddr", RP_SORT_SYM_DADDR, RP_DK_MEM },
-	{ "symbol_iaddr", RP_SORT_SYM_IADDR, RP_DK_MEM },
 	{ "dso_daddr", RP_SORT_DSO_DADDR, RP_DK_MEM },
 	{ "locked", RP_SORT_LOCKED, RP_DK_MEM },
 	{ "tlb", RP_SORT_TLB, RP_DK_MEM },
 	{ "mem", RP_SORT_MEM, RP_DK_MEM },
 	{ "snoop", RP_SORT_SNOOP, RP_DK_MEM },
 	{ "dcacheline", RP_SORT_DCACHELINE, RP_DK_MEM },
+	{ "symbol_iaddr", RP_SORT_SYM_IADDR, RP_DK_MEM },
 	{ "phys_daddr", RP_SORT_PHYS_DADDR, RP_DK_MEM },
 	{ "data_page_size", RP_SORT_DATA_PAGE_SIZE, RP_DK_MEM },
 	{ "blocked", RP_SORT_BLOCKED, RP_DK_MEM },
@@ -693,8 +693,6 @@ static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opt
 		 * default with its keys of other architectures */
 		const char *so = str && *str ? str + (*str == ',') : deflt;
 
-		if (r->mode == RP_MODE_MEMORY && !o->sort_order && !o->nr_keys)
-			so = RP_MEM_SORT_DEFAULT ",local_p_stage_cyc";
 		if (!(r->sort_order_str = strdup(so))) {
 			free(str);
 			return RP_ERR_NOMEM;
@@ -3822,7 +3820,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			continue;
 		b->len = 0;
 		rc = sep ? 0 : rp_buf_printf(b, "  ");
-		size_t nr_cols = 0, key_at = 0;
+		size_t nr_cols = 0;
 		int last_dim = -1;
 
 		for (k = 0; !rc && k < r->nr_cols; k++) {
@@ -3832,7 +3830,6 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 				continue;
 			if (nr_cols++)
 				rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
-			key_at = b->len;
 			last_dim = dim;
 			if (rc)
 				break;
@@ -3845,18 +3842,24 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		}
 		if (rc)
 			return rc;
-		if (sep && last_dim >= 0 && !rp_dim_is_hpp(last_dim)) {
+		if (sep && last_dim >= 0) {
 			/* perf prints a row into a buffer of the columns'
 			 * widths, two per gap and four more (hists__fprintf's
-			 * linesz): with a one-character separator a last column
-			 * wider than its width (" (inlined)" is not counted
-			 * in it) loses what does not fit. */
-			int kw = rp_key_width((enum rp_sort_key)last_dim, &w);
-			long slack = (long)(nr_cols - 1) * (2 - (long)strlen(sep)) + 3;
-			long over = (long)(b->len - key_at) - kw;
+			 * linesz): with a short separator a row whose cells
+			 * are wider than their columns (" (inlined)" is not
+			 * counted in a symbol's width, memory levels and
+			 * addresses can be longer than theirs) loses what
+			 * does not fit. */
+			size_t limit = 3;
 
-			if (slack >= 0 && over > slack)
-				b->len -= (size_t)(over - slack);
+			for (k = 0, nr_cols = 0; k < r->nr_cols; k++) {
+				if (rp_col_elided(r, r->cols[k]))
+					continue;
+				limit += (size_t)rp_col_width(r->cols[k], &w, nr_shown) +
+					 (nr_cols++ ? 2 : 0);
+			}
+			if (b->len > limit)
+				b->len = limit;
 		}
 		fwrite(b->p, 1, b->len, out);
 		fputc('\n', out);
