@@ -187,8 +187,10 @@ struct rp_report;
 /*
  * Parses a perf --sort list ("comm,dso,sym") into opts->keys: each word
  * a key's name or its start, matched in perf's order ("s" is symbol),
- * "tid" exactly.  Returns 0 or RP_ERR_INVAL (unknown key or too many
- * keys).  opts->sort_order takes perf's whole syntax.
+ * "tid" exactly; the branch and memory keys are taken here and checked
+ * against the report's mode by rp_report_new().  Returns 0 or
+ * RP_ERR_INVAL (unknown key or too many keys).  opts->sort_order takes
+ * perf's whole syntax.
  */
 RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
@@ -204,8 +206,13 @@ RP_API int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *a
 /*
  * session must outlive the report.  Returns 0, RP_ERR_NOMEM,
  * RP_ERR_INVAL (an unknown or, for this file, invalid key in the sort
- * or field lists, a bad -p regex) or RP_ERR_UNSUPPORTED (the parent key
- * on a file without call stacks, which perf refuses).
+ * or field lists: a branch key outside branch mode, a memory key
+ * without mem_mode; a bad -p regex; mem_mode on a file in branch mode;
+ * a cacheline_size that is no power of two) or RP_ERR_UNSUPPORTED (the
+ * parent key on a file without call stacks, branch mode on a file
+ * without PERF_SAMPLE_BRANCH_STACK, mem_mode on one without
+ * PERF_SAMPLE_DATA_SRC, which perf refuses; pipe streams are not
+ * refused, as perf does not know their events in advance).
  */
 RP_API int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts);
