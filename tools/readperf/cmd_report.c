@@ -21,6 +21,8 @@ enum {
 	OPT_CHILDREN,
 	OPT_SHOW_TOTAL_PERIOD,
 	OPT_SHOW_CPU_UTILIZATION,
+	OPT_MEM_MODE,
+	OPT_NO_BRANCH_STACK,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -93,7 +95,16 @@ static void report_usage(FILE *out)
 	      "                            period, pid, comm, dso, symbol, parent, cpu, socket,\n"
 	      "                            srcline, srcfile, local_weight, weight, transaction,\n"
 	      "                            trace, symbol_size, dso_size, cgroup, cgroup_id, time,\n"
-	      "                            code_page_size, local_ins_lat, ins_lat, addr, tid\n"
+	      "                            code_page_size, local_ins_lat, ins_lat, addr, tid;\n"
+	      "                            with --mem-mode: symbol_daddr, symbol_iaddr, dso_daddr,\n"
+	      "                            locked, tlb, mem, snoop, dcacheline, phys_daddr,\n"
+	      "                            data_page_size, blocked; in branch mode: dso_from,\n"
+	      "                            dso_to, symbol_from, symbol_to, mispredict, in_tx, abort,\n"
+	      "                            cycles, srcline_from, srcline_to, addr_from, addr_to\n"
+	      "      --mem-mode            perf's memory access view (perf mem record files)\n"
+	      "  -b, --branch-stack        one entry per branch of the branch stacks (the default\n"
+	      "                            for files with the BRANCH_STACK feature)\n"
+	      "      --no-branch-stack     count samples, not branches, in such files\n"
 	      "  -F, --fields FIELDS       the columns, as perf's -F (+FIELDS adds to the default)\n"
 	      "  -n, --show-nr-samples     a Samples column\n"
 	      "      --show-total-period   a Period column\n"
@@ -149,6 +160,9 @@ int cmd_report(int argc, char **argv)
 		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "group", no_argument, NULL, OPT_GROUP },
 		{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+		{ "mem-mode", no_argument, NULL, OPT_MEM_MODE },
+		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
 		CLI_FILTER_LONGOPTS,
 		{ "threads", required_argument, NULL, 'j' },
 		CLI_INLINE_LONGOPTS,
@@ -165,7 +179,7 @@ int cmd_report(int argc, char **argv)
 	cli_config_read(report_config, &opts);
 	optind = 1;
 	struct cli_filter filter = { 0 };
-	while ((c = getopt_long(argc, argv, "i:s:t:g:Gj:hd:F:np:x" CLI_FILTER_SHORTOPTS, longopts,
+	while ((c = getopt_long(argc, argv, "i:s:t:g:Gj:hd:F:np:xb" CLI_FILTER_SHORTOPTS, longopts,
 				NULL)) != -1) {
 		if (cli_filter_option(&filter, c, optarg))
 			continue;
@@ -245,6 +259,15 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_GROUP:
 			opts.group = -1;
 			break;
+		case OPT_MEM_MODE:
+			opts.mem_mode = 1;
+			break;
+		case 'b':
+			opts.branch_mode = 1;
+			break;
+		case OPT_NO_BRANCH_STACK:
+			opts.branch_mode = -1;
+			break;
 		case 'j':
 			if (cli_parse_threads(optarg))
 				return RP_EXIT_USAGE;
@@ -293,9 +316,22 @@ int cmd_report(int argc, char **argv)
 	opts.symbols = in.symbols;
 	int rc = rp_report_new(&report, in.session, &opts);
 	if (rc < 0) {
-		if (rc == RP_ERR_UNSUPPORTED)
+		int branch = opts.branch_mode > 0 ||
+			     (opts.branch_mode == 0 &&
+			      rp_session_has_feature(in.session, RP_FEAT_BRANCH_STACK));
+
+		if (rc == RP_ERR_UNSUPPORTED && opts.mem_mode)
+			cli_errorf("selected --mem-mode, but no memory data "
+				   "(was perf record run without -d?)");
+		else if (rc == RP_ERR_UNSUPPORTED && branch)
+			cli_errorf("selected -b, but no branch data "
+				   "(was perf record run without -b?)");
+		else if (rc == RP_ERR_UNSUPPORTED)
 			cli_errorf("selected --sort parent, but no callchain data "
 				   "(was perf record run without -g?)");
+		else if (rc == RP_ERR_INVAL && opts.mem_mode && branch)
+			cli_errorf("branch and mem mode incompatible (the file has branch stacks: "
+				   "add --no-branch-stack)");
 		else if (rc == RP_ERR_INVAL)
 			cli_errorf("unknown or invalid key in --sort '%s' or -F '%s', or a bad "
 				   "-p regex (see --help for the keys)",
