@@ -43,8 +43,11 @@ endif()
 if(SQLITE3_FOUND)
   list(APPEND RP_PC_REQUIRES_PRIVATE sqlite3)
 endif()
+# libpq by name, not by its .pc file: Debian's libpq.pc names, for static
+# linking, libpgcommon and libpgport, which libpq-dev does not ship.
 if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
-  list(APPEND RP_PC_REQUIRES_PRIVATE libpq libcrypto)
+  list(APPEND RP_PC_REQUIRES_PRIVATE libcrypto)
+  list(APPEND RP_PC_LIBS_PRIVATE -lpq)
 endif()
 if(LIBIBERTY_INCLUDE_DIR AND LIBIBERTY_LIBRARY)
   list(APPEND RP_PC_LIBS_PRIVATE -liberty)
