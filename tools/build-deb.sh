@@ -42,6 +42,7 @@ mkdir -p "$src"
 if [ $git_tree = 1 ]; then
 	# Tracked and untracked-but-not-ignored files that exist (a tracked
 	# file deleted in the work tree is not there to copy).
+	# shellcheck disable=SC2016 # the inner shell expands $f
 	git -C "$root" ls-files -z --cached --others --exclude-standard |
 		(cd "$root" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
 		tar -C "$root" --null -T - -cf - | tar -C "$src" -xf -

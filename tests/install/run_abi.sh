@@ -113,10 +113,13 @@ C
 self_lib() {
 	local name=$1
 	shift
-	"$CC" -g -O0 -shared -fPIC "$@" -I"$self/include" -I"$self/lib" -o "$self/libt-$name.so" \
-		"$self/lib/t.c" 2>"$self/cc.err" &&
-		"$root/tools/abi-dump.sh" "$self/libt-$name.so" "$self/libt-$name.abi" 2>>"$self/cc.err" ||
-		{ cat "$self/cc.err" >&2; echo "$rp_name: cannot build the self-check library ($name)" >&2; exit 1; }
+	if ! "$CC" -g -O0 -shared -fPIC "$@" -I"$self/include" -I"$self/lib" -o "$self/libt-$name.so" \
+		"$self/lib/t.c" 2>"$self/cc.err" ||
+	   ! "$root/tools/abi-dump.sh" "$self/libt-$name.so" "$self/libt-$name.abi" 2>>"$self/cc.err"; then
+		cat "$self/cc.err" >&2
+		echo "$rp_name: cannot build the self-check library ($name)" >&2
+		exit 1
+	fi
 }
 self_lib base
 # CASE VARIANT EXPECT: EXPECT is "allowed" (status 0) or "reported" (bit 4
@@ -174,8 +177,7 @@ else
 	n=$(grep -c "<elf-symbol " "$work/current.abi")
 	echo "ok   libreadperf.so.$major: $n exported symbols, no change against $rel that docs/api.md forbids"
 	# What the baseline does not have yet (new functions, grown options).
-	diff_status "$baseline" "$work/current.abi" "$work/report.all"
-	if [ $? -ne 0 ]; then
+	if ! diff_status "$baseline" "$work/current.abi" "$work/report.all"; then
 		echo "note compatible changes since $rel (make abi-dump records them):"
 		grep -E '^(Functions|Variables|Unreachable types) changes? summary|^  \[[ACD]\]' \
 			"$work/report.all" | sed 's/^/    /'

@@ -224,7 +224,8 @@ else
 	libs_private=$(sed -n 's/^Libs.private: *//p' "$pcdir/readperf.pc")
 	# shellcheck disable=SC2086 # the module names and flags are words
 	read -ra sflags <<<"$(pc --libs $reqs) $libs_private"
-	if ! "$CC" "${cflags[@]}" -o "$work/hottest-static" "$example" $(pc --cflags readperf) \
+	read -ra pcflags <<<"$(pc --cflags readperf)"
+	if ! "$CC" "${cflags[@]}" -o "$work/hottest-static" "$example" "${pcflags[@]}" \
 		-Wl,--whole-archive "$sysroot/$libdir/libreadperf.a" -Wl,--no-whole-archive \
 		"${sflags[@]}" 2>"$work/cc-static.err"; then
 		head -20 "$work/cc-static.err" >&2
