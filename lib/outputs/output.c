@@ -9,6 +9,7 @@
 
 /* Every output of the library, in the order rp_output_names() gives. */
 static const struct rp_output_def *const rp_output_defs[] = {
+	&rp_output_report,
 	&rp_output_collapse,
 	&rp_output_flamegraph,
 	&rp_output_annotate,

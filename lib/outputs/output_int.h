@@ -37,6 +37,7 @@ struct rp_output_def {
 };
 
 extern const struct rp_output_def rp_output_annotate;
+extern const struct rp_output_def rp_output_report;
 extern const struct rp_output_def rp_output_collapse;
 extern const struct rp_output_def rp_output_flamegraph;
 extern const struct rp_output_def rp_output_csv;

@@ -29,8 +29,10 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/cursor.h"
+#include "common/error_int.h"
 #include "common/opts.h"
 #include "common/strpool.h"
+#include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
 #include "machine/machine_int.h"
 #include "report/callchain_int.h"
@@ -4006,3 +4008,97 @@ int rp_report_write(struct rp_report *report, FILE *out)
 		return RP_ERR_IO;
 	return 0;
 }
+
+/* ---- the output "report" ------------------------------------------------ */
+
+struct rp_report_output {
+	struct rp_report *report;
+	FILE *f;
+};
+
+/* perf's words for what rp_report_new() refused. */
+static int rp_report_refused(int rc, const struct rp_report_opts *o,
+			     const struct rp_session *session, struct rp_error *err)
+{
+	int branch = o->branch_mode > 0 ||
+		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
+
+	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
+		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
+					     "(was perf record run without -d?)");
+	if (rc == RP_ERR_UNSUPPORTED && branch)
+		return rp_error_set(err, rc, "selected -b, but no branch data "
+					     "(was perf record run without -b?)");
+	if (rc == RP_ERR_UNSUPPORTED)
+		return rp_error_set(err, rc, "selected --sort parent, but no callchain data "
+					     "(was perf record run without -g?)");
+	if (rc == RP_ERR_INVAL && o->mem_mode && branch)
+		return rp_error_set(err, rc, "branch and mem mode incompatible (the file has "
+					     "branch stacks: add --no-branch-stack)");
+	if (rc == RP_ERR_INVAL)
+		return rp_error_set(err, rc, "unknown or invalid key in --sort '%s' or -F '%s', or a "
+					     "bad -p regex (see --help for the keys)",
+				    o->sort_order ? o->sort_order : "",
+				    o->field_order ? o->field_order : "");
+	return rp_error_set(err, rc, "out of memory");
+}
+
+static void rp_report_output_destroy(void *state)
+{
+	struct rp_report_output *o = state;
+
+	rp_report_free(o->report);
+	free(o);
+}
+
+static int rp_report_output_create(void **state, const struct rp_output_env *env,
+				   const void *opts, const struct rp_output_target *target,
+				   struct rp_error *err)
+{
+	struct rp_report_output *o = calloc(1, sizeof(*o));
+	struct rp_report_opts ro;
+	int rc;
+
+	if (!o)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&ro, sizeof(ro), opts) < 0) {
+		free(o);
+		return rp_error_set(err, RP_ERR_INVAL, "report: bad options");
+	}
+	if (!ro.symbols)
+		ro.symbols = env->symbols;
+	o->f = target->stream;
+	if ((rc = rp_report_new(&o->report, env->session, &ro)) < 0) {
+		free(o);
+		return rp_report_refused(rc, &ro, env->session, err);
+	}
+	if (rp_report_set_filter(o->report, env->filter) < 0) {
+		rp_report_output_destroy(o);
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	*state = o;
+	return 0;
+}
+
+static struct rp_consumer rp_report_output_consumer(void *state)
+{
+	return rp_report_consumer(((struct rp_report_output *)state)->report);
+}
+
+static int rp_report_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_report_output *o = state;
+
+	if (rp_report_write(o->report, o->f) < 0 || fflush(o->f) != 0)
+		return rp_error_set(err, RP_ERR_IO, "cannot write the report");
+	return 0;
+}
+
+const struct rp_output_def rp_output_report = {
+	.name = "report",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = rp_report_output_create,
+	.consumer = rp_report_output_consumer,
+	.finish = rp_report_output_finish,
+	.destroy = rp_report_output_destroy,
+};

@@ -172,6 +172,12 @@ struct cli_output_cmd {
 	 * them in the usage line. */
 	int (*operands)(void *opts, int argc, char **argv, const char **path);
 	const char *operands_usage;
+	/* Sets opts' defaults before the options are parsed (NULL: zeros). */
+	void (*init)(void *opts);
+	/* After the input is open: 1 when it did the command's whole job
+	 * itself, with the exit status in *status (the output is not made);
+	 * 0 to go on.  NULL: never. */
+	int (*instead)(void *opts, struct cli_input *in, int *status);
 	/* --kallsyms when none is given (NULL: the running kernel's). */
 	const char *default_kallsyms;
 	const char *default_path; /* -o's default (stream outputs: NULL is stdout) */

@@ -359,6 +359,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	}
 	if (opts)
 		memcpy(opts, &cmd->opts_size, sizeof(size_t)); /* the options' sz */
+	if (cmd->init)
+		cmd->init(opts);
 	status = RP_EXIT_OK;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -451,7 +453,9 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (status)
 		goto out;
 	status = cmd->no_filters ? 0 : cli_input_filter(&in, &filter);
-	if (!status && (flags & RP_OUTPUT_PATH)) {
+	if (!status && cmd->instead && cmd->instead(opts, &in, &status)) {
+		/* done */
+	} else if (!status && (flags & RP_OUTPUT_PATH)) {
 		status = cli_output_run(cmd, flags, &in, opts, NULL, target_path);
 	} else if (!status) {
 		struct cli_stream d;
