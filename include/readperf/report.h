@@ -134,6 +134,11 @@ struct rp_report_opts {
 	 * perf's default, ^sys_|^do_page_fault, for --sort parent */
 	const char *parent_pattern;
 	int exclude_other;        /* perf's -x: only rows with a parent */
+	/* The machine the report's samples are resolved with: with symbols,
+	 * the trace key's kernel function pointers (%pS: kmem's call_site,
+	 * hrtimer's function) print as sym+off, as in perf; NULL: as hex.
+	 * Must outlive the report. */
+	struct rp_machine *machine;
 };
 
 struct rp_report;

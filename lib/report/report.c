@@ -746,6 +746,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		/* Without libtraceevent or formats the texts stay unknown. */
 		int trc = rp_tp_new(&r->tp, session);
 
+		if (!trc)
+			trc = rp_tp_set_kernel(r->tp, o.machine, o.symbols);
 		if (trc == RP_ERR_NOMEM)
 			rc = trc;
 		else if (!(r->trace_fp = open_memstream(&r->trace_buf, &r->trace_len)))
