@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rp-mkdata KIND OUT: writes a perf.data file (or pipe stream) of one of
+ * the kinds below, made with the unit tests' builder (tests/unit/builder.c),
+ * for the script tests that compare readperf with perf on files no
+ * machine here records.  Each kind says where its layout comes from.
+ *
+ *   attr-flags   file mode, one cpu-clock attr of 128 bytes (VER7) with the
+ *                flags perf 6.1 prints after cgroup (text_poke, build_id,
+ *                inherit_thread, remove_on_exec, sigtrap) and sig_data,
+ *                in the attr section and in EVENT_DESC.
+ *                Format: perf_event.h struct perf_event_attr (bits 33-37,
+ *                sig_data at byte 120); perf's header.c write_event_desc.
+ *
+ * Exit status 0, or 2 with a message for an unknown kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+
+/* A COMM record (perf_event.h PERF_RECORD_COMM) with its sample_id_all
+ * trailer. */
+static void put_comm(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint32_t tid,
+		     const char *comm, uint64_t time, int exec)
+{
+	struct tb_sample sid = { .pid = pid, .tid = tid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_COMM, exec ? RP_MISC_COMM_EXEC : 0);
+
+	tb_u32(b, pid);
+	tb_u32(b, tid);
+	tb_str(b, comm, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* EVENT_DESC (perf's write_event_desc): nr, attr size, then per event the
+ * attr, the number of ids, the name (a perf string) and the ids. */
+static void put_event_desc(struct tb_file *f, const char *name)
+{
+	struct tb_buf *fb = tb_file_feat(f, RP_FEAT_EVENT_DESC);
+	const struct tb_file_attr *fa = &f->attrs[0];
+
+	tb_u32(fb, 1);
+	tb_u32(fb, fa->attr.size);
+	tb_attr(fb, &fa->attr, fa->attr.size);
+	tb_u32(fb, (uint32_t)fa->nr_ids);
+	tb_feat_string(fb, name);
+	for (size_t i = 0; i < fa->nr_ids; i++)
+		tb_u64(fb, fa->ids[i]);
+}
+
+static void put_common_features(struct tb_file *f)
+{
+	tb_feat_string(tb_file_feat(f, RP_FEAT_HOSTNAME), "rp-mkdata");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_OSRELEASE), "6.1.0-rp");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_VERSION), "6.1.0");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_ARCH), "x86_64");
+}
+
+static int mk_attr_flags(struct tb_buf *out)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD);
+	uint64_t id = 11;
+
+	a.size = 128;
+	a.flags |= RP_ATTR_TEXT_POKE | RP_ATTR_BUILD_ID | RP_ATTR_INHERIT_THREAD |
+		   RP_ATTR_REMOVE_ON_EXEC | RP_ATTR_SIGTRAP;
+	a.sig_data = 0x1234;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 100, 100, "flags", 1000, 1);
+	for (int i = 0; i < 4; i++) {
+		struct tb_sample s = { .ip = 0x401000 + 16u * (unsigned)i, .pid = 100, .tid = 100,
+				       .time = 2000 + (uint64_t)i, .period = 250000 };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*make)(struct tb_buf *out);
+} kinds[] = {
+	{ "attr-flags", mk_attr_flags },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: rp-mkdata KIND OUT\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct tb_buf out;
+
+		if (strcmp(argv[1], kinds[i].name))
+			continue;
+		if (kinds[i].make(&out))
+			return 2;
+		tb_write_file(&out, argv[2]);
+		tb_free(&out);
+		return 0;
+	}
+	fprintf(stderr, "rp-mkdata: unknown kind '%s'\n", argv[1]);
+	return 2;
+}
