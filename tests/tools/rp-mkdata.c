@@ -11,6 +11,8 @@
  *                in the attr section and in EVENT_DESC.
  *                Format: perf_event.h struct perf_event_attr (bits 33-37,
  *                sig_data at byte 120); perf's header.c write_event_desc.
+ *   lost-fork    threads sampled before their first COMM, without FORK
+ *                (see mk_lost_fork).
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
@@ -86,11 +88,87 @@ static int mk_attr_flags(struct tb_buf *out)
 	return 0;
 }
 
+/* An MMAP record (perf_event.h PERF_RECORD_MMAP) with its trailer. */
+static void put_mmap(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint64_t start,
+		     uint64_t len, uint64_t pgoff, const char *name, uint64_t time)
+{
+	struct tb_sample sid = { .pid = pid, .tid = pid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP, RP_MISC_USER);
+
+	tb_u32(b, pid);
+	tb_u32(b, pid);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_str(b, name, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* A sample with a user call stack of three frames at ip, ip+0x100 (or
+ * ip+0x180 for the other caller), ip+0x200. */
+static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint32_t tid,
+			  uint64_t time, uint64_t ip, int other_caller)
+{
+	const uint64_t cc[] = { RP_CONTEXT_USER, ip, ip + (other_caller ? 0x180 : 0x100),
+				ip + 0x200 };
+	struct tb_sample s = { .ip = ip, .pid = pid, .tid = tid, .time = time, .period = 100000,
+			       .callchain_nr = 4, .callchain = cc };
+
+	tb_sample(b, a, RP_MISC_USER, &s);
+}
+
+/*
+ * lost-fork: threads whose FORK record was lost (perf record -m too
+ * small, or a recording that started after they were made) and that were
+ * named only later: samples of pid 300 (tids 300 and 301) before any COMM,
+ * then COMM "renamed" for 300 and "worker" for 301, then more samples;
+ * pid 400 sampled without ever getting a COMM.  Call stacks of user
+ * addresses in two files mapped by MMAP records, so that perf's call
+ * graphs carry comm and dso.  Format: perf_event.h PERF_RECORD_COMM,
+ * PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_lost_fork(struct tb_buf *out)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
+	uint64_t id = 21, t = 1000;
+
+	a.size = 128;
+	a.flags &= ~RP_ATTR_FREQ;
+	a.sample_period = 100000;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 100, 100, "parent", t++, 1);
+	put_mmap(&f.data, &a, 300, 0x400000, 0x10000, 0, "/rp-mkdata/lost-fork-app", t++);
+	put_mmap(&f.data, &a, 400, 0x500000, 0x10000, 0, "/rp-mkdata/lost-fork-other", t++);
+	/* Two callers of each function, in other proportions before and
+	 * after the COMM, so that the graphs branch and their counts show. */
+	for (int i = 0; i < 3; i++) {
+		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i == 2);
+		put_cc_sample(&f.data, &a, 300, 301, t++, 0x402000, i == 0);
+		put_cc_sample(&f.data, &a, 400, 400, t++, 0x501000, 0);
+	}
+	put_comm(&f.data, &a, 300, 300, "renamed", t++, 0);
+	put_comm(&f.data, &a, 300, 301, "worker", t++, 0);
+	for (int i = 0; i < 4; i++) {
+		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i != 0);
+		put_cc_sample(&f.data, &a, 300, 301, t++, i == 3 ? 0x402000 : 0x403000, 1);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*make)(struct tb_buf *out);
 } kinds[] = {
 	{ "attr-flags", mk_attr_flags },
+	{ "lost-fork", mk_lost_fork },
 };
 
 int main(int argc, char **argv)
