@@ -13,6 +13,9 @@
  *                sig_data at byte 120); perf's header.c write_event_desc.
  *   lost-fork    threads sampled before their first COMM, without FORK
  *                (see mk_lost_fork).
+ *   mmap2-early  MMAP2 records without prot and flags (Linux 3.12-3.15,
+ *                3.10 with MMAP2 backported; see put_mmap2).
+ *   mmap2-current  the same records in the layout of Linux 3.16 and later.
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
@@ -163,12 +166,105 @@ static int mk_lost_fork(struct tb_buf *out)
 	return 0;
 }
 
+/*
+ * An MMAP2 record (perf_event.h PERF_RECORD_MMAP2) of a file-backed
+ * mapping: early (the layout of Linux 3.12 to 3.15 and of 3.10 kernels with
+ * MMAP2 backported: no prot and flags, the name right after
+ * ino_generation) or current (prot and flags before the name, since 3.16,
+ * commit f972eb63b100).
+ */
+static void put_mmap2(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint64_t start,
+		      uint64_t len, uint64_t pgoff, uint32_t prot, const char *name, uint64_t time,
+		      int early)
+{
+	struct tb_sample sid = { .pid = pid, .tid = pid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP2, RP_MISC_USER);
+
+	tb_u32(b, pid);
+	tb_u32(b, pid);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_u32(b, 8);          /* maj */
+	tb_u32(b, 1);          /* min */
+	tb_u64(b, 4242 + start); /* ino */
+	tb_u64(b, 7);          /* ino_generation */
+	if (!early) {
+		tb_u32(b, prot);
+		tb_u32(b, 2); /* MAP_PRIVATE */
+	}
+	tb_str(b, name, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/*
+ * mmap2-early / mmap2-current: the same recording with its MMAP2 records
+ * in the early layout or the current one: a program, a library with a
+ * long path, [vdso] (a name that fits in the 8 bytes where prot and flags
+ * go) and //anon, each sampled.  perf reads the current one; readperf must
+ * read the early one to the same result.  The kernel writes MMAP2 only for
+ * code unless the record says PERF_RECORD_MISC_MMAP_DATA, so the current
+ * file's prot is PROT_EXEC on every map (//anon: JIT code, rwx).
+ */
+static int mk_mmap2(struct tb_buf *out, int early)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD);
+	uint64_t id = 31, t = 1000;
+	static const struct {
+		uint64_t start, len, pgoff;
+		uint32_t prot;
+		const char *name;
+	} maps[] = {
+		{ 0x400000, 0x20000, 0, 5, "/rp-mkdata/early-app" },
+		{ 0x7f0000100000, 0x40000, 0x1000, 5,
+		  "/usr/lib/x86_64-linux-gnu/rp-mkdata-a-library-with-a-long-path.so.6" },
+		{ 0x7fff00000000, 0x2000, 0, 5, "[vdso]" },
+		{ 0x7f0000200000, 0x10000, 0, 7, "//anon" }, /* JIT code */
+	};
+
+	a.size = 96; /* VER3, as the perf of those kernels wrote */
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 500, 500, "early", t++, 1);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		put_mmap2(&f.data, &a, 500, maps[i].start, maps[i].len, maps[i].pgoff, maps[i].prot,
+			  maps[i].name, t++, early);
+	for (unsigned i = 0; i < 10; i++) {
+		const uint64_t off[] = { 0x1234, 0x5678, 0x0abc, 0x4321 };
+		size_t m = i % 4;
+		struct tb_sample s = { .ip = maps[m].start + off[m] + 16 * (i / 4), .pid = 500,
+				       .tid = 500, .time = t++, .period = 10000 + i };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+static int mk_mmap2_early(struct tb_buf *out)
+{
+	return mk_mmap2(out, 1);
+}
+
+static int mk_mmap2_current(struct tb_buf *out)
+{
+	return mk_mmap2(out, 0);
+}
+
 static const struct {
 	const char *name;
 	int (*make)(struct tb_buf *out);
 } kinds[] = {
 	{ "attr-flags", mk_attr_flags },
 	{ "lost-fork", mk_lost_fork },
+	{ "mmap2-early", mk_mmap2_early },
+	{ "mmap2-current", mk_mmap2_current },
 };
 
 int main(int argc, char **argv)
