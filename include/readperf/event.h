@@ -373,7 +373,10 @@ struct rp_thread_map_event {
 	uint8_t swap;        /* pid needs swapping */
 };
 
-/* CPU_MAP, EVENT_UPDATE, STAT*, AUXTRACE*, and others: the payload only. */
+/* CPU_MAP, EVENT_UPDATE, STAT*, AUXTRACE*, and others: the payload only.
+ * HEADER_FEATURE: u64 feature id, then the feature's section; in the
+ * legacy pipe streams of Google's perf 3.x (feature records numbered
+ * 69..81, delivered as HEADER_FEATURE) the section alone. */
 struct rp_payload_event {
 	uint32_t size; /* bytes after the 8-byte record header */
 	const void *data;

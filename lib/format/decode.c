@@ -742,6 +742,10 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 
 	/* Field by field (a memset here compiles to `rep stos`). */
 	ev->type = rp_load32(rec, s->swap);
+	/* A legacy pipe stream's feature record: its payload is the
+	 * feature's section, without the feature id of HEADER_FEATURE. */
+	if (s->legacy_feats && rp_pipe_legacy_feature(ev->type) >= 0)
+		ev->type = RP_RECORD_HEADER_FEATURE;
 	ev->misc = rp_load16(rec + 4, s->swap);
 	ev->size = (uint16_t)size;
 	ev->offset = offset;

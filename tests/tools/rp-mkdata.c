@@ -16,6 +16,9 @@
  *   mmap2-early  MMAP2 records without prot and flags (Linux 3.12-3.15,
  *                3.10 with MMAP2 backported; see put_mmap2).
  *   mmap2-current  the same records in the layout of Linux 3.16 and later.
+ *   pipe-legacy  a pipe stream with its header features as records 69-81
+ *                (Google's perf 3.x, ChromeOS quipper; see mk_pipe).
+ *   pipe-current the same stream with upstream HEADER_FEATURE records.
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
@@ -257,6 +260,165 @@ static int mk_mmap2_current(struct tb_buf *out)
 	return mk_mmap2(out, 0);
 }
 
+/* The feature sections of the pipe streams below, by feature bit, in the
+ * layouts of perf's header.c (write_hostname ... write_pmu_mappings). */
+static void put_pipe_feature_body(struct tb_buf *b, unsigned feat, const struct rp_attr *a,
+				  const uint64_t *ids, size_t nr_ids)
+{
+	switch (feat) {
+	case RP_FEAT_HOSTNAME:
+		tb_feat_string(b, "legacy-host");
+		break;
+	case RP_FEAT_OSRELEASE:
+		tb_feat_string(b, "3.2.5-rp");
+		break;
+	case RP_FEAT_VERSION:
+		tb_feat_string(b, "3.3.0-rp");
+		break;
+	case RP_FEAT_ARCH:
+		tb_feat_string(b, "x86_64");
+		break;
+	case RP_FEAT_NRCPUS:
+		tb_u32(b, 4); /* available */
+		tb_u32(b, 2); /* online */
+		break;
+	case RP_FEAT_CPUDESC:
+		tb_feat_string(b, "Intel(R) Xeon(R) CPU E5-2690 0 @ 2.90GHz");
+		break;
+	case RP_FEAT_CPUID:
+		tb_feat_string(b, "GenuineIntel,6,45,7");
+		break;
+	case RP_FEAT_TOTAL_MEM:
+		tb_u64(b, 65904800);
+		break;
+	case RP_FEAT_CMDLINE:
+		tb_u32(b, 4);
+		tb_feat_string(b, "/usr/bin/perf");
+		tb_feat_string(b, "record");
+		tb_feat_string(b, "-o");
+		tb_feat_string(b, "-");
+		break;
+	case RP_FEAT_EVENT_DESC:
+		tb_u32(b, 1);
+		tb_u32(b, a->size);
+		tb_attr(b, a, a->size);
+		tb_u32(b, (uint32_t)nr_ids);
+		tb_feat_string(b, "cpu-clock");
+		for (size_t i = 0; i < nr_ids; i++)
+			tb_u64(b, ids[i]);
+		break;
+	case RP_FEAT_CPU_TOPOLOGY:
+		tb_u32(b, 1); /* sibling cores */
+		tb_feat_string(b, "0-3");
+		tb_u32(b, 2); /* sibling threads */
+		tb_feat_string(b, "0,2");
+		tb_feat_string(b, "1,3");
+		break;
+	case RP_FEAT_NUMA_TOPOLOGY:
+		tb_u32(b, 1);
+		tb_u32(b, 0);           /* node */
+		tb_u64(b, 33479172);    /* total kB */
+		tb_u64(b, 3996584);     /* free kB */
+		tb_feat_string(b, "0-3");
+		break;
+	case RP_FEAT_PMU_MAPPINGS:
+		tb_u32(b, 2);
+		tb_u32(b, 4);
+		tb_feat_string(b, "cpu");
+		tb_u32(b, 1);
+		tb_feat_string(b, "software");
+		break;
+	}
+}
+
+/*
+ * pipe-legacy / pipe-current: one `perf record -a -o -` stream of a
+ * cpu-clock event, with its header features as the records of Google's
+ * perf 3.x (legacy: types 69..80 for HOSTNAME..NUMA_TOPOLOGY, 81 for
+ * PMU_MAPPINGS, each payload the feature's section, all before the attr;
+ * quipper's perf_internals.h) or as upstream HEADER_FEATURE records (80: u64
+ * feature id, then the section; perf's util/event.h), after the attr.  The
+ * records of both: COMM, MMAP, samples and an EXIT, with sample_id_all.
+ * perf reads the current one; readperf must read the legacy one to the
+ * same result.
+ */
+static int mk_pipe(struct tb_buf *out, int legacy)
+{
+	static const unsigned feats[] = {
+		RP_FEAT_HOSTNAME, RP_FEAT_OSRELEASE, RP_FEAT_VERSION, RP_FEAT_ARCH,
+		RP_FEAT_NRCPUS, RP_FEAT_CPUDESC, RP_FEAT_CPUID, RP_FEAT_TOTAL_MEM,
+		RP_FEAT_CMDLINE, RP_FEAT_EVENT_DESC, RP_FEAT_CPU_TOPOLOGY,
+		RP_FEAT_NUMA_TOPOLOGY, RP_FEAT_PMU_MAPPINGS,
+	};
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_CPU | RP_SAMPLE_PERIOD);
+	const uint64_t ids[] = { 41, 42 };
+	uint64_t t = 5000;
+	size_t r;
+
+	a.size = 80; /* VER2, as perf 3.3 wrote */
+	tb_init(out, 0);
+	tb_u64(out, 0x32454c4946524550ull); /* "PERFILE2" */
+	tb_u64(out, 16);
+	if (legacy) {
+		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+			uint32_t type = feats[i] == RP_FEAT_PMU_MAPPINGS ? 81u : 66u + feats[i];
+
+			r = tb_rec_begin(out, type, 0);
+			put_pipe_feature_body(out, feats[i], &a, ids, 2);
+			/* Not padded: perf's size of the section is the
+			 * record's (Google's writer wrote them so). */
+			tb_rec_end_nopad(out, r);
+		}
+	}
+	r = tb_rec_begin(out, RP_RECORD_HEADER_ATTR, 0);
+	tb_attr(out, &a, a.size);
+	tb_u64(out, ids[0]);
+	tb_u64(out, ids[1]);
+	tb_rec_end(out, r);
+	if (!legacy) {
+		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+			r = tb_rec_begin(out, RP_RECORD_HEADER_FEATURE, 0);
+			tb_u64(out, feats[i]);
+			put_pipe_feature_body(out, feats[i], &a, ids, 2);
+			tb_rec_end_nopad(out, r);
+		}
+	}
+	put_comm(out, &a, 600, 600, "legacy-app", t++, 1);
+	put_mmap(out, &a, 600, 0x400000, 0x20000, 0, "/rp-mkdata/legacy-app", t++);
+	put_mmap(out, &a, 600, 0x7f0000000000, 0x40000, 0, "/rp-mkdata/liblegacy.so", t++);
+	for (unsigned i = 0; i < 12; i++) {
+		struct tb_sample s = { .ip = (i % 3 ? 0x400000 : 0x7f0000000000) + 0x100 * i,
+				       .pid = 600, .tid = 600 + i % 2, .time = t++, .cpu = i % 2,
+				       .period = 250000 + i };
+
+		tb_sample(out, &a, RP_MISC_USER, &s);
+	}
+	r = tb_rec_begin(out, RP_RECORD_EXIT, 0);
+	tb_u32(out, 600);
+	tb_u32(out, 1);
+	tb_u32(out, 600);
+	tb_u32(out, 1);
+	tb_u64(out, t);
+	{
+		struct tb_sample sid = { .pid = 600, .tid = 600, .time = t };
+
+		tb_sample_id(out, &a, &sid);
+	}
+	tb_rec_end(out, r);
+	return 0;
+}
+
+static int mk_pipe_legacy(struct tb_buf *out)
+{
+	return mk_pipe(out, 1);
+}
+
+static int mk_pipe_current(struct tb_buf *out)
+{
+	return mk_pipe(out, 0);
+}
+
 static const struct {
 	const char *name;
 	int (*make)(struct tb_buf *out);
@@ -265,6 +427,8 @@ static const struct {
 	{ "lost-fork", mk_lost_fork },
 	{ "mmap2-early", mk_mmap2_early },
 	{ "mmap2-current", mk_mmap2_current },
+	{ "pipe-legacy", mk_pipe_legacy },
+	{ "pipe-current", mk_pipe_current },
 };
 
 int main(int argc, char **argv)
