@@ -180,6 +180,11 @@ struct rp_report_opts {
 	/* Bytes of a cache line for the dcacheline key (perf reads the
 	 * machine's); 0: 64. */
 	uint32_t cacheline_size;
+	/* The machine the report's samples are resolved with: with symbols,
+	 * the trace key's kernel function pointers (%pS: kmem's call_site,
+	 * hrtimer's function) print as sym+off, as in perf; NULL: as hex.
+	 * Must outlive the report. */
+	struct rp_machine *machine;
 };
 
 struct rp_report;

@@ -484,11 +484,12 @@ static int rp_process_mmap(struct rp_machine *machine, const struct rp_event *ev
 	const char *filename = m->filename ? m->filename : "";
 	uint32_t prot, flags;
 
-	if (ev->type == RP_RECORD_MMAP2) {
+	if (ev->type == RP_RECORD_MMAP2 && !m->no_prot) {
 		prot = m->prot;
 		flags = m->flags;
 	} else {
-		/* MMAP records carry no prot: all but data maps are code. */
+		/* MMAP records (and MMAP2 of the early layout) carry no prot:
+		 * the kernel marks data maps, all others are code. */
 		prot = (ev->misc & RP_MISC_MMAP_DATA) ? 0 : RP_PROT_EXEC;
 		flags = 0;
 	}

@@ -870,6 +870,9 @@ static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp
 void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine)
 {
 	script->machine = machine;
+	/* Function pointers of tracepoint fields as perf script prints them
+	 * (sym+off); should this allocation fail they stay hex. */
+	(void)rp_tp_set_kernel(script->tp, machine, script->symbols);
 }
 
 void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter)

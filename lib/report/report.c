@@ -925,6 +925,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		/* Without libtraceevent or formats the texts stay unknown. */
 		int trc = rp_tp_new(&r->tp, session);
 
+		if (!trc)
+			trc = rp_tp_set_kernel(r->tp, o.machine, o.symbols);
 		if (trc == RP_ERR_NOMEM)
 			rc = trc;
 		else if (!(r->trace_fp = open_memstream(&r->trace_buf, &r->trace_len)))
@@ -1548,8 +1550,9 @@ static int rp_hists_rehash(struct rp_hists *h, struct rp_hist_entry *e, uint64_t
  * perf overrides a thread's ":<tid>" default comm in place when its first
  * COMM arrives, so rows of samples taken before then show that comm, and
  * merge with the rows of the same comm (perf's collapse compares comm
- * strings).  Done once, before the first write.  Rows that carry call
- * graphs keep the default: their graphs cannot be merged.
+ * strings), call graphs included (rp_ctree_merge(): perf's entry of the
+ * thread's samples is one, before and after the COMM, as the comm it
+ * points to was changed in place).  Done once, before the first write.
  */
 static int rp_report_override_default_comms(struct rp_report *r)
 {
@@ -1568,7 +1571,7 @@ static int rp_report_override_default_comms(struct rp_report *r)
 
 			h->entries[kept++] = e;
 			snprintf(def, sizeof(def), ":%d", (int)rp_thread_tid(e->thread));
-			if (!first || e->chain || strcmp(e->comm, def) || !strcmp(first, def))
+			if (!first || strcmp(e->comm, def) || !strcmp(first, def))
 				continue;
 			struct rp_hist_entry k = *e;
 			k.comm = rp_strpool_intern_str(&r->pool, first);
@@ -1576,16 +1579,22 @@ static int rp_report_override_default_comms(struct rp_report *r)
 				return RP_ERR_NOMEM;
 			k.hash = rp_entry_hash(r, &k);
 			struct rp_hist_entry *f = rp_hists_find(r, h, &k);
-			if (f && !f->chain) {
+			if (f) {
 				f->period += e->period;
 				f->nr_samples += e->nr_samples;
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
+				if (e->chain) {
+					int rc;
+
+					if (!f->chain && !(f->chain = rp_ctree_root(&r->ctree)))
+						return RP_ERR_NOMEM;
+					if ((rc = rp_ctree_merge(&r->ctree, f->chain, e->chain)) < 0)
+						return rc;
+				}
 				kept--; /* e is gone into f */
 				continue;
 			}
-			if (f)
-				continue;
 			uint64_t old_hash = e->hash;
 			e->comm = k.comm;
 			e->hash = k.hash;
@@ -4067,6 +4076,8 @@ static int rp_report_output_create(void **state, const struct rp_output_env *env
 	}
 	if (!ro.symbols)
 		ro.symbols = env->symbols;
+	if (!ro.machine)
+		ro.machine = env->machine;
 	o->f = target->stream;
 	if ((rc = rp_report_new(&o->report, env->session, &ro)) < 0) {
 		free(o);
