@@ -27,6 +27,7 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/opts.h"
+#include "common/strbuf.h"
 #include "common/strpool.h"
 #include "report/rbsort.h"
 
@@ -1036,48 +1037,9 @@ static int rp_key_elided(const struct rp_diff *d, size_t k)
 }
 
 /* A line being formatted. */
-struct rp_dbuf {
-	char *p;
-	size_t len, alloc;
-};
-
-static int rp_dbuf_printf(struct rp_dbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int rp_dbuf_printf(struct rp_dbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->alloc - b->len : 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return RP_ERR_IO;
-	if (!b->p || b->len + (size_t)n + 1 > b->alloc) {
-		size_t want = b->len + (size_t)n + 1;
-		char *p;
-
-		if (want < 256)
-			want = 256;
-		p = realloc(b->p, want);
-		if (!p)
-			return RP_ERR_NOMEM;
-		b->p = p;
-		b->alloc = want;
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return RP_ERR_IO;
-	}
-	b->len += (size_t)n;
-	return 0;
-}
-
 /* With -t, perf turns the separator's first character into '.' in the
  * text of a key cell (repsep_snprintf). */
-static void rp_dbuf_sep_replace(const struct rp_diff *d, struct rp_dbuf *b, size_t start)
+static void rp_dbuf_sep_replace(const struct rp_diff *d, struct rp_strbuf *b, size_t start)
 {
 	if (!d->field_sep || !d->field_sep[0])
 		return;
@@ -1088,52 +1050,52 @@ static void rp_dbuf_sep_replace(const struct rp_diff *d, struct rp_dbuf *b, size
 
 /* A key cell, as perf's se_snprintf functions write it. */
 static int rp_diff_format_key(const struct rp_diff *d, enum rp_sort_key key,
-			      const struct rp_dentry *e, int width, int last, struct rp_dbuf *b)
+			      const struct rp_dentry *e, int width, int last, struct rp_strbuf *b)
 {
 	size_t start = b->len;
 	int rc = 0;
 
 	switch (key) {
 	case RP_SORT_COMM:
-		rc = rp_dbuf_printf(b, "%-*.*s", width, width, e->comm);
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->comm);
 		break;
 	case RP_SORT_PID:
 	case RP_SORT_TID: {
 		int cw = rp_max(7, width) - 8;
 
-		rc = rp_dbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw, cw < 0 ? 0 : cw,
+		rc = rp_strbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw, cw < 0 ? 0 : cw,
 				    rp_dentry_final_comm(e));
 		break;
 	}
 	case RP_SORT_DSO:
-		rc = rp_dbuf_printf(b, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
 		break;
 	case RP_SORT_SRCLINE:
 	case RP_SORT_SRCFILE: {
 		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
 
-		rc = rp_dbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
+		rc = rp_strbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
 		break;
 	}
 	case RP_SORT_SYM:
-		rc = rp_dbuf_printf(b, "[%c] ", e->level);
+		rc = rp_strbuf_printf(b, "[%c] ", e->level);
 		if (rc)
 			break;
 		if (e->sym) {
 			int nw = width - 4;
 
-			rc = rp_dbuf_printf(b, "%.*s", nw < 0 ? 0 : nw, e->sym);
+			rc = rp_strbuf_printf(b, "%.*s", nw < 0 ? 0 : nw, e->sym);
 		} else {
-			rc = rp_dbuf_printf(b, "%-#.*" PRIx64, RP_DIFF_ADDR_DIGITS, e->ip);
+			rc = rp_strbuf_printf(b, "%-#.*" PRIx64, RP_DIFF_ADDR_DIGITS, e->ip);
 		}
 		if (rc)
 			break;
 		rp_dbuf_sep_replace(d, b, start);
 		if (!last && (int)(b->len - start) < width)
-			rc = rp_dbuf_printf(b, "%*s", width - (int)(b->len - start), "");
+			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 		return rc;
 	case RP_SORT_CPU:
-		rc = rp_dbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
+		rc = rp_strbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
 		break;
 	default:
 		break;
@@ -1239,7 +1201,7 @@ static long rp_diff_match_evsel(const struct rp_diff *d, size_t i)
 }
 
 static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, FILE *out,
-				 struct rp_drow **rowsp, size_t *rows_alloc, struct rp_dbuf *b)
+				 struct rp_drow **rowsp, size_t *rows_alloc, struct rp_strbuf *b)
 {
 	const struct rp_dhists *base = i < d->in[0].nr_hists ? &d->in[0].hists[i] : NULL;
 	long j = rp_diff_match_evsel(d, i);
@@ -1382,24 +1344,24 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 		if (r->e->filtered)
 			continue;
 		b->len = 0;
-		rc = sep ? 0 : rp_dbuf_printf(b, "  ");
+		rc = sep ? 0 : rp_strbuf_printf(b, "  ");
 		for (size_t c = 0; !rc && c < nr_cols; c++) {
 			size_t start;
 			int cw = rp_dcol_width(d, cols[c]);
 
-			if (c && (rc = rp_dbuf_printf(b, "%s", sep ? sep : "  ")))
+			if (c && (rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ")))
 				break;
 			start = b->len;
 			rp_diff_cell(d, cols[c], r, base_out, new_total, cell);
-			rc = sep ? rp_dbuf_printf(b, "%s", cell) : rp_dbuf_printf(b, "%*s", cw, cell);
+			rc = sep ? rp_strbuf_printf(b, "%s", cell) : rp_strbuf_printf(b, "%*s", cw, cell);
 			/* perf pads every column but the last to its width. */
 			if (!rc && (int)(b->len - start) < cw)
-				rc = rp_dbuf_printf(b, "%*s", cw - (int)(b->len - start), "");
+				rc = rp_strbuf_printf(b, "%*s", cw - (int)(b->len - start), "");
 		}
 		for (size_t kk = 0; !rc && kk < d->nr_keys; kk++) {
 			if (rp_key_elided(d, kk))
 				continue;
-			rc = rp_dbuf_printf(b, "%s", sep ? sep : "  ");
+			rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
 			if (!rc)
 				rc = rp_diff_format_key(d, d->keys[kk], r->e,
 							rp_key_width(d->keys[kk], &w),
@@ -1419,7 +1381,7 @@ int rp_diff_write(struct rp_diff *diff, FILE *out)
 {
 	struct rp_drow *rows = NULL;
 	size_t rows_alloc = 0;
-	struct rp_dbuf b = { NULL, 0, 0 };
+	struct rp_strbuf b = { NULL, 0, 0 };
 	int rc = 0;
 
 	if (!diff || !out || !diff->in[0].added || !diff->in[1].added || diff->written)

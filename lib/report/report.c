@@ -31,6 +31,7 @@
 #include "common/cursor.h"
 #include "common/error_int.h"
 #include "common/opts.h"
+#include "common/strbuf.h"
 #include "common/strpool.h"
 #include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
@@ -3176,48 +3177,9 @@ static int rp_hpp_unit(int dim)
 
 /* Room for one formatted key: names are capped by the width of the column,
  * which the longest name sets. */
-struct rp_buf {
-	char *p;
-	size_t len, alloc;
-};
-
-static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->alloc - b->len : 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return RP_ERR_IO;
-	if (!b->p || b->len + (size_t)n + 1 > b->alloc) {
-		size_t want = b->len + (size_t)n + 1;
-		char *p;
-
-		if (want < 256)
-			want = 256;
-		p = realloc(b->p, want);
-		if (!p)
-			return RP_ERR_NOMEM;
-		b->p = p;
-		b->alloc = want;
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return RP_ERR_IO;
-	}
-	b->len += (size_t)n;
-	return 0;
-}
-
 /* With -t, perf turns the separator's first character into '.' in the
  * text of a key cell (perf's repsep_snprintf). */
-static void rp_sep_replace(const struct rp_report *r, struct rp_buf *b, size_t start)
+static void rp_sep_replace(const struct rp_report *r, struct rp_strbuf *b, size_t start)
 {
 	if (!r->field_sep || !r->field_sep[0])
 		return;
@@ -3236,10 +3198,10 @@ static void rp_sep_replace(const struct rp_report *r, struct rp_buf *b, size_t s
  * in it, a function's name cut to the column (addr_style: then the
  * offset when not 0), or the address.
  */
-static int rp_format_loc(struct rp_buf *b, const struct rp_loc *l, uint64_t ip, char level,
+static int rp_format_loc(struct rp_strbuf *b, const struct rp_loc *l, uint64_t ip, char level,
 			 int width, int addr_style)
 {
-	int rc = rp_buf_printf(b, "[%c] ", level);
+	int rc = rp_strbuf_printf(b, "[%c] ", level);
 	int nw = width - 4;
 
 	if (rc)
@@ -3248,16 +3210,16 @@ static int rp_format_loc(struct rp_buf *b, const struct rp_loc *l, uint64_t ip, 
 		const char *name = RP_STR_OR_EMPTY(l->sym->name);
 
 		if (l->sym->type == 1 /* STT_OBJECT */)
-			return rp_buf_printf(b, "%s+0x%" PRIx64, name,
+			return rp_strbuf_printf(b, "%s+0x%" PRIx64, name,
 					     ip - rp_loc_unmap(l, l->sym->start));
-		rc = rp_buf_printf(b, "%.*s", nw < 0 ? 0 : nw, name);
+		rc = rp_strbuf_printf(b, "%.*s", nw < 0 ? 0 : nw, name);
 		if (!rc && addr_style && ip != l->sym->start)
-			rc = rp_buf_printf(b, "+0x%" PRIx64, ip - l->sym->start);
+			rc = rp_strbuf_printf(b, "+0x%" PRIx64, ip - l->sym->start);
 		if (!rc && !addr_style && l->sym->inlined)
-			rc = rp_buf_printf(b, " (inlined)");
+			rc = rp_strbuf_printf(b, " (inlined)");
 		return rc;
 	}
-	return rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, ip);
+	return rp_strbuf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, ip);
 }
 
 /* perf's unit_number__scnprintf() page size names (get_page_size_name). */
@@ -3278,7 +3240,7 @@ static void rp_page_size_name(uint64_t n, char *t, size_t size)
 
 /* The cells of the branch and memory keys (perf's se_snprintf). */
 static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
-			   const struct rp_hist_entry *e, int width, struct rp_buf *b)
+			   const struct rp_hist_entry *e, int width, struct rp_strbuf *b)
 {
 	const struct rp_br_info *bi = RP_BR(e);
 	const struct rp_mem_info *mi = RP_MEMI(e);
@@ -3290,23 +3252,23 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 	case RP_SORT_SYM_IADDR:
 		return rp_format_loc(b, &mi->iaddr, mi->iaddr.addr, e->level, width, 0);
 	case RP_SORT_DSO_DADDR:
-		return rp_buf_printf(b, "%-*.*s", width, width,
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
 				     mi->daddr.dso_name ? mi->daddr.dso_name : "[unknown]");
 	case RP_SORT_LOCKED:
 		rp_mem_lock_text(mi->data_src, t, 10);
-		return rp_buf_printf(b, "%.*s", width, t);
+		return rp_strbuf_printf(b, "%.*s", width, t);
 	case RP_SORT_TLB:
 		rp_mem_tlb_text(mi->data_src, t, 64);
-		return rp_buf_printf(b, "%-*s", width, t);
+		return rp_strbuf_printf(b, "%-*s", width, t);
 	case RP_SORT_MEM:
 		rp_mem_lvl_text(mi->data_src, t, 64);
-		return rp_buf_printf(b, "%-*s", width, t);
+		return rp_strbuf_printf(b, "%-*s", width, t);
 	case RP_SORT_SNOOP:
 		rp_mem_snoop_text(mi->data_src, t, 64);
-		return rp_buf_printf(b, "%-*s", width, t);
+		return rp_strbuf_printf(b, "%-*s", width, t);
 	case RP_SORT_BLOCKED:
 		rp_mem_blk_text(mi->data_src, t, 16);
-		return rp_buf_printf(b, "%.*s", width, t);
+		return rp_strbuf_printf(b, "%.*s", width, t);
 	case RP_SORT_DCACHELINE: {
 		/* [s]: shared data of a file; [X]: no map */
 		const struct rp_loc *d = &mi->daddr;
@@ -3323,22 +3285,22 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 	}
 	case RP_SORT_PHYS_DADDR: {
 		size_t start = b->len;
-		int rc = rp_buf_printf(b, "[%c] %-#.*" PRIx64, e->level, RP_ADDR_DIGITS, mi->phys_addr);
+		int rc = rp_strbuf_printf(b, "[%c] %-#.*" PRIx64, e->level, RP_ADDR_DIGITS, mi->phys_addr);
 
 		if (!rc && (int)(b->len - start) < width)
-			rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 		if (!rc && (int)(b->len - start) > width)
 			b->len = start + (size_t)width;
 		return rc;
 	}
 	case RP_SORT_DATA_PAGE_SIZE:
 		rp_page_size_name(mi->data_page_size, t, sizeof(t));
-		return rp_buf_printf(b, "%-*s", width, t);
+		return rp_strbuf_printf(b, "%-*s", width, t);
 	case RP_SORT_DSO_FROM:
 	case RP_SORT_DSO_TO: {
 		const char *n = key == RP_SORT_DSO_FROM ? bi->from.dso_name : bi->to.dso_name;
 
-		return rp_buf_printf(b, "%-*.*s", width, width, n ? n : "[unknown]");
+		return rp_strbuf_printf(b, "%-*.*s", width, width, n ? n : "[unknown]");
 	}
 	case RP_SORT_SYM_FROM:
 		return rp_format_loc(b, &bi->from, bi->from.al_addr, bi->from.level, width, 0);
@@ -3355,22 +3317,22 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 			r->mispredict_out = "N";
 		else if (RP_BR_MISPRED(bi->flags))
 			r->mispredict_out = "Y";
-		return rp_buf_printf(b, "%-*.*s", width, width, r->mispredict_out);
+		return rp_strbuf_printf(b, "%-*.*s", width, width, r->mispredict_out);
 	case RP_SORT_IN_TX:
-		return rp_buf_printf(b, "%-*s", width, RP_BR_IN_TX(bi->flags) ? "T" : ".");
+		return rp_strbuf_printf(b, "%-*s", width, RP_BR_IN_TX(bi->flags) ? "T" : ".");
 	case RP_SORT_ABORT:
-		return rp_buf_printf(b, "%-*s", width, RP_BR_ABORT(bi->flags) ? "A" : ".");
+		return rp_strbuf_printf(b, "%-*s", width, RP_BR_ABORT(bi->flags) ? "A" : ".");
 	case RP_SORT_CYCLES:
 		if (!RP_BR_CYCLES(bi->flags))
-			return rp_buf_printf(b, "%-*s", width, "-");
-		return rp_buf_printf(b, "%-*hd", width, (short)RP_BR_CYCLES(bi->flags));
+			return rp_strbuf_printf(b, "%-*s", width, "-");
+		return rp_strbuf_printf(b, "%-*hd", width, (short)RP_BR_CYCLES(bi->flags));
 	/* glibc prints a NULL string as "(null)" */
 	case RP_SORT_SRCLINE_FROM:
-		return rp_buf_printf(b, "%-*.*s", width, width,
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
 				     bi->srcline_from_cmp ? RP_STR_OR_EMPTY(bi->srcline_from)
 							  : "(null)");
 	case RP_SORT_SRCLINE_TO:
-		return rp_buf_printf(b, "%-*.*s", width, width,
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
 				     bi->srcline_to_cmp ? RP_STR_OR_EMPTY(bi->srcline_to)
 							: "(null)");
 	default:
@@ -3379,27 +3341,27 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 }
 
 static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
-			 const struct rp_hist_entry *e, int width, int last, struct rp_buf *b)
+			 const struct rp_hist_entry *e, int width, int last, struct rp_strbuf *b)
 {
 	size_t start = b->len;
 	int rc = 0;
 
 	switch (key) {
 	case RP_SORT_COMM:
-		rc = rp_buf_printf(b, "%-*.*s", width, width, e->comm);
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->comm);
 		break;
 	case RP_SORT_PID: {
 		int cw = rp_max(7, width) - 8;
 
-		rc = rp_buf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
+		rc = rp_strbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
 				   cw < 0 ? 0 : cw, rp_entry_final_comm(e));
 		break;
 	}
 	case RP_SORT_TID:
-		rc = rp_buf_printf(b, "%*d", width, (int)e->tid);
+		rc = rp_strbuf_printf(b, "%*d", width, (int)e->tid);
 		break;
 	case RP_SORT_DSO:
-		rc = rp_buf_printf(b, "%-*.*s", width, width,
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width,
 				   e->dso_name ? e->dso_name : "[unknown]");
 		break;
 	case RP_SORT_SRCLINE:
@@ -3407,21 +3369,21 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
 
 		/* The last column is not padded. */
-		rc = rp_buf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
+		rc = rp_strbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
 		break;
 	}
 	case RP_SORT_SYM:
-		rc = rp_buf_printf(b, "[%c] ", e->level);
+		rc = rp_strbuf_printf(b, "[%c] ", e->level);
 		if (rc)
 			break;
 		if (e->sym_name) {
 			int nw = width - 4;
 
-			rc = rp_buf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
+			rc = rp_strbuf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
 					   e->sym_inlined ? " (inlined)" : "");
 		} else {
 			/* "%#.16llx": zero gets no "0x", as in perf. */
-			rc = rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
+			rc = rp_strbuf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
 		}
 		if (rc)
 			break;
@@ -3429,28 +3391,28 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 		/* perf pads the symbol to the column width, outside the text the
 		 * separator is replaced in, except in the last column. */
 		if (!last && (int)(b->len - start) < width)
-			rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 		return rc;
 	case RP_SORT_CPU:
-		rc = rp_buf_printf(b, "%*.*d", width, width, (int)e->cpu);
+		rc = rp_strbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
 		break;
 	case RP_SORT_PARENT:
-		rc = rp_buf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
 		break;
 	case RP_SORT_SOCKET:
-		rc = rp_buf_printf(b, "%*.*d", width, width - 3, (int)e->socket);
+		rc = rp_strbuf_printf(b, "%*.*d", width, width - 3, (int)e->socket);
 		break;
 	case RP_SORT_LOCAL_WEIGHT:
-		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight);
+		rc = rp_strbuf_printf(b, "%-*" PRIu64, width, e->weight);
 		break;
 	case RP_SORT_WEIGHT:
-		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight * e->nr_samples);
+		rc = rp_strbuf_printf(b, "%-*" PRIu64, width, e->weight * e->nr_samples);
 		break;
 	case RP_SORT_LOCAL_INS_LAT:
-		rc = rp_buf_printf(b, "%-*u", width, (unsigned)e->ins_lat);
+		rc = rp_strbuf_printf(b, "%-*u", width, (unsigned)e->ins_lat);
 		break;
 	case RP_SORT_INS_LAT:
-		rc = rp_buf_printf(b, "%-*u", width, (unsigned)(e->ins_lat * e->nr_samples));
+		rc = rp_strbuf_printf(b, "%-*u", width, (unsigned)(e->ins_lat * e->nr_samples));
 		break;
 	case RP_SORT_TRANSACTION: {
 		/* perf's hist_entry__transaction_snprintf() */
@@ -3466,39 +3428,39 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 			n += (size_t)snprintf(txt + n, sizeof(txt) - n, "NEITHER ");
 		if (t & 0xffffffff00000000ull)
 			snprintf(txt + n, sizeof(txt) - n, ":%" PRIx64, t >> 32);
-		rc = rp_buf_printf(b, "%-*s", width, txt);
+		rc = rp_strbuf_printf(b, "%-*s", width, txt);
 		break;
 	}
 	case RP_SORT_TRACE:
-		rc = rp_buf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
+		rc = rp_strbuf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
 		break;
 	case RP_SORT_SYM_SIZE:
 		if (e->sym_name)
-			rc = rp_buf_printf(b, "%*d", width, (int)rp_sym_size(e));
+			rc = rp_strbuf_printf(b, "%*d", width, (int)rp_sym_size(e));
 		else
-			rc = rp_buf_printf(b, "%*s", width, "unknown");
+			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
 		break;
 	case RP_SORT_DSO_SIZE:
 		if (e->dso_name)
-			rc = rp_buf_printf(b, "%*d", width, (int)e->map_size);
+			rc = rp_strbuf_printf(b, "%*d", width, (int)e->map_size);
 		else
-			rc = rp_buf_printf(b, "%*s", width, "unknown");
+			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
 		break;
 	case RP_SORT_CGROUP:
-		rc = rp_buf_printf(b, "%s", rp_cgroup_name(r, e));
+		rc = rp_strbuf_printf(b, "%s", rp_cgroup_name(r, e));
 		break;
 	case RP_SORT_CGROUP_ID:
-		rc = rp_buf_printf(b, "%" PRIu64 "/0x%" PRIx64, e->cg_dev, e->cg_ino);
+		rc = rp_strbuf_printf(b, "%" PRIu64 "/0x%" PRIx64, e->cg_dev, e->cg_ino);
 		break;
 	case RP_SORT_IPC_NULL:
-		rc = rp_buf_printf(b, "%-*s", width, "-      -");
+		rc = rp_strbuf_printf(b, "%-*s", width, "-      -");
 		break;
 	case RP_SORT_TIME: {
 		char t[48];
 
 		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, (uint64_t)(e->time / 1000000000u),
 			 (uint64_t)((e->time % 1000000000u) / 1000u));
-		rc = rp_buf_printf(b, "%-.*s", width, t);
+		rc = rp_strbuf_printf(b, "%-.*s", width, t);
 		break;
 	}
 	case RP_SORT_CODE_PAGE_SIZE: {
@@ -3516,16 +3478,16 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 			}
 			snprintf(t, sizeof(t), "%" PRIu64 "%c", n, "BKMG"[u]);
 		}
-		rc = rp_buf_printf(b, "%-*s", width, t);
+		rc = rp_strbuf_printf(b, "%-*s", width, t);
 		break;
 	}
 	case RP_SORT_ADDR:
-		rc = rp_buf_printf(b, "%-#*" PRIx64, width, e->sample_ip);
+		rc = rp_strbuf_printf(b, "%-#*" PRIx64, width, e->sample_ip);
 		break;
 	case RP_SORT_IPC_LBR:
 		/* perf's sort_sym_ipc without its annotation: stdio never
 		 * computes the IPC it would show */
-		rc = rp_buf_printf(b, "%-*s", width, e->sym_name ? "0.00  [  0.0%]" : "-");
+		rc = rp_strbuf_printf(b, "%-*s", width, e->sym_name ? "0.00  [  0.0%]" : "-");
 		break;
 	default:
 		if (key >= RP_SORT_SYM_DADDR)
@@ -3540,7 +3502,7 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 	if (!last && (key == RP_SORT_TRACE || key == RP_SORT_TIME || key == RP_SORT_CGROUP ||
 		      key == RP_SORT_CGROUP_ID || key >= RP_SORT_SYM_DADDR) &&
 	    (int)(b->len - start) < width)
-		rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+		rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 	return rc;
 }
 
@@ -3592,11 +3554,11 @@ static double rp_percent(uint64_t period, uint64_t total)
 
 /* Pads the cell that started at `start` with spaces to `width` (perf's
  * hist_entry__snprintf_alignment). */
-static int rp_buf_pad(struct rp_buf *b, size_t start, int width)
+static int rp_buf_pad(struct rp_strbuf *b, size_t start, int width)
 {
 	int have = (int)(b->len - start);
 
-	return have < width ? rp_buf_printf(b, "%*s", width - have, "") : 0;
+	return have < width ? rp_strbuf_printf(b, "%*s", width - have, "") : 0;
 }
 
 /* One member's figure of an hpp column. */
@@ -3627,7 +3589,7 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
  * padded to the unit width times the members.
  */
 static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_shown, int dim,
-			 const struct rp_hist_entry *e, int last, struct rp_buf *b)
+			 const struct rp_hist_entry *e, int last, struct rp_strbuf *b)
 {
 	int unit = rp_hpp_unit(dim);
 	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
@@ -3640,10 +3602,10 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 		uint64_t total, v = rp_hpp_value(r, lead, e, m, dim, &total);
 
 		if (pct)
-			rc = rp_buf_printf(b, " %*.2f%%", r->field_sep ? 1 : unit - 2,
+			rc = rp_strbuf_printf(b, " %*.2f%%", r->field_sep ? 1 : unit - 2,
 					   rp_percent(v, total));
 		else
-			rc = rp_buf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
+			rc = rp_strbuf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
 	}
 	/* with -t the last column is not padded */
 	if (rc || (last && r->field_sep))
@@ -3675,7 +3637,7 @@ static int rp_col_width(int dim, const struct rp_widths *w, uint32_t nr_shown)
  * the group view, with its members' figures beside its own.
  */
 static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_t idx, FILE *out,
-			  struct rp_buf *b, int children, int graph)
+			  struct rp_strbuf *b, int children, int graph)
 {
 	const char *sep = r->field_sep;
 	struct rp_hists *h = &r->hists[idx];
@@ -3831,7 +3793,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		if (limit_pct < (float)r->percent_limit)
 			continue;
 		b->len = 0;
-		rc = sep ? 0 : rp_buf_printf(b, "  ");
+		rc = sep ? 0 : rp_strbuf_printf(b, "  ");
 		size_t nr_cols = 0;
 		int last_dim = -1;
 
@@ -3841,7 +3803,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			if (rp_col_elided(r, dim))
 				continue;
 			if (nr_cols++)
-				rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
+				rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
 			last_dim = dim;
 			if (rc)
 				break;
@@ -3933,7 +3895,7 @@ static void rp_report_write_branch_stats(const struct rp_report *r, FILE *out)
 
 int rp_report_write(struct rp_report *report, FILE *out)
 {
-	struct rp_buf b = { NULL, 0, 0 };
+	struct rp_strbuf b = { NULL, 0, 0 };
 	struct rp_evgroup *g = NULL;
 	uint64_t total = 0;
 	int rc = 0;
