@@ -32,6 +32,9 @@ struct rp_output_def {
 	/* Writes or commits what is left; NULL: nothing to do. */
 	int (*finish)(void *state, struct rp_error *err);
 	void (*destroy)(void *state);
+	/* Not NULL: this build lacks the output's library, and says so
+	 * (rp_output_new() fails with RP_ERR_UNSUPPORTED); no functions. */
+	const char *unavailable;
 	/* rp_output_warnings(); NULL: the output never has any. */
 	const char *(*warnings)(void *state);
 };

@@ -751,40 +751,6 @@ static void rp_pg_destroy(void *state)
 	rp_pg_free(state);
 }
 
-#else /* !RP_HAVE_POSTGRES */
-
-static int rp_pg_create(void **state, const struct rp_output_env *env, const void *opts,
-			const struct rp_output_target *target, struct rp_error *err)
-{
-	(void)state;
-	(void)env;
-	(void)opts;
-	(void)target;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "readperf was built without PostgreSQL (apt-get install libpq-dev"
-			    " libssl-dev)");
-}
-
-static struct rp_consumer rp_pg_consumer(void *state)
-{
-	struct rp_consumer c = { state, NULL, 0 };
-
-	return c;
-}
-
-static int rp_pg_finish(void *state, struct rp_error *err)
-{
-	(void)state;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED, "readperf was built without PostgreSQL");
-}
-
-static void rp_pg_destroy(void *state)
-{
-	(void)state;
-}
-
-#endif
-
 const struct rp_output_def rp_output_postgres = {
 	.name = "postgres",
 	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
@@ -793,3 +759,14 @@ const struct rp_output_def rp_output_postgres = {
 	.finish = rp_pg_finish,
 	.destroy = rp_pg_destroy,
 };
+
+#else /* !RP_HAVE_POSTGRES */
+
+const struct rp_output_def rp_output_postgres = {
+	.name = "postgres",
+	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
+	.unavailable = "readperf was built without PostgreSQL (apt-get install libpq-dev "
+		       "libssl-dev)",
+};
+
+#endif
