@@ -30,6 +30,7 @@
 #include "common/strbuf.h"
 #include "common/strpool.h"
 #include "report/rbsort.h"
+#include "report/srctext_int.h"
 
 /* Entries one evsel of one input may hold. */
 #define RP_DIFF_MAX_ENTRIES (64u << 20)
@@ -40,7 +41,6 @@
 /* perf formats each diff cell into a buffer of MAX_COL_WIDTH (70) bytes. */
 #define RP_DIFF_CELL_MAX 70
 /* Slots of the cache of source-line texts by location (a power of two). */
-#define RP_DIFF_SRCCACHE 1024u
 
 struct rp_dentry {
 	struct rp_dentry *next; /* hash chain */
@@ -84,14 +84,6 @@ struct rp_dhists {
 	uint64_t total_nf;     /* the samples no entry filter rejected */
 };
 
-struct rp_diff_srccache {
-	const struct rp_dso *dso;
-	const struct rp_symbol *sym;
-	uint64_t addr;
-	int has_map;
-	const char *srcline, *srcfile; /* NULL: empty slot */
-};
-
 struct rp_diff_input {
 	struct rp_diff *diff;
 	const struct rp_session *session;
@@ -102,7 +94,7 @@ struct rp_diff_input {
 	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
 	struct rp_hashmap sym_names; /* struct rp_symbol * -> interned name */
 	const char *last_comm_in, *last_comm;
-	struct rp_diff_srccache *srccache;
+	struct rp_srctext srctext; /* srcline/srcfile texts, when want_srcline */
 };
 
 struct rp_diff {
@@ -239,7 +231,7 @@ static void rp_diff_input_release(struct rp_diff_input *in)
 	free(in->hists);
 	rp_hashmap_release(&in->dso_names);
 	rp_hashmap_release(&in->sym_names);
-	free(in->srccache);
+	rp_srctext_release(&in->srctext);
 }
 
 void rp_diff_free(struct rp_diff *diff)
@@ -271,7 +263,7 @@ int rp_diff_add_input(struct rp_diff *diff, unsigned which, const struct rp_sess
 	struct rp_diff_input *in = &diff->in[which];
 
 	if (diff->want_srcline &&
-	    !(in->srccache = calloc(RP_DIFF_SRCCACHE, sizeof(*in->srccache))))
+	    rp_srctext_init(&in->srctext, symbols, &diff->pool, diff->full_source_path) < 0)
 		return RP_ERR_NOMEM;
 	if (which == RP_DIFF_BASELINE &&
 	    (rp_diff_dup(&diff->single_comm, rp_filter_single(filter, RP_FILTER_COMMS)) ||
@@ -533,54 +525,12 @@ static const char *rp_diff_intern_cached(struct rp_diff_input *in, struct rp_has
 	return s;
 }
 
-/*
- * The srcline and srcfile texts of a location, as perf's
- * hist_entry__srcline() and hist_entry__get_srcfile() make them (the same
- * rules as the report's: docs/report.md).  0 or RP_ERR_NOMEM.
- */
+/* The srcline and srcfile texts of a location into key, as the
+ * report's (srctext_int.h).  0 or RP_ERR_NOMEM. */
 static int rp_diff_srcline(struct rp_diff_input *in, struct rp_dentry *key, struct rp_dso *dso,
 			   const struct rp_symbol *sym, uint64_t addr, int has_map)
 {
-	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
-	struct rp_diff_srccache *c = &in->srccache[h & (RP_DIFF_SRCCACHE - 1)];
-
-	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
-		key->srcline = c->srcline;
-		key->srcfile = c->srcfile;
-		return 0;
-	}
-	const char *file = NULL, *file_txt = "";
-	uint32_t line = 0;
-	char *line_txt = NULL;
-	int found = has_map && dso && in->symbols
-			    ? rp_symbols_srcline(in->symbols, dso, addr, &file, &line)
-			    : 0;
-	int n;
-
-	if (found < 0)
-		return found;
-	if (found) {
-		const char *slash = in->diff->full_source_path ? NULL : strrchr(file, '/');
-
-		file_txt = slash ? slash + 1 : file;
-		n = asprintf(&line_txt, "%s:%u", file_txt, line);
-	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
-		n = asprintf(&line_txt, "??:0");
-	} else if (sym) {
-		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
-	} else {
-		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
-	}
-	if (n < 0)
-		return RP_ERR_NOMEM;
-	key->srcline = rp_strpool_intern_str(&in->diff->pool, line_txt);
-	key->srcfile = rp_strpool_intern_str(&in->diff->pool, file_txt);
-	free(line_txt);
-	if (!key->srcline || !key->srcfile)
-		return RP_ERR_NOMEM;
-	*c = (struct rp_diff_srccache){ dso, sym, addr, has_map, key->srcline, key->srcfile };
-	return 0;
+	return rp_srctext_get(&in->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
 }
 
 static struct rp_dhists *rp_diff_hists(struct rp_diff_input *in, size_t idx)

@@ -39,6 +39,7 @@
 #include "report/callchain_int.h"
 #include "report/memtext_int.h"
 #include "report/rbsort.h"
+#include "report/srctext_int.h"
 #include "report/stacks_int.h"
 #include "process_int.h"
 
@@ -83,7 +84,6 @@
 /* Slots of the per-sample entry cache (a power of two). */
 #define RP_REPORT_ECACHE 1024u
 /* Entries of the cache of source-line texts by location (a power of two). */
-#define RP_REPORT_SRCCACHE 1024u
 
 /* A group member's figures for one row of the leader. */
 struct rp_pair {
@@ -259,16 +259,7 @@ struct rp_report {
 	struct rp_symbols *symbols;  /* for srcline, srcfile (opts) */
 	int full_source_path;
 	int want_srcline;            /* a key is srcline or srcfile */
-	/* The texts of recent locations (RP_REPORT_SRCCACHE, made with the
-	 * report when want_srcline): a sample's costs a lookup, not a
-	 * formatting and two interning. */
-	struct rp_srccache_ent {
-		const struct rp_dso *dso;
-		const struct rp_symbol *sym;
-		uint64_t addr;
-		int has_map;
-		const char *srcline, *srcfile; /* NULL: empty slot */
-	} *srccache;
+	struct rp_srctext srctext;   /* srcline/srcfile texts, when want_srcline */
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
@@ -914,8 +905,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		n = RP_REPORT_MAX_EVSELS;
 	r->nr_hists = n;
 	rc = 0;
-	if (r->want_srcline && !(r->srccache = calloc(RP_REPORT_SRCCACHE, sizeof(*r->srccache))))
-		rc = RP_ERR_NOMEM;
+	if (r->want_srcline)
+		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
@@ -957,7 +948,7 @@ void rp_report_free(struct rp_report *report)
 	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
-	free(report->srccache);
+	rp_srctext_release(&report->srctext);
 	rp_hashmap_release(&report->dso_names);
 	rp_hashmap_release(&report->cgroups);
 	rp_hashmap_release(&report->nsmap);
@@ -1045,57 +1036,12 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
-/*
- * The srcline and srcfile texts of a location, as perf's
- * hist_entry__srcline() and hist_entry__get_srcfile() make them: "file:line"
- * (the file's base name unless full_source_path) and "file" when DWARF
- * knows the line; else "sym+OFFSET" (decimal) or "dso[addr]" and "", and
- * "??:0" without a map.  Interned into key.  0 or RP_ERR_NOMEM.
- */
+/* The srcline and srcfile texts of a location into key (srctext_int.h).
+ * 0 or RP_ERR_NOMEM. */
 static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, struct rp_dso *dso,
 			     const struct rp_symbol *sym, uint64_t addr, int has_map)
 {
-	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
-	struct rp_srccache_ent *c = &r->srccache[h & (RP_REPORT_SRCCACHE - 1)];
-
-	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
-		key->srcline = c->srcline;
-		key->srcfile = c->srcfile;
-		return 0;
-	}
-	const char *file = NULL;
-	uint32_t line = 0;
-	char *line_txt = NULL;
-	const char *file_txt = "";
-	int found = has_map && dso ? rp_symbols_srcline(r->symbols, dso, addr, &file, &line) : 0;
-	int n;
-
-	if (found < 0)
-		return found;
-	if (found) {
-		const char *slash = r->full_source_path ? NULL : strrchr(file, '/');
-
-		file_txt = slash ? slash + 1 : file;
-		n = asprintf(&line_txt, "%s:%u", file_txt, line);
-	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
-		/* What perf 6.1 prints for a file's address without a line
-		 * (docs/unwind.md). */
-		n = asprintf(&line_txt, "??:0");
-	} else if (sym) {
-		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
-	} else {
-		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
-	}
-	if (n < 0)
-		return RP_ERR_NOMEM;
-	key->srcline = rp_strpool_intern_str(&r->pool, line_txt);
-	key->srcfile = rp_strpool_intern_str(&r->pool, file_txt);
-	free(line_txt);
-	if (!key->srcline || !key->srcfile)
-		return RP_ERR_NOMEM;
-	*c = (struct rp_srccache_ent){ dso, sym, addr, has_map, key->srcline, key->srcfile };
-	return 0;
+	return rp_srctext_get(&r->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
 }
 
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
