@@ -169,7 +169,9 @@ async function checkCg(browser, data, html) {
 
   // A time range dragged over the timeline: from a quarter to 60 %.
   const nsel = await page.evaluate(() => window.rpReport.nsel);
-  const a = Math.floor(nsel * 0.25), b = Math.floor(nsel * 0.6);
+  // (At least one bin wide: a coarse page may have only a few bins, and a
+  // drag that starts and ends in one place is a click.)
+  const a = Math.floor(nsel * 0.25), b = Math.max(a + 1, Math.floor(nsel * 0.6));
   const xa = await page.evaluate((s) => window.rpReport.selBinX(s), a);
   const xb = await page.evaluate((s) => window.rpReport.selBinX(s), b);
   const yr = 20;
