@@ -26,10 +26,13 @@ struct rp_dso {
 	uint8_t build_id_size;  /* 0: unknown */
 	uint8_t build_id[20];
 	uint32_t idx;           /* creation order, from 0 */
-	/* For lib/symbols: the loaded table (NULL until loaded), and whether
-	 * loading was tried. */
+	/* For lib/symbols: the loaded table (NULL until loaded), whether
+	 * loading was tried, and whether symtab is final (stored with
+	 * release order after symtab, read with acquire order: threads that
+	 * see it set read symtab without the resolver's lock). */
 	struct rp_dso_symtab *symtab;
 	uint8_t symtab_tried;
+	uint8_t symtab_ready;
 };
 
 #endif

@@ -112,6 +112,13 @@ int rp_maps_insert(struct rp_maps *maps, struct rp_map *map);
 void rp_maps_remove(struct rp_maps *maps, const struct rp_map *map);
 /* The map containing addr, or NULL (perf's maps__find). */
 const struct rp_map *rp_maps_find(struct rp_maps *maps, uint64_t addr);
+/*
+ * The same without the lookup cache: it writes nothing, so threads may
+ * call it at once on maps no one changes meanwhile (the unwinder's
+ * workers, lib/process.c).  Where maps overlap, it gives the map the
+ * search finds, which rp_maps_find() may not (its cache answers first).
+ */
+const struct rp_map *rp_maps_lookup(const struct rp_maps *maps, uint64_t addr);
 /* Copies every map of src into dst (perf's maps__clone at fork). */
 int rp_maps_clone(struct rp_machine *machine, struct rp_maps *dst, const struct rp_maps *src);
 
