@@ -151,7 +151,11 @@ struct rp_pipeline {
 
 /* A record read ahead (struct rp_uw_pool). */
 struct rp_uw_job {
-	struct rp_event ev; /* its pointers are into the mapping */
+	/* Its pointers are into the mapping, or into copy (a record that
+	 * was not read from a mapping, decoded again from the copy). */
+	struct rp_event ev;
+	uint8_t *copy;
+	size_t copy_alloc;
 	/* Set when it is prepared (a sample whose state is settled): */
 	uint8_t prepared;
 	uint8_t walk;  /* its walk was queued */
@@ -186,6 +190,7 @@ struct rp_uw_pool {
 	uint64_t waiting;    /* the job the pipeline waits for, + 1; 0: none */
 	pthread_t *threads;
 	unsigned nr_threads;
+	struct rp_decoder dec; /* of copies */
 };
 
 /* The last value read for one sample id (perf's perf_sample_id.period). */
@@ -707,6 +712,9 @@ static void rp_uw_pool_free(struct rp_uw_pool *pool)
 	pthread_cond_destroy(&pool->done);
 	pthread_cond_destroy(&pool->work);
 	pthread_mutex_destroy(&pool->lock);
+	for (size_t i = 0; i < RP_UW_AHEAD; i++)
+		free(pool->jobs[i].copy);
+	rp_decoder_release(&pool->dec);
 	free(pool->threads);
 	free(pool->jobs);
 	free(pool);
@@ -724,7 +732,7 @@ static struct rp_uw_pool *rp_uw_pool_new(struct rp_pipeline *p)
 	if (!pool)
 		return NULL;
 	pool->p = p;
-	pool->jobs = malloc(RP_UW_AHEAD * sizeof(*pool->jobs));
+	pool->jobs = calloc(RP_UW_AHEAD, sizeof(*pool->jobs));
 	pool->threads = calloc(n, sizeof(*pool->threads));
 	if (!pool->jobs || !pool->threads || pthread_mutex_init(&pool->lock, NULL)) {
 		free(pool->jobs);
@@ -889,16 +897,26 @@ static int rp_uw_wanted(const struct rp_pipeline *p, const struct rp_event *ev)
 	       p->can_unwind && rp_unwind_applies(&ev->u.sample);
 }
 
+/* Whether a sample that is not stable can be read ahead as a copy of its
+ * record, decoded again: one in the file's byte order, not merged with a
+ * deferred callchain (whose entries are not in its record). */
+static int rp_uw_copyable(const struct rp_pipeline *p, const struct rp_event *ev)
+{
+	return ev->type == RP_RECORD_SAMPLE && ev->evsel && ev->data && ev->size >= 8 &&
+	       !ev->deferred && !p->session->swap;
+}
+
 /*
  * One record into the pipeline: at once with one thread; with more, read
- * ahead (stable: its pointers outlive the next read, into the mapping)
- * and processed in order.  A record that is not stable is processed
- * after every record read ahead, at once.  Returns 0 or the first
- * negative value.
+ * ahead (stable: its pointers outlive the next read, into the mapping;
+ * else a sample is copied) and processed in order.  A record that is
+ * neither is processed after every record read ahead, at once.  Returns 0
+ * or the first negative value.
  */
 static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, int stable)
 {
-	if (!p->pool && p->nr_threads >= 2 && !p->pool_failed && stable && rp_uw_wanted(p, ev)) {
+	if (!p->pool && p->nr_threads >= 2 && !p->pool_failed && rp_uw_wanted(p, ev) &&
+	    (stable || rp_uw_copyable(p, ev))) {
 		p->pool = rp_uw_pool_new(p);
 		p->pool_failed = !p->pool;
 	}
@@ -906,7 +924,7 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 		return rp_pipeline_event(p, ev, NULL);
 	int ret;
 
-	if (!stable) {
+	if (!stable && !rp_uw_copyable(p, ev)) {
 		if ((ret = rp_uw_drain(p)) < 0)
 			return ret;
 		return rp_pipeline_event(p, ev, NULL);
@@ -915,7 +933,28 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 		return ret;
 	struct rp_uw_job *job = &p->pool->jobs[p->pool->tail % RP_UW_AHEAD];
 
-	job->ev = *ev;
+	if (stable) {
+		job->ev = *ev;
+	} else {
+		struct rp_error err = { 0 };
+
+		if (job->copy_alloc < ev->size) {
+			uint8_t *c = malloc(ev->size);
+
+			if (!c)
+				return RP_ERR_NOMEM;
+			free(job->copy);
+			job->copy = c;
+			job->copy_alloc = ev->size;
+		}
+		memcpy(job->copy, ev->data, ev->size);
+		/* The reader decoded these bytes already. */
+		if ((ret = rp_record_decode_with(&p->pool->dec, &err, job->copy, ev->offset, ev->nr,
+						 ev->evsel, &job->ev)) < 0)
+			return ret;
+		job->ev.input = ev->input;
+		job->ev.deferred = ev->deferred;
+	}
 	job->prepared = 0;
 	job->walk = 0;
 	p->pool->tail++;
