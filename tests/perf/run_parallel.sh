@@ -15,9 +15,10 @@
 #           own (tests/workload/stacks.cc), --call-graph dwarf
 #   dir     perf record --threads (a directory of data.N files), dwarf
 #
-# Commands: report (perf's default view, --no-children graphs, the rows
-# alone, --sort srcline on dwarf), script (and -F +srcline on cxx),
-# collapse, flamegraph, pprof, json, csv, html.
+# Commands: report (perf's default view and the rows alone), script and
+# collapse on every file; on dwarf and cxx also report --no-children
+# (graphs) and --sort srcline, flamegraph, pprof, json, csv, html, and
+# script -F +srcline on cxx.
 #
 # Under a ThreadSanitizer build (make check-tsan) a report of the
 # sanitizer fails the test by name.  RP_PARALLEL_FILES limits the
@@ -93,12 +94,15 @@ run() {
 runs=0
 for f in $FILES; do
 	data=$work/$f.data
-	cmds=("report" "report --no-children"
-	      "report --no-children -g none -F overhead,sample,period,comm,dso,sym -t ;"
-	      "script" "collapse" "flamegraph -o out.svg" "pprof -o out.pb.gz"
-	      "json -o out.json" "csv -o csv" "html -o out.html")
+	# Every output on two files; the others (the same walks and
+	# consumers on other kinds of input) with the main views.
+	cmds=("report" "report --no-children -g none -F overhead,sample,period,comm,dso,sym -t ;"
+	      "script" "collapse")
 	case $f in
-	dwarf | cxx) cmds+=("report --no-children -g none --sort srcline") ;;
+	dwarf | cxx)
+		cmds+=("report --no-children" "report --no-children -g none --sort srcline"
+		       "flamegraph -o out.svg" "pprof -o out.pb.gz" "json -o out.json" "csv -o csv"
+		       "html -o out.html") ;;
 	esac
 	[ "$f" = cxx ] && cmds+=("script -F +srcline")
 	for c in "${cmds[@]}"; do
