@@ -134,6 +134,13 @@ struct rp_report_opts {
 	 * perf's default, ^sys_|^do_page_fault, for --sort parent */
 	const char *parent_pattern;
 	int exclude_other;        /* perf's -x: only rows with a parent */
+	/*
+	 * Threads that build the call graphs and --children sums (0 or 1:
+	 * the caller's alone): rows are split between them, each row's graph
+	 * built by one, in the order of its stacks, so the report is the
+	 * same whatever the count (at most 64 are used).
+	 */
+	unsigned nr_threads;
 };
 
 struct rp_report;

@@ -291,6 +291,7 @@ int cmd_report(int argc, char **argv)
 	}
 	struct rp_report *report;
 	opts.symbols = in.symbols;
+	opts.nr_threads = cli_threads();
 	int rc = rp_report_new(&report, in.session, &opts);
 	if (rc < 0) {
 		if (rc == RP_ERR_UNSUPPORTED)
