@@ -10,6 +10,13 @@
 # other work, the one figure that does not depend on the others' load)
 # and peak RSS, and the speed-up (wall -j 1 / wall -j N).
 #
+# With perf installed, one more run of -j N under `perf record -e
+# cpu-clock` gives each thread's share of the samples: the busiest
+# thread's CPU time (its share of the median CPU time) is the critical
+# path, and max(busiest, CPU / N) the wall time -j N takes with N free
+# cores ("free-core estimate", and the speed-up it gives against CPU
+# -j 1): what the wall figures show only on a machine nobody else uses.
+#
 # Environment:
 #   RP_BENCH_DATA   recordings (default: fp and dwarf of gen.sh in
 #                   $RP_BENCH_DIR, made when missing)
@@ -52,8 +59,17 @@ args() { # command
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "| file | command | wall -j 1 | wall -j $N | speed-up | CPU -j 1 | CPU -j $N | RSS -j 1 | RSS -j $N | output |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+# busiest PERF-DATA: the largest share of samples one thread has.
+busiest() {
+	perf script -i "$1" -F tid 2>/dev/null | sort | uniq -c |
+		awk '{ n += $1; if ($1 > m) m = $1 } END { print (n ? m / n : 0) }'
+}
+have_perf=0
+command -v perf >/dev/null && perf record -q -e cpu-clock -o "$work/probe.data" true \
+	>/dev/null 2>&1 && have_perf=1
+
+echo "| file | command | wall -j 1 | wall -j $N | speed-up | CPU -j 1 | CPU -j $N | busiest thread -j $N | free-core estimate | RSS -j 1 | RSS -j $N | output |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for f in "${files[@]}"; do
 	for c in $CMDS; do
 		read -r -a a <<<"$(args "$c")"
@@ -75,8 +91,17 @@ for f in "${files[@]}"; do
 		done
 		w1=${w1:?}; c1=${c1:?}; m1=${m1:?}
 		wn=$(eval echo "\$w$N"); cn=$(eval echo "\$c$N"); mn=$(eval echo "\$m$N")
-		printf '| %s | %s | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %.0f MB | %.0f MB | %s |\n' \
+		crit="n/a"; est="n/a"
+		if [ "$have_perf" = 1 ] && perf record -q -e cpu-clock -F 2000 -o "$work/thr.data" \
+			"$RP" "${a[@]}" -j "$N" "$f" >/dev/null 2>&1; then
+			share=$(busiest "$work/thr.data")
+			crit=$(awk -v s="$share" -v c="$cn" 'BEGIN { printf "%.2f s", s * c }')
+			est=$(awk -v s="$share" -v c="$cn" -v n="$N" -v c1="$c1" \
+				'BEGIN { t = s * c; if (c / n > t) t = c / n; printf "%.2f s (%.2fx)", t, c1 / t }')
+			rm -f "$work/thr.data"
+		fi
+		printf '| %s | %s | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %s | %s | %.0f MB | %.0f MB | %s |\n' \
 			"$(basename "$f")" "$c" "$w1" "$wn" "$(awk -v a="$w1" -v b="$wn" 'BEGIN { print a / b }')" \
-			"$c1" "$cn" "$m1" "$mn" "$same"
+			"$c1" "$cn" "$crit" "$est" "$m1" "$mn" "$same"
 	done
 done
