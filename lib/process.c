@@ -793,12 +793,19 @@ static void rp_uw_prepare(struct rp_pipeline *p)
 				break;
 			continue;
 		}
+		const struct rp_sample *d = &ev->u.sample;
+
+		/* A lookup that gives an existing thread its pid and maps
+		 * changes what the samples before it resolve to: it waits
+		 * until they were processed. */
+		if (pool->prepared > pool->head && ev->evsel && !rp_filter_drops(p->filter, ev) &&
+		    rp_machine_findnew_changes(p->machine, d->pid, d->tid))
+			break;
 		job->prepared = 1;
 		job->walk = 0;
 		job->thread = NULL;
 		if (!ev->evsel || rp_filter_drops(p->filter, ev))
 			continue;
-		const struct rp_sample *d = &ev->u.sample;
 
 		job->thread = rp_pipeline_thread(p, d->pid, d->tid);
 		if (!job->thread || !(p->flags & RP_CONSUMER_CALLCHAIN) || !p->can_unwind ||

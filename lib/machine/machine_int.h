@@ -156,6 +156,14 @@ int rp_kmod_name(const char *path, char *buf, size_t size);
  */
 int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_info *h);
 
+/*
+ * Whether rp_machine_findnew_thread(machine, pid, tid) would change a
+ * thread that exists: one first seen without its pid learns it, and its
+ * group leader's maps (perf's machine__update_thread_pid()).  Creating
+ * threads changes none that exist.  Reads only.
+ */
+int rp_machine_findnew_changes(const struct rp_machine *machine, uint32_t pid, uint32_t tid);
+
 /* The comm thread had at time t (ns), as perf's thread__comm_by_time(). */
 const char *rp_thread_comm_at(const struct rp_thread *thread, uint64_t t);
 /* The kernel image map, or NULL before the kernel MMAP. */
