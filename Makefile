@@ -114,13 +114,14 @@ check-asan: deps
 # ThreadSanitizer over what runs on several threads: the reader thread,
 # the stack walks' workers and script's formatting pool
 # (perf/run_parallel: -j 1 = -j 4 on every kind of recording), and
-# several recordings at once (outputs/run_multi).  Only the command is
+# several recordings at once (outputs/run_multi), and the pipeline's
+# unit test of threads (unit/test_process_window).  Only those are
 # built; without -Werror (the sanitizer's instrumentation makes gcc's
-# flow warnings fire on the unit tests).  About 5 minutes here.
-TSAN_TESTS := perf/run_parallel|outputs/run_multi
+# flow warnings fire on the unit tests).  About 3 minutes here.
+TSAN_TESTS := perf/run_parallel|outputs/run_multi|unit/test_process_window
 check-tsan: deps
 	cmake -S . -B build-tsan -DRP_WERROR=OFF -DRP_SANITIZE=thread
-	cmake --build build-tsan -j$(JOBS) --target readperf-cli
+	cmake --build build-tsan -j$(JOBS) --target readperf-cli test_process_window
 	cd build-tsan && RP_REQUIRE_PERF=1 TSAN_OPTIONS=halt_on_error=1 \
 		ctest --output-on-failure -j$(JOBS) -R '$(TSAN_TESTS)'
 
