@@ -12,6 +12,10 @@
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the command, the library
 #                (libreadperf.so.N and .a), headers, readperf.pc, man pages
+#   make deb     the Debian packages readperf, libreadperf0, libreadperf-dev
+#                (debian/), built from a copy of the tree into build-deb/
+#   make abi-dump   refreshes the ABI baseline abi/libreadperf.so.N.abi that
+#                tests/install/run_abi.sh compares with (docs/api.md)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -20,7 +24,8 @@ PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
             scdoc man-db libcapstone-dev nodejs npm chromium \
-            libsqlite3-dev python3-pyside2.qtsql libpq-dev libssl-dev postgresql
+            libsqlite3-dev sqlite3 python3-pyside2.qtsql libpq-dev libssl-dev postgresql \
+            debhelper lintian abigail-tools
 # Packages that count as installed when their command is on PATH: a
 # nodejs from elsewhere (NodeSource) bundles npm and conflicts with
 # Debian's npm package, which apt would otherwise replace it with.
@@ -32,7 +37,7 @@ WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build install demo check check-werror check-asan check-tsan bench fuzz valgrind clean
+.PHONY: all deps build install deb abi-dump demo check check-werror check-asan check-tsan bench fuzz valgrind clean
 
 all: build
 
@@ -70,6 +75,26 @@ install: deps
 	cmake --build build -j$(JOBS)
 	DESTDIR="$(DESTDIR)" cmake --install build --prefix "$(PREFIX)"
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+# dpkg-buildpackage -b -us -uc on a copy of the tree (tools/build-deb.sh):
+# build-deb/*.deb.  DEB_BUILD_OPTIONS=nocheck skips the unit tests.
+DEB_OUT ?= build-deb
+deb: deps
+	@opts="$${DEB_BUILD_OPTIONS:-}"; \
+	case " $$opts " in *" parallel="*) ;; *) opts="$$opts parallel=$(JOBS)" ;; esac; \
+	DEB_BUILD_OPTIONS="$$opts" tools/build-deb.sh $(DEB_OUT)
+	@echo "== make deb: packages in $(DEB_OUT)/ (apt install ./$(DEB_OUT)/readperf_*.deb ...)"; \
+	ls -1 $(DEB_OUT)/*.deb
+
+# The ABI baseline: run when a release is tagged, and before the first
+# release whenever the public API changes on purpose (docs/api.md).  Its
+# own build directory, so that the dump does not depend on build/'s options.
+RP_MAJOR = $(shell sed -n 's/^\#define RP_VERSION_MAJOR  *\([0-9][0-9]*\)$$/\1/p' include/readperf/version.h)
+abi-dump: deps
+	cmake -S . -B build-abi -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRP_SANITIZE=OFF -DBUILD_TESTING=OFF
+	cmake --build build-abi -j$(JOBS) --target readperf-shared
+	tools/abi-dump.sh build-abi/libreadperf.so.$(RP_MAJOR) abi/libreadperf.so.$(RP_MAJOR).abi
+	@echo "== make abi-dump: abi/libreadperf.so.$(RP_MAJOR).abi written: commit it"
 
 demo: build
 	@mkdir -p $(DEMO_OUT)
@@ -143,4 +168,4 @@ bench: build
 	bench/bench_report.sh build/readperf
 
 clean:
-	rm -rf build build-asan $(DEMO_OUT)
+	rm -rf build build-asan build-abi $(DEB_OUT) $(DEMO_OUT)

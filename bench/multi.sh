@@ -5,8 +5,8 @@
 # for the folded stacks (perf script report stackcollapse, once per file,
 # unmerged: a lower bound of perf's cost) and against converting each file
 # alone then merging with `go tool pprof -proto` for the profile.  Wall
-# seconds (median of N runs), CPU seconds and peak memory, with farm-bench
-# when it is on PATH (else the best of the runs with /usr/bin/time).
+# seconds, CPU seconds and peak memory: the medians of N runs under
+# /usr/bin/time.
 #
 #   bench/multi.sh build/readperf
 #
@@ -38,25 +38,19 @@ files=()
 for i in $(seq "$nfiles"); do files+=("perf.data.$i"); done
 export PPROF_TMPDIR=$dir
 
-# measure NAME CMD...: one table row.
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# measure NAME CMD...: one table row (medians of the runs).
 measure() {
 	local name=$1
 	shift
-	if command -v farm-bench >/dev/null 2>&1; then
-		farm-bench -n "$runs" --timeout 900 -- "$@" 2>&1 |
-			awk -v n="$name" '$1 == "A" && $2 == "wall" { w = $4 } $1 == "A" && $2 == "cpu" { c = $4 }
-				$1 == "A" && $2 == "peak" { p = $4 }
-				END { printf "| %s | %s | %s | %s |\n", n, w, c, p }'
-	else
-		local best="" line
-		for _ in $(seq "$runs"); do
-			line=$(/usr/bin/time -f "%e %U %S %M" "$@" 2>&1 >/dev/null | tail -1)
-			if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
-				best=$line
-			fi
-		done
-		echo "$best" | awk -v n="$name" '{ printf "| %s | %s | %.2f | %.1f |\n", n, $1, $2 + $3, $4 / 1024 }'
-	fi
+	rm -f "$dir/times"
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -f "%e %U %S %M" -a -o "$dir/times" "$@" >/dev/null 2>&1
+	done
+	printf '| %s | %s | %.2f | %.1f |\n' "$name" \
+		"$(awk '{ print $1 }' "$dir/times" | median)" \
+		"$(awk '{ print $2 + $3 }' "$dir/times" | median)" \
+		"$(awk '{ print $4 / 1024 }' "$dir/times" | median)"
 }
 
 echo "$nfiles recordings, $(du -ch "${files[@]}" | tail -1 | cut -f1) in all, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"

@@ -10,7 +10,8 @@
 #
 # Needs perf with Python scripting, python3-pyside2.qtsql, sqlite3's
 # headers, PostgreSQL's server (started here, as nobody when root) and
-# farm-bench.  RP_BENCH_RUNS (default 3) runs of each command.
+# /usr/bin/time.  RP_BENCH_RUNS (default 3) runs of each command, the two
+# of a pair in turn; medians.
 set -eu
 RP=$(readlink -f "${1:?usage: sql.sh readperf FILE.data}")
 FILE=$(readlink -f "${2:?usage: sql.sh readperf FILE.data}")
@@ -24,18 +25,35 @@ chmod 755 "$work"
 cd "$work"
 cc -O2 -o sqlite_floor "$here/sqlite_floor.c" -lsqlite3
 
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# pair A B: the shell commands A and B, RUNS times each in turn, timed by
+# /usr/bin/time; prints the median wall and CPU seconds of each and A/B.
+pair() {
+	rm -f times.a times.b
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f '%e %U %S' -a -o times.a sh -c "$1" >/dev/null 2>&1
+		/usr/bin/time -f '%e %U %S' -a -o times.b sh -c "$2" >/dev/null 2>&1
+	done
+	local wa wb ca cb
+	wa=$(awk '{ print $1 }' times.a | median)
+	wb=$(awk '{ print $1 }' times.b | median)
+	ca=$(awk '{ print $2 + $3 }' times.a | median)
+	cb=$(awk '{ print $2 + $3 }' times.b | median)
+	awk -v wa="$wa" -v wb="$wb" -v ca="$ca" -v cb="$cb" 'BEGIN {
+		printf "   A: %.2f s wall, %.2f s cpu;  B: %.2f s wall, %.2f s cpu;  A/B: wall %.3f, cpu %.3f\n",
+			wa, ca, wb, cb, wa / wb, (cb > 0 ? ca / cb : 0) }'
+}
+
 echo "== file: $FILE ($(du -m "$FILE" | cut -f1) MB, $("$RP" report "$FILE" 2>/dev/null |
 	grep -m1 '^# Samples' | cut -d' ' -f3) samples)"
 
 for variant in plain callchains; do
 	if [ $variant = plain ]; then pa=""; ra=""; else pa="all calls callchains"; ra="--calls --callchains"; fi
 	echo "== sqlite, $variant: readperf (A) vs perf's export-to-sqlite.py (B)"
-	farm-bench -n "$RUNS" --timeout 3600 \
-		--vs "sh -c 'rm -f perf.db; exec perf script -i $FILE -s $scripts/export-to-sqlite.py perf.db $pa'" \
-		-- sh -c "rm -f rp.db; exec $RP sqlite $ra -o rp.db $FILE"
+	pair "rm -f rp.db; exec $RP sqlite $ra -o rp.db $FILE" \
+		"rm -f perf.db; exec perf script -i $FILE -s $scripts/export-to-sqlite.py perf.db $pa"
 	echo "== sqlite, $variant: readperf (A) vs the floor: the same rows inserted by sqlite_floor (B; whole process, rows read into memory first)"
-	farm-bench -n "$RUNS" --timeout 3600 --vs "./sqlite_floor rp.db floor.db" \
-		-- sh -c "rm -f rp.db; exec $RP sqlite $ra -o rp.db $FILE"
+	pair "rm -f rp.db; exec $RP sqlite $ra -o rp.db $FILE" "./sqlite_floor rp.db floor.db"
 	for _ in $(seq "$RUNS"); do ./sqlite_floor rp.db floor.db; done
 done
 
@@ -66,9 +84,8 @@ trunc="TRUNCATE $(echo $tables | tr ' ' ',')"
 	echo "COMMIT;"
 } >floor.sql
 echo "== postgres, callchains: readperf (A) vs perf's export-to-postgresql.py (B)"
-farm-bench -n "$RUNS" --timeout 3600 \
-	--vs "sh -c 'dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb all calls callchains'" \
-	-- sh -c "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE"
+pair "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE" \
+	"dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb all calls callchains"
 echo "== postgres, callchains: readperf (A) vs a bare COPY of the same rows (B)"
-farm-bench -n "$RUNS" --timeout 3600 --vs "psql -qX -d perf -f floor.sql" \
-	-- sh -c "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE"
+pair "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE" \
+	"psql -qX -d perf -f floor.sql"

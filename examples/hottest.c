@@ -136,8 +136,8 @@ static int row_cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	struct rp_session_opts opts = { .sz = sizeof(opts), .order = RP_ORDER_TIME };
-	struct rp_symbols_opts sym_opts = { .sz = sizeof(sym_opts) };
+	RP_OPTS(rp_session_opts, opts, .order = RP_ORDER_TIME);
+	RP_OPTS(rp_symbols_opts, sym_opts);
 	struct rp_error err = { 0 };
 	struct rp_session *session = NULL;
 	struct rp_machine *machine = NULL;

@@ -50,6 +50,7 @@
 #include <readperf/process.h>
 
 #include "common/hashmap.h"
+#include "common/opts.h"
 #include "format/session_int.h"
 #include "machine/machine_int.h"
 #include "unwind/unwind.h"
@@ -146,6 +147,9 @@ struct rp_pipeline {
 	uint64_t *uw_ips;
 	size_t uw_ips_alloc;
 	struct rp_filter *filter; /* NULL: every sample */
+	/* RP_CONSUMER_BRANCHES: the sample's branch stack resolved. */
+	struct rp_branch_location *branches;
+	size_t branches_alloc;
 	/* Walks on several threads: nr_threads as asked, the pool once made
 	 * (at the first sample to walk), or pool_failed. */
 	unsigned nr_threads;
@@ -239,6 +243,59 @@ static void rp_resolve_ip(struct rp_pipeline *p, struct rp_thread *thread, uint8
 	e->maps = maps;
 	e->cpumode = cpumode;
 	e->al = *al;
+}
+
+/*
+ * An address whose mode the record does not tell (a branch end, perf
+ * mem's instruction address), as perf's
+ * thread__find_cpumode_addr_location(): the first mode whose maps cover
+ * it, in perf's order (user, kernel, then the guest modes, which find
+ * nothing with perf report's perf_guest off and leave level 'H').
+ */
+static void rp_resolve_any_mode(struct rp_pipeline *p, struct rp_thread *thread, uint64_t ip,
+				struct rp_addr_location *al)
+{
+	static const uint8_t modes[] = { RP_MISC_USER, RP_MISC_KERNEL, RP_MISC_GUEST_USER,
+					 RP_MISC_GUEST_KERNEL };
+
+	for (size_t i = 0; i < sizeof(modes); i++) {
+		rp_resolve_ip(p, thread, modes[i], ip, al);
+		if (al->map)
+			return;
+	}
+}
+
+/* The sample's branch stack into res (see rp_resolved.branches).  0 or
+ * RP_ERR_NOMEM. */
+static int rp_resolve_branches(struct rp_pipeline *p, const struct rp_sample *d,
+			       struct rp_resolved *res)
+{
+	/* The decoder checked branch_nr against the record's size. */
+	size_t n = (size_t)d->branch_nr;
+
+	if (!(d->sample_type & RP_SAMPLE_BRANCH_STACK) || !n)
+		return 0;
+	if (n > p->branches_alloc) {
+		struct rp_branch_location *b = realloc(p->branches, n * sizeof(*b));
+
+		if (!b)
+			return RP_ERR_NOMEM;
+		p->branches = b;
+		p->branches_alloc = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rp_branch_entry e = rp_sample_branch(d, i);
+		struct rp_branch_location *b = &p->branches[i];
+
+		/* perf resolves the target first: a lookup that loads the
+		 * kernel's symbols moves its map for the source too. */
+		rp_resolve_any_mode(p, res->thread, e.to, &b->to);
+		rp_resolve_any_mode(p, res->thread, e.from, &b->from);
+		b->flags = e.flags;
+	}
+	res->nr_branches = n;
+	res->branches = p->branches;
+	return 0;
 }
 
 static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid, uint32_t tid)
@@ -640,6 +697,10 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
 		res.callchain = NULL;
 		res.stack_id = 0;
 		res.stack_slot = NULL;
+		res.nr_branches = 0;
+		res.branches = NULL;
+		memset(&res.data, 0, sizeof(res.data));
+		memset(&res.code, 0, sizeof(res.code));
 		res.filtered = rp_filter_entry(p->filter, &res);
 		if (res.filtered && !(p->flags & RP_CONSUMER_FILTERED))
 			return 0;
@@ -650,6 +711,15 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
 			    (ret = rp_resolve_callchain(p, d, unwind, job && job->walk ? job : NULL,
 							&res)) < 0)
 				return ret;
+		}
+		if ((p->flags & RP_CONSUMER_BRANCHES) && (ret = rp_resolve_branches(p, d, &res)) < 0)
+			return ret;
+		if (p->flags & RP_CONSUMER_MEM) {
+			/* perf: the instruction address first, then the data
+			 * address in the sample's mode. */
+			rp_resolve_any_mode(p, res.thread, d->ip, &res.code);
+			rp_resolve_ip(p, res.thread, cpumode,
+				      (d->sample_type & RP_SAMPLE_ADDR) ? d->addr : 0, &res.data);
 		}
 		if (d->sample_type & RP_SAMPLE_READ)
 			return rp_deliver_read_sample(p, ev, &res);
@@ -1287,6 +1357,7 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	rp_unwinder_free(p->unwinder);
 	free(p->uw_ips);
 	free(p->frames);
+	free(p->branches);
 	free(p->rcache);
 	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)
 		free(p->scache[i].frames);
@@ -1308,16 +1379,10 @@ int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
 		   struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		   size_t nr_consumers, const struct rp_process_opts *opts)
 {
-	struct rp_process_opts o = { 0 };
+	struct rp_process_opts o;
 
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return RP_ERR_INVAL;
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-		for (size_t i = sizeof(o); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return RP_ERR_INVAL;
-	}
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return RP_ERR_INVAL;
 	return rp_process_run(session, machine, symbols, consumers, nr_consumers,
 			      o.nr_threads, o.filter);
 }

@@ -166,3 +166,15 @@ record_workload() {
 		rp_cannot_run "perf record ${pargs[*]} failed (no permission? see perf_event_paranoid)"
 	fi
 }
+
+# rp_mkdata KIND OUT: OUT, a file of KIND made by tests/tools/rp-mkdata
+# (the unit tests' builder; RP_MKDATA is its path under ctest, else it is
+# looked for in the build beside readperf).  rp_cannot_run when the tool
+# is missing; status 1 when it fails.
+rp_mkdata() {
+	local tool=${RP_MKDATA:-$(dirname "$RP")/tests/rp-mkdata}
+
+	[ -x "$tool" ] || rp_cannot_run "rp-mkdata not found (build the tests: cmake --build build)" \
+		"Files made by the builder were NOT compared."
+	"$tool" "$1" "$2"
+}

@@ -18,4 +18,17 @@
 #define RP_API
 #endif
 
+/*
+ * Declares an options struct with its sz set and the named fields given,
+ * the rest zero (the defaults):
+ *
+ *   RP_OPTS(rp_collapse_opts, opts, .include_pid = 1);
+ *
+ * is `struct rp_collapse_opts opts = { .sz = sizeof(...), .include_pid = 1 }`.
+ * Every options struct of the API starts with `size_t sz` (the size the
+ * caller was compiled with; docs/api.md says how it is read).
+ */
+#define RP_OPTS(TYPE, NAME, ...) \
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+
 #endif

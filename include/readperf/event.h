@@ -256,6 +256,12 @@ struct rp_mmap_event {
 	uint8_t has_build_id;       /* PERF_RECORD_MISC_MMAP_BUILD_ID */
 	uint8_t build_id_size;      /* bytes, <= 20 */
 	uint8_t build_id[20];
+	/* MMAP2 in the early layout of Linux 3.12 to 3.15 (and 3.10 kernels
+	 * with MMAP2 backported): no prot and flags (both 0 here), the name
+	 * right after ino_generation.  Told from the current layout by the
+	 * name: the bytes where prot goes start a name (a printable
+	 * character) whose NUL lies in the record's last 8 name bytes. */
+	uint8_t no_prot;
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
 	uint32_t prot, flags;
@@ -367,7 +373,10 @@ struct rp_thread_map_event {
 	uint8_t swap;        /* pid needs swapping */
 };
 
-/* CPU_MAP, EVENT_UPDATE, STAT*, AUXTRACE*, and others: the payload only. */
+/* CPU_MAP, EVENT_UPDATE, STAT*, AUXTRACE*, and others: the payload only.
+ * HEADER_FEATURE: u64 feature id, then the feature's section; in the
+ * legacy pipe streams of Google's perf 3.x (feature records numbered
+ * 69..81, delivered as HEADER_FEATURE) the section alone. */
 struct rp_payload_event {
 	uint32_t size; /* bytes after the 8-byte record header */
 	const void *data;

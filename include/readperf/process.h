@@ -36,6 +36,20 @@ struct rp_frame {
 	uint8_t inlined_into_next;
 };
 
+/*
+ * One entry of a sample's branch stack with both ends resolved, as perf's
+ * sample__resolve_bstack() resolves them (tools/perf/util/machine.c,
+ * ip__resolve_ams): the branch does not say in which mode an address
+ * is, so each is looked up as a user address, then as a kernel one (perf
+ * then tries the guest modes, which find nothing in perf report); an
+ * address no map covers keeps map, dso and sym NULL, addr = ip and level
+ * 'H'.
+ */
+struct rp_branch_location {
+	struct rp_addr_location from, to;
+	uint64_t flags; /* perf_branch_entry's flags word (rp_branch_entry.flags) */
+};
+
 /* A consumer's note on a cached call stack: see rp_resolved.stack_slot
  * (defined inside the library, for its own consumers). */
 struct rp_stack_slot;
@@ -78,6 +92,22 @@ struct rp_resolved {
 	 * RP_CONSUMER_FILTERED.
 	 */
 	unsigned filtered;
+	/*
+	 * With RP_CONSUMER_BRANCHES, a sample with PERF_SAMPLE_BRANCH_STACK:
+	 * its entries in the order recorded (the newest first), resolved
+	 * (see struct rp_branch_location); else 0 and NULL.  Valid until the
+	 * consumer returns.
+	 */
+	size_t nr_branches;
+	const struct rp_branch_location *branches;
+	/*
+	 * With RP_CONSUMER_MEM (else zeroed): `data` is the sample's
+	 * PERF_SAMPLE_ADDR (0 without it) looked up in the sample's own
+	 * cpumode, as perf's ip__resolve_data() does for perf mem's data
+	 * address; `code` is the sample's ip looked up as a branch address
+	 * (struct rp_branch_location), perf's mem_info iaddr.
+	 */
+	struct rp_addr_location data, code;
 };
 
 /* rp_consumer.flags */
@@ -94,6 +124,11 @@ struct rp_resolved {
  * without showing them; other consumers never see them.
  */
 #define RP_CONSUMER_FILTERED 4u
+
+/* Resolve each sample's branch stack (rp_resolved.branches). */
+#define RP_CONSUMER_BRANCHES 8u
+/* Resolve each sample's data address and ip (rp_resolved.data, .code). */
+#define RP_CONSUMER_MEM 16u
 
 /* Most callchain entries resolved per sample (perf's PERF_MAX_STACK_DEPTH
  * is 127 by default; the kernel caps records far below this). */

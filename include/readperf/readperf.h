@@ -13,6 +13,7 @@
 #include <readperf/filter.h>
 #include <readperf/process.h>
 #include <readperf/report.h>
+#include <readperf/diff.h>
 #include <readperf/csv.h>
 #include <readperf/collapse.h>
 #include <readperf/annotate.h>

@@ -60,6 +60,32 @@ enum rp_sort_key {
 	RP_SORT_OVERHEAD_CHILDREN,  /* overhead_children */
 	RP_SORT_SAMPLE,             /* sample */
 	RP_SORT_PERIOD,             /* period */
+	/* perf's --mem-mode keys (rp_report_opts.mem_mode) */
+	RP_SORT_SYM_DADDR,      /* symbol_daddr: the data address's symbol */
+	RP_SORT_SYM_IADDR,      /* symbol_iaddr: the instruction's */
+	RP_SORT_DSO_DADDR,      /* dso_daddr: the data address's object */
+	RP_SORT_LOCKED,         /* locked */
+	RP_SORT_TLB,            /* tlb */
+	RP_SORT_MEM,            /* mem: the memory level */
+	RP_SORT_SNOOP,          /* snoop */
+	RP_SORT_DCACHELINE,     /* dcacheline */
+	RP_SORT_PHYS_DADDR,     /* phys_daddr */
+	RP_SORT_DATA_PAGE_SIZE, /* data_page_size */
+	RP_SORT_BLOCKED,        /* blocked */
+	/* perf's branch-mode keys (files with branch stacks) */
+	RP_SORT_DSO_FROM,     /* dso_from */
+	RP_SORT_DSO_TO,       /* dso_to */
+	RP_SORT_SYM_FROM,     /* symbol_from */
+	RP_SORT_SYM_TO,       /* symbol_to */
+	RP_SORT_MISPREDICT,   /* mispredict */
+	RP_SORT_IN_TX,        /* in_tx */
+	RP_SORT_ABORT,        /* abort */
+	RP_SORT_CYCLES,       /* cycles */
+	RP_SORT_SRCLINE_FROM, /* srcline_from */
+	RP_SORT_SRCLINE_TO,   /* srcline_to */
+	RP_SORT_IPC_LBR,      /* ipc_lbr */
+	RP_SORT_ADDR_FROM,    /* addr_from */
+	RP_SORT_ADDR_TO,      /* addr_to */
 	RP_SORT_NR_KEYS_            /* the number of keys (not a key) */
 };
 
@@ -135,6 +161,31 @@ struct rp_report_opts {
 	const char *parent_pattern;
 	int exclude_other;        /* perf's -x: only rows with a parent */
 	/*
+	 * perf's --mem-mode: an entry per sample with the memory keys (the
+	 * default sort becomes perf's local_weight,mem,sym,dso,symbol_daddr,
+	 * dso_daddr,snoop,tlb,locked,blocked,local_ins_lat), each sample
+	 * weighing its weight (1 when 0); files without PERF_SAMPLE_DATA_SRC
+	 * are refused, as in perf.
+	 */
+	int mem_mode;
+	/*
+	 * perf's branch mode: 0 (default) on when the file has the
+	 * BRANCH_STACK feature (and no user stacks), as perf report decides;
+	 * 1 perf's --branch-stack; -1 --no-branch-stack.  An entry per branch
+	 * of each sample's branch stack (period 1), keyed by its target
+	 * (dso, symbol) and the branch keys; the default sort becomes perf's
+	 * comm,dso_from,symbol_from,symbol_to,cycles.
+	 */
+	int branch_mode;
+	/* Bytes of a cache line for the dcacheline key (perf reads the
+	 * machine's); 0: 64. */
+	uint32_t cacheline_size;
+	/* The machine the report's samples are resolved with: with symbols,
+	 * the trace key's kernel function pointers (%pS: kmem's call_site,
+	 * hrtimer's function) print as sym+off, as in perf; NULL: as hex.
+	 * Must outlive the report. */
+	struct rp_machine *machine;
+	/*
 	 * Threads that build the call graphs and --children sums (0 or 1:
 	 * the caller's alone): rows are split between them, each row's graph
 	 * built by one, in the order of its stacks, so the report is the
@@ -148,8 +199,10 @@ struct rp_report;
 /*
  * Parses a perf --sort list ("comm,dso,sym") into opts->keys: each word
  * a key's name or its start, matched in perf's order ("s" is symbol),
- * "tid" exactly.  Returns 0 or RP_ERR_INVAL (unknown key or too many
- * keys).  opts->sort_order takes perf's whole syntax.
+ * "tid" exactly; the branch and memory keys are taken here and checked
+ * against the report's mode by rp_report_new().  Returns 0 or
+ * RP_ERR_INVAL (unknown key or too many keys).  opts->sort_order takes
+ * perf's whole syntax.
  */
 RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
@@ -165,8 +218,13 @@ RP_API int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *a
 /*
  * session must outlive the report.  Returns 0, RP_ERR_NOMEM,
  * RP_ERR_INVAL (an unknown or, for this file, invalid key in the sort
- * or field lists, a bad -p regex) or RP_ERR_UNSUPPORTED (the parent key
- * on a file without call stacks, which perf refuses).
+ * or field lists: a branch key outside branch mode, a memory key
+ * without mem_mode; a bad -p regex; mem_mode on a file in branch mode;
+ * a cacheline_size that is no power of two) or RP_ERR_UNSUPPORTED (the
+ * parent key on a file without call stacks, branch mode on a file
+ * without PERF_SAMPLE_BRANCH_STACK, mem_mode on one without
+ * PERF_SAMPLE_DATA_SRC, which perf refuses; pipe streams are not
+ * refused, as perf does not know their events in advance).
  */
 RP_API int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		  const struct rp_report_opts *opts);

@@ -35,6 +35,10 @@ struct rp_symbol {
 	/* An inlined function's frame (rp_symbols_inlines()): start and end
 	 * are those of the function it was inlined into, as in perf. */
 	uint8_t inlined;
+	/* The ELF symbol type (STT_FUNC 2, STT_OBJECT 1, ...; kallsyms' data
+	 * types give STT_OBJECT, as in perf): perf prints a data symbol
+	 * with the offset of the address into it. */
+	uint8_t type;
 };
 
 /*

@@ -23,6 +23,7 @@
 #include <readperf/symbols.h>
 
 #include "common/error_int.h"
+#include "common/opts.h"
 
 /* Entries of each verdict cache (a power of two). */
 #define RP_FILTER_CACHE 64u
@@ -597,13 +598,9 @@ int rp_filter_new(struct rp_filter **out, const struct rp_session *session,
 	*out = NULL;
 	if (!opts)
 		return 0;
-	if (opts->sz < sizeof(size_t))
-		return rp_error_set(err, RP_ERR_INVAL, "rp_filter_opts.sz is too small");
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	for (size_t i = sizeof(o); i < opts->sz; i++)
-		if (((const unsigned char *)opts)[i])
-			return rp_error_set(err, RP_ERR_INVAL,
-					    "rp_filter_opts has fields this library does not know");
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "rp_filter_opts: a bad sz, or fields this library does not know");
 	if (!rp_set(o.comms) && !rp_set(o.pids) && !rp_set(o.tids) && !rp_set(o.dsos) &&
 	    !rp_set(o.symbols) && !rp_set(o.cpus) && !rp_set(o.time))
 		return 0;

@@ -481,6 +481,27 @@ static const char *rp_tail_str(struct rp_cursor *c)
 	return str;
 }
 
+/*
+ * Whether the rest of an MMAP2 record (after ino_generation) is the name
+ * itself, in the early layout (Linux 3.12 to 3.15, commit 13d7a2410fa6;
+ * prot and flags came before the name from 3.16, commit f972eb63b100).
+ * In the current layout those bytes are prot, at most 7 (PROT_READ,
+ * PROT_WRITE, PROT_EXEC), whose first byte is below ' ' in either byte
+ * order.  A name starts with a printable character and, as the kernel
+ * and perf pad it (to a multiple of 8 bytes with NULs), its first NUL
+ * lies in the last 8 bytes.
+ */
+static int rp_mmap2_is_early(const struct rp_cursor *c)
+{
+	size_t n = rp_cur_left(c);
+	const uint8_t *nul;
+
+	if (!n || n % 8 || c->p[0] < 0x20 || c->p[0] == 0x7f)
+		return 0;
+	nul = memchr(c->p, 0, n);
+	return nul && (size_t)(nul - c->p) >= n - 8;
+}
+
 static int rp_decode_payload(struct rp_decoder *s, struct rp_cursor *c, struct rp_event *ev)
 {
 	switch (ev->type) {
@@ -510,8 +531,14 @@ static int rp_decode_payload(struct rp_decoder *s, struct rp_cursor *c, struct r
 				m->ino = rp_cur_get64(c);
 				m->ino_generation = rp_cur_get64(c);
 			}
-			m->prot = rp_cur_get32(c);
-			m->flags = rp_cur_get32(c);
+			if (!m->has_build_id && rp_mmap2_is_early(c)) {
+				m->no_prot = 1;
+			} else {
+				if (!rp_cur_need(c, 8))
+					return -1;
+				m->prot = rp_cur_get32(c);
+				m->flags = rp_cur_get32(c);
+			}
 		}
 		m->filename = rp_tail_str(c);
 		return m->filename ? 0 : -1;
@@ -715,6 +742,10 @@ int rp_record_decode_with(struct rp_decoder *s, struct rp_error *err, const uint
 
 	/* Field by field (a memset here compiles to `rep stos`). */
 	ev->type = rp_load32(rec, s->swap);
+	/* A legacy pipe stream's feature record: its payload is the
+	 * feature's section, without the feature id of HEADER_FEATURE. */
+	if (s->legacy_feats && rp_pipe_legacy_feature(ev->type) >= 0)
+		ev->type = RP_RECORD_HEADER_FEATURE;
 	ev->misc = rp_load16(rec + 4, s->swap);
 	ev->size = (uint16_t)size;
 	ev->offset = offset;

@@ -42,6 +42,29 @@ int rp_pipe_header_type(uint32_t type)
 	}
 }
 
+/* Legacy record types: perf_internals.h of Google's perf 3.x (quipper):
+ * PERF_RECORD_HEADER_HOSTNAME = 69 ... NUMA_TOPOLOGY = 80,
+ * PMU_MAPPINGS = 81. */
+#define RP_LEGACY_FEAT_FIRST 69u
+#define RP_LEGACY_FEAT_LAST 80u
+#define RP_LEGACY_PMU_MAPPINGS 81u
+
+int rp_pipe_legacy_feature(uint32_t type)
+{
+	if (type >= RP_LEGACY_FEAT_FIRST && type <= RP_LEGACY_FEAT_LAST)
+		return (int)(type - RP_LEGACY_FEAT_FIRST) + RP_FEAT_HOSTNAME;
+	if (type == RP_LEGACY_PMU_MAPPINGS)
+		return RP_FEAT_PMU_MAPPINGS;
+	return -1;
+}
+
+int rp_pipe_legacy_first(uint32_t type)
+{
+	/* Not 80: upstream HEADER_FEATURE records may come first
+	 * (quipper writes them before the attrs). */
+	return type >= RP_LEGACY_FEAT_FIRST && type < RP_LEGACY_FEAT_LAST;
+}
+
 /* HEADER_ATTR: header, attr (attr.size bytes), then u64 ids to the end. */
 static int rp_pipe_attr(struct rp_session *s, const uint8_t *rec, uint32_t size, uint64_t off)
 {
@@ -90,11 +113,29 @@ static int rp_pipe_attr(struct rp_session *s, const uint8_t *rec, uint32_t size,
 	return 0;
 }
 
+/* Keeps a feature's section, body[0..n) at input offset off. */
+static int rp_pipe_set_feature(struct rp_session *s, uint64_t feat, const uint8_t *body,
+			       uint32_t n, uint64_t off)
+{
+	uint8_t *copy = rp_arena_alloc(&s->arena, n + 1u);
+
+	if (!copy)
+		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for a feature");
+	memcpy(copy, body, n);
+	s->features[feat / 64] |= 1ull << (feat % 64);
+	s->feat_buf[feat] = copy;
+	s->feat_off[feat] = off;
+	s->feat_size[feat] = n;
+	/* Features after the first records update the decoded header. */
+	if (!s->priming)
+		rp_header_decode_features(s);
+	return 0;
+}
+
 /* HEADER_FEATURE: header, u64 feature id, the feature's section. */
 static int rp_pipe_feature(struct rp_session *s, const uint8_t *rec, uint32_t size, uint64_t off)
 {
 	uint64_t feat;
-	uint8_t *copy;
 
 	if (size < 16)
 		return rp_error_set_record(&s->err, RP_ERR_CORRUPT, off, RP_RECORD_HEADER_FEATURE,
@@ -103,18 +144,7 @@ static int rp_pipe_feature(struct rp_session *s, const uint8_t *rec, uint32_t si
 	/* The end-of-features mark, and bits readperf cannot hold. */
 	if (feat == 0 || feat >= RP_FEAT_BITS || size == 16)
 		return 0;
-	copy = rp_arena_alloc(&s->arena, size - 16u + 1u);
-	if (!copy)
-		return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for a feature");
-	memcpy(copy, rec + 16, size - 16u);
-	s->features[feat / 64] |= 1ull << (feat % 64);
-	s->feat_buf[feat] = copy;
-	s->feat_off[feat] = off + 16;
-	s->feat_size[feat] = size - 16u;
-	/* Features after the first records update the decoded header. */
-	if (!s->priming)
-		rp_header_decode_features(s);
-	return 0;
+	return rp_pipe_set_feature(s, feat, rec + 16, size - 16u, off + 16);
 }
 
 /* HEADER_BUILD_ID: header (misc), pid, 24 bytes of build-id, filename. */
@@ -218,7 +248,16 @@ static int rp_pipe_event_type(struct rp_session *s, const uint8_t *rec, uint32_t
 
 int rp_pipe_apply(struct rp_session *s, const uint8_t *rec, uint32_t size, uint64_t off)
 {
-	switch (rp_load32(rec, s->swap)) {
+	uint32_t type = rp_load32(rec, s->swap);
+
+	if (s->legacy_feats && rp_pipe_legacy_feature(type) >= 0) {
+		/* The record's payload is the section (no feature id). */
+		if (size == 8)
+			return 0;
+		return rp_pipe_set_feature(s, (uint64_t)rp_pipe_legacy_feature(type), rec + 8,
+					   size - 8u, off + 8);
+	}
+	switch (type) {
 	case RP_RECORD_HEADER_ATTR:
 		return rp_pipe_attr(s, rec, size, off);
 	case RP_RECORD_HEADER_FEATURE:

@@ -16,6 +16,7 @@
 #include "common/array.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
+#include "common/opts.h"
 #include "format/session_int.h"
 
 static int rp_pipe_prime(struct rp_session *s);
@@ -38,12 +39,11 @@ int rp_session_open(struct rp_session **out, const char *path,
 		free(s);
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
-	s->opts.sz = sizeof(s->opts);
-	if (opts) {
-		size_t n = opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts);
-
-		memcpy(&s->opts, opts, n);
-		s->opts.sz = sizeof(s->opts);
+	if (rp_opts_copy(&s->opts, sizeof(s->opts), opts) < 0) {
+		free(s->path);
+		free(s);
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "rp_session_opts has fields this library does not know");
 	}
 	if (!s->opts.max_queued)
 		s->opts.max_queued = RP_QUEUE_MAX_DEFAULT;
@@ -311,11 +311,16 @@ static int rp_input_next(struct rp_session *s, struct rp_input *in, const uint8_
 		}
 		rp_input_advance(in, sz);
 		in->turn_bytes += sz;
-		if (type != RP_RECORD_COMPRESSED && type != RP_RECORD_COMPRESSED2) {
+		/* A legacy stream's features (71: VERSION, 81: PMU_MAPPINGS)
+		 * are neither AUXTRACE nor COMPRESSED. */
+		int legacy = s->legacy_feats && rp_pipe_legacy_feature(type) >= 0;
+		if (legacy || (type != RP_RECORD_COMPRESSED && type != RP_RECORD_COMPRESSED2)) {
 			*rec = p;
 			*size = sz;
 			*off = at;
 			*chunk = rp_input_block(in);
+			if (legacy)
+				return 1;
 			if (type == RP_RECORD_AUXTRACE ||
 			    (type == RP_RECORD_HEADER_TRACING_DATA && s->pipe))
 				return rp_skip_payload(s, in, p, sz, type, at);
@@ -388,6 +393,15 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 	return 0;
 }
 
+/* The type a record of raw type `type` is delivered as: a legacy pipe
+ * stream's feature records are HEADER_FEATURE. */
+static uint32_t rp_session_record_type(const struct rp_session *s, uint32_t type)
+{
+	if (s->legacy_feats && rp_pipe_legacy_feature(type) >= 0)
+		return RP_RECORD_HEADER_FEATURE;
+	return type;
+}
+
 /* Pipe mode: reads the header records at the start of the stream (attrs,
  * features, tracing data, ...) before the caller sees any record, so that
  * the evsels and the header are known at open as in file mode.  The
@@ -414,16 +428,11 @@ static int rp_pipe_prime(struct rp_session *s)
 		if (chunk)
 			chunk->pending++;
 		uint32_t type = rp_load32(rec, s->swap);
-		/* Google's pre-upstream pipe writer used types 69..80 for its
-		 * header features: an ID_INDEX before any attr or sample that
-		 * cannot be one gives it away. */
-		if (type == RP_RECORD_ID_INDEX && size >= 16 &&
-		    rp_load64(rec + 8, s->swap) > (size - 16u) / 32u) {
-			s->priming = 0;
-			return rp_error_set_record(&s->err, RP_ERR_UNSUPPORTED, off, type,
-						   "legacy pipe header records (types 69-80 as "
-						   "features) are not supported");
-		}
+		/* Google's pre-upstream pipe writer numbered its header
+		 * features 69..81; its streams start with one. */
+		if (s->nr_primed == 1 && rp_pipe_legacy_first(type))
+			s->legacy_feats = 1;
+		type = rp_session_record_type(s, type);
 		if (!rp_pipe_header_type(type))
 			break;
 		ret = rp_pipe_apply(s, rec, size, off);
@@ -454,6 +463,7 @@ static int rp_deliver(struct rp_session *s, const uint8_t *rec, uint64_t off, ui
 		      const struct rp_evsel *evsel, uint32_t input, struct rp_event *ev)
 {
 	s->dec.swap = s->swap;
+	s->dec.legacy_feats = s->legacy_feats;
 	int ret = rp_record_decode_with(&s->dec, &s->err, rec, off, nr, evsel, ev);
 
 	if (ret < 0) {
@@ -562,7 +572,7 @@ int rp_session_read(struct rp_session *s, struct rp_event *ev)
 			nr = s->nr_next++;
 			input = (uint32_t)s->cur_input;
 		}
-		uint32_t type = rp_load32(rec, s->swap);
+		uint32_t type = rp_session_record_type(s, rp_load32(rec, s->swap));
 
 		if (!rp_known_type(s, type)) {
 			s->stats.nr_unknown_records++;

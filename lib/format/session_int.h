@@ -106,6 +106,9 @@ struct rp_order_queue {
  * of the arrays of swapped or unaligned records. */
 struct rp_decoder {
 	int swap;
+	/* A legacy pipe stream (rp_pipe_legacy_feature()): its feature
+	 * records decode as HEADER_FEATURE. */
+	int legacy_feats;
 	uint64_t *scratch;
 	size_t scratch_alloc, scratch_used; /* u64 entries */
 };
@@ -128,6 +131,8 @@ struct rp_session {
 	struct rp_primed *primed;
 	size_t nr_primed, primed_head, primed_alloc;
 	uint8_t priming;  /* reading ahead at open */
+	/* Header features as records 69-81 (rp_pipe_legacy_feature()). */
+	uint8_t legacy_feats;
 	struct rp_session_opts opts;
 
 	uint64_t header_size, attr_size;
@@ -203,6 +208,23 @@ struct rp_evsel *rp_session_add_evsel(struct rp_session *s);
 int rp_pipe_apply(struct rp_session *s, const uint8_t *rec, uint32_t size, uint64_t off);
 /* Whether a record type is one of the pipe header records. */
 int rp_pipe_header_type(uint32_t type);
+/*
+ * The header feature bit a record of raw type `type` carries in the
+ * legacy pipe streams of Google's perf 3.x (ChromeOS quipper's "piped"
+ * format), whose header features came as records numbered before
+ * upstream perf took those numbers (4.1 on: ID_INDEX = 69 ...
+ * HEADER_FEATURE = 80): 69..80 are HOSTNAME..NUMA_TOPOLOGY (bits 3..14)
+ * and 81 PMU_MAPPINGS (bit 16), each record's payload the feature's
+ * section.  -1 for other types.
+ */
+int rp_pipe_legacy_feature(uint32_t type);
+/*
+ * Whether a pipe stream whose first record has raw type `type` is such a
+ * legacy stream: upstream writers start with HEADER_ATTR or
+ * HEADER_FEATURE, Google's with HEADER_HOSTNAME (69) and the other
+ * features in bit order, all before its attrs.
+ */
+int rp_pipe_legacy_first(uint32_t type);
 /* Default names for evsels that have none yet. */
 int rp_pipe_name_evsels(struct rp_session *s);
 

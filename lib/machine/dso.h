@@ -26,6 +26,11 @@ struct rp_dso {
 	uint8_t build_id_size;  /* 0: unknown */
 	uint8_t build_id[20];
 	uint32_t idx;           /* creation order, from 0 */
+	/* perf's dso id: the device and inode of the first MMAP2 (without a
+	 * build-id) that named it; zeros when unknown.  The dcacheline key
+	 * orders data by it. */
+	uint32_t id_maj, id_min;
+	uint64_t id_ino, id_ino_gen;
 	/* For lib/symbols: the loaded table (NULL until loaded), whether
 	 * loading was tried, and whether symtab is final (stored with
 	 * release order after symtab, read with acquire order: threads that

@@ -493,11 +493,12 @@ static int rp_process_mmap(struct rp_machine *machine, const struct rp_event *ev
 	const char *filename = m->filename ? m->filename : "";
 	uint32_t prot, flags;
 
-	if (ev->type == RP_RECORD_MMAP2) {
+	if (ev->type == RP_RECORD_MMAP2 && !m->no_prot) {
 		prot = m->prot;
 		flags = m->flags;
 	} else {
-		/* MMAP records carry no prot: all but data maps are code. */
+		/* MMAP records (and MMAP2 of the early layout) carry no prot:
+		 * the kernel marks data maps, all others are code. */
 		prot = (ev->misc & RP_MISC_MMAP_DATA) ? 0 : RP_PROT_EXEC;
 		flags = 0;
 	}
@@ -537,6 +538,14 @@ static int rp_process_mmap(struct rp_machine *machine, const struct rp_event *ev
 	map->identity = (uint8_t)(anon || no_dso);
 	if (m->is_mmap2 && m->has_build_id && rp_build_id_defined(m->build_id, m->build_id_size))
 		rp_dso_set_build_id(dso, m->build_id, m->build_id_size);
+	/* perf's __dsos__findnew_id(): a DSO takes the first id it meets. */
+	if (m->is_mmap2 && !m->has_build_id && !dso->id_maj && !dso->id_min && !dso->id_ino &&
+	    !dso->id_ino_gen) {
+		dso->id_maj = m->maj;
+		dso->id_min = m->min;
+		dso->id_ino = m->ino;
+		dso->id_ino_gen = m->ino_generation;
+	}
 	return rp_maps_insert_fixup(machine, th->maps, map);
 }
 

@@ -18,6 +18,7 @@
 #include "common/array.h"
 #include "common/error_int.h"
 #include "common/hashmap.h"
+#include "common/hex.h"
 #include "machine/machine_int.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: db-export resolves call chains with it,
@@ -592,16 +593,9 @@ static int rp_dbx_dso(struct rp_dbx *d, const struct rp_dso *dso, struct rp_dbx_
 
 	const uint8_t *bid;
 	size_t n = rp_dso_build_id(dso, &bid);
-	char hex[2 * 20 + 1];
-	static const char digits[] = "0123456789abcdef";
+	char hex[RP_BUILD_ID_HEX];
 
-	if (n > 20)
-		n = 20;
-	for (size_t i = 0; i < n; i++) {
-		hex[2 * i] = digits[bid[i] >> 4];
-		hex[2 * i + 1] = digits[bid[i] & 15];
-	}
-	hex[2 * n] = '\0';
+	rp_build_id_hex(hex, bid, n);
 
 	struct rp_dbx_value v[5];
 	rp_val_i(&v[0], (int64_t)x->id);

@@ -31,6 +31,7 @@
 
 #include "common/cursor.h"
 #include "common/error_int.h"
+#include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/dump_int.h"
 #include "outputs/output_int.h"
@@ -844,13 +845,9 @@ static void rp_dump_body(struct rp_dump *d, struct rp_buf *b, const struct rp_ev
 		};
 
 		if (m->has_build_id) {
-			char bid[41];
+			char bid[RP_BUILD_ID_HEX];
 
-			for (unsigned i = 0; i < m->build_id_size && i < 20; i++) {
-				bid[2 * i] = rp_hexdig[m->build_id[i] >> 4];
-				bid[2 * i + 1] = rp_hexdig[m->build_id[i] & 15];
-			}
-			bid[2 * (m->build_id_size < 20 ? m->build_id_size : 20)] = 0;
+			rp_build_id_hex(bid, m->build_id, m->build_id_size);
 			rp_printf(d, b,
 				  " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " <%s>]: %s %s\n",
 				  (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff, bid, prot,

@@ -65,7 +65,8 @@ static const struct rp_bitname rp_flag_bits[] = {
 	{ 22, "exclude_callchain_user" }, { 23, "mmap2" }, { 24, "comm_exec" },
 	{ 25, "use_clockid" }, { 26, "context_switch" }, { 27, "write_backward" },
 	{ 28, "namespaces" }, { 29, "ksymbol" }, { 30, "bpf_event" }, { 31, "aux_output" },
-	{ 32, "cgroup" }, { 0, NULL },
+	{ 32, "cgroup" }, { 33, "text_poke" }, { 34, "build_id" }, { 35, "inherit_thread" },
+	{ 36, "remove_on_exec" }, { 37, "sigtrap" }, { 0, NULL },
 };
 
 static void rp_print_bits(FILE *fp, const char *field, uint64_t v, const struct rp_bitname *b)
@@ -95,7 +96,8 @@ static void rp_px(FILE *fp, const char *field, uint64_t v)
 		fprintf(fp, ", %s = %#" PRIx64, field, v);
 }
 
-/* perf_event_attr__fprintf() of perf 6.1 with ", name = value" items. */
+/* perf_event_attr__fprintf() of perf 6.1 (util/perf_event_attr_fprintf.c),
+ * with ", name = value" items. */
 static void rp_print_attr(FILE *fp, const struct rp_attr *a)
 {
 	rp_pu(fp, "type", a->type);
@@ -122,7 +124,7 @@ static void rp_print_attr(FILE *fp, const struct rp_attr *a)
 	rp_pu(fp, "aux_watermark", a->aux_watermark);
 	rp_pu(fp, "sample_max_stack", a->sample_max_stack);
 	rp_pu(fp, "aux_sample_size", a->aux_sample_size);
-	rp_pu(fp, "text_poke", a->flags & RP_ATTR_TEXT_POKE ? 1 : 0);
+	rp_pu(fp, "sig_data", a->sig_data);
 }
 
 static void rp_print_event_desc(FILE *fp, const struct rp_features *f)

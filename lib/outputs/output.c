@@ -9,7 +9,9 @@
 
 /* Every output of the library, in the order rp_output_names() gives. */
 static const struct rp_output_def *const rp_output_defs[] = {
+	&rp_output_report,
 	&rp_output_collapse,
+	&rp_output_flamegraph,
 	&rp_output_annotate,
 	&rp_output_csv,
 	&rp_output_dump,
@@ -67,6 +69,8 @@ int rp_output_new(struct rp_output **out, const char *name, const struct rp_outp
 	*out = NULL;
 	if (!def)
 		return rp_error_set(err, RP_ERR_INVAL, "no output called '%s'", name ? name : "");
+	if (def->unavailable)
+		return rp_error_set(err, RP_ERR_UNSUPPORTED, "%s", def->unavailable);
 	if (rp_opts_copy(&e, sizeof(e), env) < 0 || !e.session)
 		return rp_error_set(err, RP_ERR_INVAL, "%s: bad rp_output_env (no session?)",
 				    def->name);

@@ -32,12 +32,17 @@ struct rp_output_def {
 	/* Writes or commits what is left; NULL: nothing to do. */
 	int (*finish)(void *state, struct rp_error *err);
 	void (*destroy)(void *state);
+	/* Not NULL: this build lacks the output's library, and says so
+	 * (rp_output_new() fails with RP_ERR_UNSUPPORTED); no functions. */
+	const char *unavailable;
 	/* rp_output_warnings(); NULL: the output never has any. */
 	const char *(*warnings)(void *state);
 };
 
 extern const struct rp_output_def rp_output_annotate;
+extern const struct rp_output_def rp_output_report;
 extern const struct rp_output_def rp_output_collapse;
+extern const struct rp_output_def rp_output_flamegraph;
 extern const struct rp_output_def rp_output_csv;
 extern const struct rp_output_def rp_output_dump;
 extern const struct rp_output_def rp_output_json;

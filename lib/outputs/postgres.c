@@ -23,6 +23,7 @@
 #include <readperf/version.h>
 
 #include "common/error_int.h"
+#include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/dbexport_int.h"
 #include "outputs/output_int.h"
@@ -431,8 +432,8 @@ static int rp_pg_hash(struct rp_pg *pg, const struct rp_session *session, struct
 	}
 	if (!ret && EVP_DigestFinal_ex(md, digest, &dlen) != 1)
 		ret = rp_error_set(err, RP_ERR_NOMEM, "SHA-256 failed");
-	for (unsigned i = 0; !ret && i < dlen && i < 32; i++)
-		snprintf(pg->hash + 2 * i, 3, "%02x", digest[i]);
+	if (!ret)
+		rp_hex(pg->hash, digest, dlen < 32 ? dlen : 32);
 out:
 	EVP_MD_CTX_free(md);
 	free(buf);
@@ -499,11 +500,9 @@ static int rp_pg_recording(struct rp_pg *pg, const struct rp_output_env *env, st
 	snprintf(num[4], sizeof(num[4]), "%" PRIu64, h && h->has_sample_time ? h->sample_time_last : 0);
 	for (size_t i = 0; h && i < h->nr_build_ids; i++) {
 		const struct rp_build_id_entry *b = &h->build_ids[i];
-		char hex[41];
+		char hex[RP_BUILD_ID_HEX];
 
-		for (unsigned k = 0; k < b->size && k < 20; k++)
-			snprintf(hex + 2 * k, 3, "%02x", b->build_id[k]);
-		hex[2 * (b->size < 20 ? b->size : 20)] = '\0';
+		rp_build_id_hex(hex, b->build_id, b->size);
 		rp_text_add(&text[8], hex);
 		rp_text_add(&text[8], " ");
 		rp_text_add(&text[8], b->filename);
@@ -752,40 +751,6 @@ static void rp_pg_destroy(void *state)
 	rp_pg_free(state);
 }
 
-#else /* !RP_HAVE_POSTGRES */
-
-static int rp_pg_create(void **state, const struct rp_output_env *env, const void *opts,
-			const struct rp_output_target *target, struct rp_error *err)
-{
-	(void)state;
-	(void)env;
-	(void)opts;
-	(void)target;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "readperf was built without PostgreSQL (apt-get install libpq-dev"
-			    " libssl-dev)");
-}
-
-static struct rp_consumer rp_pg_consumer(void *state)
-{
-	struct rp_consumer c = { state, NULL, 0 };
-
-	return c;
-}
-
-static int rp_pg_finish(void *state, struct rp_error *err)
-{
-	(void)state;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED, "readperf was built without PostgreSQL");
-}
-
-static void rp_pg_destroy(void *state)
-{
-	(void)state;
-}
-
-#endif
-
 const struct rp_output_def rp_output_postgres = {
 	.name = "postgres",
 	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
@@ -794,3 +759,14 @@ const struct rp_output_def rp_output_postgres = {
 	.finish = rp_pg_finish,
 	.destroy = rp_pg_destroy,
 };
+
+#else /* !RP_HAVE_POSTGRES */
+
+const struct rp_output_def rp_output_postgres = {
+	.name = "postgres",
+	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
+	.unavailable = "readperf was built without PostgreSQL (apt-get install libpq-dev "
+		       "libssl-dev)",
+};
+
+#endif

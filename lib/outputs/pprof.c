@@ -24,6 +24,7 @@
 
 #include "common/error_int.h"
 #include "format/features_int.h"
+#include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/output_int.h"
 
@@ -412,17 +413,13 @@ static struct rp_pprof_mapping *rp_pprof_mapping(struct rp_pprof *p, const struc
 	const struct rp_dso *dso = rp_map_dso(map);
 	const uint8_t *bid;
 	size_t bsize = dso ? rp_dso_build_id(dso, &bid) : 0;
-	char hex[2 * 20 + 1];
+	char hex[RP_BUILD_ID_HEX];
 	struct rp_pprof_mapping v = { .map = map,
 				      .start = rp_map_start(map),
 				      .limit = rp_map_end(map),
 				      .offset = rp_map_pgoff(map) };
 
-	if (bsize > 20)
-		bsize = 20;
-	for (size_t k = 0; k < bsize; k++)
-		snprintf(hex + 2 * k, 3, "%02x", bid[k]);
-	hex[2 * bsize] = 0;
+	rp_build_id_hex(hex, bid, bsize);
 	if ((v.filename = rp_pprof_str(p, dso ? rp_dso_long_name(dso) : "")) < 0 ||
 	    (v.build_id = rp_pprof_str(p, hex)) < 0) {
 		*err = RP_ERR_NOMEM;

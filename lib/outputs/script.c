@@ -19,6 +19,7 @@
 #include <readperf/filter.h>
 
 #include "common/error_int.h"
+#include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/output_int.h"
 #include "outputs/fmtpool.h"
@@ -732,10 +733,9 @@ static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 		rp_lb_printf(b, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
 			(int32_t)m->pid, (int32_t)m->tid, m->start, m->len, m->pgoff);
 		if (m->has_build_id) {
-			rp_lb_putn(b, " <", 2);
-			for (unsigned i = 0; i < m->build_id_size; i++)
-				rp_lb_printf(b, "%02x", m->build_id[i]);
-			rp_lb_putc(b, '>');
+			char hex[RP_BUILD_ID_HEX];
+
+			rp_lb_printf(b, " <%s>", rp_build_id_hex(hex, m->build_id, m->build_id_size));
 		} else {
 			rp_lb_printf(b, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino,
 				m->ino_generation);
@@ -870,6 +870,9 @@ static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp
 void rp_script_set_machine(struct rp_script *script, struct rp_machine *machine)
 {
 	script->machine = machine;
+	/* Function pointers of tracepoint fields as perf script prints them
+	 * (sym+off); should this allocation fail they stay hex. */
+	(void)rp_tp_set_kernel(script->tp, machine, script->symbols);
 }
 
 void rp_script_set_filter(struct rp_script *script, const struct rp_filter *filter)

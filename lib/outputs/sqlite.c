@@ -365,39 +365,6 @@ static void rp_sqlite_destroy(void *state)
 	rp_sqlite_free(state);
 }
 
-#else /* !RP_HAVE_SQLITE */
-
-static int rp_sqlite_create(void **state, const struct rp_output_env *env, const void *opts,
-			    const struct rp_output_target *target, struct rp_error *err)
-{
-	(void)state;
-	(void)env;
-	(void)opts;
-	(void)target;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "readperf was built without SQLite (apt-get install libsqlite3-dev)");
-}
-
-static struct rp_consumer rp_sqlite_consumer(void *state)
-{
-	struct rp_consumer c = { state, NULL, 0 };
-
-	return c;
-}
-
-static int rp_sqlite_finish(void *state, struct rp_error *err)
-{
-	(void)state;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED, "readperf was built without SQLite");
-}
-
-static void rp_sqlite_destroy(void *state)
-{
-	(void)state;
-}
-
-#endif
-
 const struct rp_output_def rp_output_sqlite = {
 	.name = "sqlite",
 	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
@@ -406,3 +373,13 @@ const struct rp_output_def rp_output_sqlite = {
 	.finish = rp_sqlite_finish,
 	.destroy = rp_sqlite_destroy,
 };
+
+#else /* !RP_HAVE_SQLITE */
+
+const struct rp_output_def rp_output_sqlite = {
+	.name = "sqlite",
+	.flags = RP_OUTPUT_PATH | RP_OUTPUT_SYMBOLS,
+	.unavailable = "readperf was built without SQLite (apt-get install libsqlite3-dev)",
+};
+
+#endif

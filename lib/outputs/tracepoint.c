@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <readperf/error.h>
+#include <readperf/symbols.h>
 
 #ifdef RP_HAVE_TRACEEVENT
 
@@ -20,6 +21,9 @@
 struct rp_tp {
 	struct tep_handle *tep;
 	struct trace_seq seq; /* reused for every sample: no malloc per line */
+	/* Kernel symbols for %pS/%ps arguments (rp_tp_set_kernel()). */
+	struct rp_machine *machine;
+	struct rp_symbols *symbols;
 };
 
 /* A cursor over the section; the section's own byte order applies. */
@@ -383,6 +387,35 @@ int rp_tp_new(struct rp_tp **out, const struct rp_session *session)
 	return 0;
 }
 
+/*
+ * libtraceevent's function resolver: the kernel symbol covering *addrp,
+ * its start in *addrp (libtraceevent prints "name+0x<addr - start>" for
+ * %pS), as perf's machine__resolve_kernel_addr() answers for perf script
+ * and perf report.  The module name is not printed by libtraceevent's
+ * %pS/%ps, so none is given.  NULL: libtraceevent prints the hex value.
+ */
+static char *rp_tp_kernel_func(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct rp_tp *tp = priv;
+	struct rp_addr_location al;
+
+	*modp = NULL;
+	if (rp_symbols_resolve(tp->symbols, tp->machine, NULL, RP_MISC_KERNEL, *addrp, &al) != 1 ||
+	    !al.sym || al.addr < al.sym->start)
+		return NULL;
+	*addrp -= al.addr - al.sym->start;
+	return (char *)(uintptr_t)al.sym->name;
+}
+
+int rp_tp_set_kernel(struct rp_tp *tp, struct rp_machine *machine, struct rp_symbols *symbols)
+{
+	if (!tp || !machine || !symbols)
+		return 0;
+	tp->machine = machine;
+	tp->symbols = symbols;
+	return tep_set_function_resolver(tp->tep, rp_tp_kernel_func, tp) < 0 ? RP_ERR_NOMEM : 0;
+}
+
 void rp_tp_free(struct rp_tp *tp)
 {
 	if (!tp)
@@ -453,6 +486,14 @@ int rp_tp_new(struct rp_tp **out, const struct rp_session *session)
 	(void)session;
 	*out = NULL;
 	return RP_ERR_UNSUPPORTED;
+}
+
+int rp_tp_set_kernel(struct rp_tp *tp, struct rp_machine *machine, struct rp_symbols *symbols)
+{
+	(void)tp;
+	(void)machine;
+	(void)symbols;
+	return 0;
 }
 
 void rp_tp_free(struct rp_tp *tp)

@@ -38,6 +38,19 @@ int rp_tp_new(struct rp_tp **out, const struct rp_session *session);
 void rp_tp_free(struct rp_tp *tp);
 
 /*
+ * Resolves kernel function pointers of %pS/%ps arguments (kmem's
+ * call_site, hrtimer's function, workqueue's function) to "sym+0xoff" and
+ * "sym" from the machine's kernel maps and the kernel's symbols, as perf
+ * script and perf report do (tep_set_function_resolver() with
+ * machine__resolve_kernel_addr); without it they print as hex, as perf's
+ * data convert --to-json leaves them.  Both must outlive tp; NULL tp,
+ * machine or symbols: nothing to do.  Returns 0 or RP_ERR_NOMEM.
+ */
+struct rp_machine;
+struct rp_symbols;
+int rp_tp_set_kernel(struct rp_tp *tp, struct rp_machine *machine, struct rp_symbols *symbols);
+
+/*
  * Writes the event's line as perf script's trace field does
  * (tep_print_event "%s" of TEP_PRINT_INFO).  Returns 1 when written, 0 when
  * the sample's evsel has no known format (nothing written).

@@ -60,14 +60,14 @@ static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso
 	return rp_hash64(h ^ key) + (uint64_t)has_sym;
 }
 
-static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *parent,
-				       const struct rp_cframe *f, int *err)
+/*
+ * The child of parent for a frame of (dso, name, key), made when missing.
+ * name NULL: unresolved; inlined: the frame is an inlined function's.
+ */
+static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *parent,
+					  struct rp_dso *dso, const char *name, uint64_t key,
+					  int inlined, uint64_t ip, int *err)
 {
-	const char *name;
-	uint64_t key;
-	struct rp_dso *dso = f->dso;
-
-	rp_frame_key(f, &name, &key);
 	/* Most nodes have one child or a few: look at them before the
 	 * index (whose table is too large to stay in the caches). */
 	struct rp_cnode *n = parent->child;
@@ -87,8 +87,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	if (name) {
 		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
 		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
-			if (n->parent == parent && (n->inlined || f->sym->inlined) &&
-			    !strcmp(n->name, name))
+			if (n->parent == parent && (n->inlined || inlined) && !strcmp(n->name, name))
 				return n;
 	}
 	if (__atomic_fetch_add(t->nr_nodes, 1, __ATOMIC_RELAXED) >= RP_CTREE_MAX_NODES) {
@@ -101,7 +100,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 		return NULL;
 	}
 	memset(n, 0, sizeof(*n));
-	n->inlined = f->sym && f->sym->inlined;
+	n->inlined = inlined != 0;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
 		if (!n->name) {
@@ -112,7 +111,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	n->parent = parent;
 	n->dso = dso;
 	n->key = key;
-	n->ip = f->ip;
+	n->ip = ip;
 	n->hnext = first;
 	if (name) {
 		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
@@ -129,6 +128,17 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	parent->child = n;
 	parent->nr_children++;
 	return n;
+}
+
+static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *parent,
+				       const struct rp_cframe *f, int *err)
+{
+	const char *name;
+	uint64_t key;
+
+	rp_frame_key(f, &name, &key);
+	return rp_ctree_child_of(t, parent, f->dso, name, key, f->sym && f->sym->inlined, f->ip,
+				 err);
 }
 
 int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
@@ -152,6 +162,46 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
 	}
 	n->hit += period;
 	n->count += count;
+	return 0;
+}
+
+int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from)
+{
+	const struct rp_cnode *src = from->child;
+	struct rp_cnode *dparent = into; /* the node of into that matches src's parent */
+	int err = 0;
+
+	if (from->max_depth > into->max_depth)
+		into->max_depth = from->max_depth;
+	while (src) {
+		struct rp_cnode *d = rp_ctree_child_of(t, dparent, src->dso, src->name, src->key,
+						       src->inlined, src->ip, &err);
+
+		if (!d)
+			return err;
+		/* The paths that end here, as if their samples had been
+		 * added to into one by one. */
+		if (src->hit || src->count) {
+			d->hit += src->hit;
+			d->count += src->count;
+			for (struct rp_cnode *p = d->parent; p; p = p->parent) {
+				p->children_hit += src->hit;
+				p->children_count += src->count;
+			}
+		}
+		if (src->child) {
+			dparent = d;
+			src = src->child;
+			continue;
+		}
+		while (src != from && !src->sibling) {
+			src = src->parent;
+			dparent = dparent->parent;
+		}
+		if (src == from)
+			break;
+		src = src->sibling;
+	}
 	return 0;
 }
 

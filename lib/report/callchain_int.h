@@ -93,6 +93,15 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t);
 int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
 		 size_t nr, uint64_t period, uint64_t count);
 
+/*
+ * Adds the paths of from's tree (of the same ctree) to into's, with their
+ * periods and counts, as if their samples had been added to into (the
+ * entry of a thread's samples taken before its first COMM, which perf
+ * keeps as one entry with those taken after: docs/report.md).  from is
+ * left as it was.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
+ */
+int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from);
+
 enum rp_cgraph_mode { RP_CGRAPH_ABS, RP_CGRAPH_REL };
 enum rp_cgraph_value { RP_CGVAL_PERCENT, RP_CGVAL_PERIOD, RP_CGVAL_COUNT };
 

@@ -30,10 +30,17 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/cursor.h"
+#include "common/error_int.h"
+#include "common/opts.h"
+#include "common/strbuf.h"
 #include "common/strpool.h"
+#include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
+#include "machine/machine_int.h"
 #include "report/callchain_int.h"
+#include "report/memtext_int.h"
 #include "report/rbsort.h"
+#include "report/srctext_int.h"
 #include "report/stacks_int.h"
 #include "process_int.h"
 
@@ -66,18 +73,64 @@
 #define RP_REPORT_MAX_ORDER 4096
 /* perf's default --time-quantum for the time key: 100 ms, in ns. */
 #define RP_TIME_QUANTUM 100000000ull
+/* perf's default sort lists of branch mode and --mem-mode (util/sort.c;
+ * local_p_stage_cyc, a key of other architectures, is skipped on x86). */
+#define RP_BRANCH_SORT_DEFAULT "comm,dso_from,symbol_from,symbol_to,cycles"
+#define RP_MEM_SORT_DEFAULT                                                          \
+	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked," \
+	"local_ins_lat,local_p_stage_cyc"
+/* MAP_SHARED in an MMAP2 record's flags. */
+#define RP_MAP_SHARED_FLAG 0x1u
+/* perf's cacheline_size() where the machine does not say (bytes). */
+#define RP_CACHELINE_DEFAULT 64u
 /* perf's default -p pattern. */
 #define RP_PARENT_DEFAULT "^sys_|^do_page_fault"
 
 /* Slots of the per-sample entry cache (a power of two). */
 #define RP_REPORT_ECACHE 1024u
 /* Entries of the cache of source-line texts by location (a power of two). */
-#define RP_REPORT_SRCCACHE 1024u
 
 /* A group member's figures for one row of the leader. */
 struct rp_pair {
 	uint64_t period;
 	uint64_t nr_samples;
+};
+
+/*
+ * One address of a branch or a memory sample, resolved (perf's
+ * addr_map_symbol): what the branch and memory keys compare and print.
+ * Symbols and DSOs belong to the resolver and the machine, which outlive
+ * the report.
+ */
+struct rp_loc {
+	uint64_t addr;        /* as sampled */
+	uint64_t al_addr;     /* in its DSO's space; addr without a map */
+	const char *dso_name; /* interned short name; NULL: no map */
+	const struct rp_dso *dso;
+	const struct rp_symbol *sym;
+	uint64_t map_start, map_pgoff;
+	uint32_t map_prot, map_flags;
+	uint8_t has_map, identity;
+	char level;
+};
+
+/* perf's branch_info: an entry of branch mode. */
+struct rp_br_info {
+	struct rp_loc from, to;
+	uint64_t flags; /* perf_branch_entry's flags word */
+	const char *srcline_from, *srcline_to; /* interned; when the keys ask */
+	/* perf computes these texts only when a comparison reaches their
+	 * key and prints "(null)" for an entry never compared so far:
+	 * set by the comparisons (rp_cmp_brmem), which replay perf's. */
+	uint8_t srcline_from_cmp, srcline_to_cmp;
+};
+
+/* perf's mem_info: an entry of --mem-mode. */
+struct rp_mem_info {
+	struct rp_loc daddr, iaddr;
+	uint64_t data_src, phys_addr, data_page_size;
+	uint8_t cpumode;
+	int32_t pid; /* the thread's process (dcacheline) */
 };
 
 struct rp_hist_entry {
@@ -116,6 +169,17 @@ struct rp_hist_entry {
 	/* The RP_FILTERED_* marks of the sample that made the entry: perf
 	 * keeps those of the first sample and hides the row when set. */
 	unsigned filtered;
+	/* Branch mode and --mem-mode: the branch or the memory access (the
+	 * report's arena); NULL otherwise. */
+	const struct rp_br_info *br;
+	const struct rp_mem_info *mem;
+};
+
+/* perf's sort__mode for the report. */
+enum rp_report_mode {
+	RP_MODE_NORMAL = 0,
+	RP_MODE_BRANCH,
+	RP_MODE_MEMORY,
 };
 
 struct rp_hists {
@@ -125,6 +189,9 @@ struct rp_hists {
 	uint64_t nr_samples;
 	uint64_t total_period;
 	int linked; /* the members' entries are in this leader's table */
+	/* perf's input tree, replayed when a key is not a total order
+	 * (rp_report.nontotal): entries[i] is its node i. */
+	struct rp_rbinc tree;
 };
 
 /* How one evsel is grouped, for the write. */
@@ -197,16 +264,7 @@ struct rp_report {
 	struct rp_symbols *symbols;  /* for srcline, srcfile (opts) */
 	int full_source_path;
 	int want_srcline;            /* a key is srcline or srcfile */
-	/* The texts of recent locations (RP_REPORT_SRCCACHE, made with the
-	 * report when want_srcline): a sample's costs a lookup, not a
-	 * formatting and two interning. */
-	struct rp_srccache_ent {
-		const struct rp_dso *dso;
-		const struct rp_symbol *sym;
-		uint64_t addr;
-		int has_map;
-		const char *srcline, *srcfile; /* NULL: empty slot */
-	} *srccache;
+	struct rp_srctext srctext;   /* srcline/srcfile texts, when want_srcline */
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
 	/* The graphs in nr_parts partitions (rp_report_opts.nr_threads): an
@@ -224,6 +282,24 @@ struct rp_report {
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to */
+	enum rp_report_mode mode;
+	/* A key only tells equal from different (mispredict, in_tx,
+	 * abort), or perf computes it only when comparing (srcline_from,
+	 * srcline_to): entries are found as perf's input tree finds them,
+	 * with its comparisons. */
+	int nontotal;
+	int input_ordered; /* the entries are in the input tree's order */
+	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
+	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
+	/* perf's mispredict cell keeps the text of the last row it printed
+	 * for a branch neither predicted nor mispredicted (a static in
+	 * sort.c). */
+	const char *mispredict_out;
+	/* perf's branch_type_stat: branch mode's "Branch Statistics" */
+	struct {
+		uint64_t counts[16], new_counts[8];
+		uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+	} brstat;
 	/* From the filter (rp_report_set_filter): the only entry of
 	 * --comms, --dsos, --symbols (perf leaves that column out), the
 	 * --time string; NULL when not set. */
@@ -235,8 +311,8 @@ enum rp_dim_kind {
 	RP_DK_KEY,     /* a sort entry: entries merge by it */
 	RP_DK_HPP,     /* a number column (overhead, sample, ...) */
 	RP_DK_IGNORED, /* an architecture's key perf skips on x86 */
-	RP_DK_BRANCH,  /* a branch-mode key (not here yet: invalid) */
-	RP_DK_MEM,     /* a --mem-mode key (not here yet: invalid) */
+	RP_DK_BRANCH,  /* a branch-mode key: valid in branch mode only */
+	RP_DK_MEM,     /* a --mem-mode key: valid with --mem-mode only */
 };
 
 /*
@@ -282,30 +358,30 @@ static const struct rp_dim_name {
 	{ "overhead_children", RP_SORT_OVERHEAD_CHILDREN, RP_DK_HPP },
 	{ "sample", RP_SORT_SAMPLE, RP_DK_HPP },
 	{ "period", RP_SORT_PERIOD, RP_DK_HPP },
-	{ "dso_from", -1, RP_DK_BRANCH },
-	{ "dso_to", -1, RP_DK_BRANCH },
-	{ "symbol_from", -1, RP_DK_BRANCH },
-	{ "symbol_to", -1, RP_DK_BRANCH },
-	{ "mispredict", -1, RP_DK_BRANCH },
-	{ "abort", -1, RP_DK_BRANCH },
-	{ "in_tx", -1, RP_DK_BRANCH },
-	{ "cycles", -1, RP_DK_BRANCH },
-	{ "srcline_from", -1, RP_DK_BRANCH },
-	{ "srcline_to", -1, RP_DK_BRANCH },
-	{ "ipc_lbr", -1, RP_DK_BRANCH },
-	{ "addr_from", -1, RP_DK_BRANCH },
-	{ "addr_to", -1, RP_DK_BRANCH },
-	{ "symbol_daddr", -1, RP_DK_MEM },
-	{ "dso_daddr", -1, RP_DK_MEM },
-	{ "locked", -1, RP_DK_MEM },
-	{ "tlb", -1, RP_DK_MEM },
-	{ "mem", -1, RP_DK_MEM },
-	{ "snoop", -1, RP_DK_MEM },
-	{ "dcacheline", -1, RP_DK_MEM },
-	{ "symbol_iaddr", -1, RP_DK_MEM },
-	{ "phys_daddr", -1, RP_DK_MEM },
-	{ "data_page_size", -1, RP_DK_MEM },
-	{ "blocked", -1, RP_DK_MEM },
+	{ "dso_from", RP_SORT_DSO_FROM, RP_DK_BRANCH },
+	{ "dso_to", RP_SORT_DSO_TO, RP_DK_BRANCH },
+	{ "symbol_from", RP_SORT_SYM_FROM, RP_DK_BRANCH },
+	{ "symbol_to", RP_SORT_SYM_TO, RP_DK_BRANCH },
+	{ "mispredict", RP_SORT_MISPREDICT, RP_DK_BRANCH },
+	{ "abort", RP_SORT_ABORT, RP_DK_BRANCH },
+	{ "in_tx", RP_SORT_IN_TX, RP_DK_BRANCH },
+	{ "cycles", RP_SORT_CYCLES, RP_DK_BRANCH },
+	{ "srcline_from", RP_SORT_SRCLINE_FROM, RP_DK_BRANCH },
+	{ "srcline_to", RP_SORT_SRCLINE_TO, RP_DK_BRANCH },
+	{ "ipc_lbr", RP_SORT_IPC_LBR, RP_DK_BRANCH },
+	{ "addr_from", RP_SORT_ADDR_FROM, RP_DK_BRANCH },
+	{ "addr_to", RP_SORT_ADDR_TO, RP_DK_BRANCH },
+	{ "symbol_daddr", RP_SORT_SYM_DADDR, RP_DK_MEM },
+	{ "dso_daddr", RP_SORT_DSO_DADDR, RP_DK_MEM },
+	{ "locked", RP_SORT_LOCKED, RP_DK_MEM },
+	{ "tlb", RP_SORT_TLB, RP_DK_MEM },
+	{ "mem", RP_SORT_MEM, RP_DK_MEM },
+	{ "snoop", RP_SORT_SNOOP, RP_DK_MEM },
+	{ "dcacheline", RP_SORT_DCACHELINE, RP_DK_MEM },
+	{ "symbol_iaddr", RP_SORT_SYM_IADDR, RP_DK_MEM },
+	{ "phys_daddr", RP_SORT_PHYS_DADDR, RP_DK_MEM },
+	{ "data_page_size", RP_SORT_DATA_PAGE_SIZE, RP_DK_MEM },
+	{ "blocked", RP_SORT_BLOCKED, RP_DK_MEM },
 	{ "tid", RP_SORT_TID, RP_DK_KEY },
 };
 
@@ -326,12 +402,35 @@ static const struct rp_dim_name *rp_dim_lookup(const char *word, size_t len)
 	return NULL;
 }
 
+/* Whether dimension d may be used in the report's mode (perf refuses
+ * the branch keys outside branch mode, the memory keys outside
+ * --mem-mode); mode -1 takes every key. */
+static int rp_dim_allowed(const struct rp_dim_name *d, int mode)
+{
+	if (mode < 0)
+		return 1;
+	if (d->kind == RP_DK_BRANCH)
+		return mode == RP_MODE_BRANCH;
+	if (d->kind == RP_DK_MEM)
+		return mode == RP_MODE_MEMORY;
+	return 1;
+}
+
+/* The table row of a dimension. */
+static const struct rp_dim_name *rp_dim_by_id(int dim)
+{
+	for (size_t i = 0; i < RP_NR_DIM_NAMES; i++)
+		if (rp_dim_names[i].dim == dim)
+			return &rp_dim_names[i];
+	return NULL;
+}
+
 /*
  * Appends the dimensions of a perf list (words separated by any of
  * seps) to dims (each once, as perf takes a key once).  Returns 0 or
  * RP_ERR_INVAL (an unknown word, a key of another mode, too many).
  */
-static int rp_dims_parse(const char *list, const char *seps, uint8_t *dims, size_t *nr)
+static int rp_dims_parse(const char *list, const char *seps, uint8_t *dims, size_t *nr, int mode)
 {
 	const char *p = list;
 
@@ -345,7 +444,7 @@ static int rp_dims_parse(const char *list, const char *seps, uint8_t *dims, size
 		const struct rp_dim_name *d = rp_dim_lookup(p, len);
 
 		p += len;
-		if (!d || d->kind == RP_DK_BRANCH || d->kind == RP_DK_MEM)
+		if (!d || !rp_dim_allowed(d, mode))
 			return RP_ERR_INVAL;
 		if (d->kind == RP_DK_IGNORED)
 			continue;
@@ -368,7 +467,7 @@ int rp_report_parse_sort(struct rp_report_opts *opts, const char *list)
 
 	if (!opts || !list)
 		return RP_ERR_INVAL;
-	if (rp_dims_parse(list, ", ", dims, &nr) < 0 || nr > RP_REPORT_MAX_KEYS)
+	if (rp_dims_parse(list, ", ", dims, &nr, -1) < 0 || nr > RP_REPORT_MAX_KEYS)
 		return RP_ERR_INVAL;
 	for (size_t i = 0; i < nr; i++)
 		opts->keys[i] = (enum rp_sort_key)dims[i];
@@ -485,6 +584,28 @@ static int rp_has_callchains(const struct rp_session *session)
 	return 0;
 }
 
+/* Whether some evsel's sample_type has a bit of `bits`. */
+static int rp_sample_type_any(const struct rp_session *session, uint64_t bits)
+{
+	size_t n = session ? rp_session_nr_evsels(session) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(session, i));
+
+		if (a && (a->sample_type & bits))
+			return 1;
+	}
+	return 0;
+}
+
+/* perf report's has_br_stack: the BRANCH_STACK feature, unless an event
+ * records user stacks. */
+static int rp_report_has_branch_feature(const struct rp_session *session)
+{
+	return session && rp_session_has_feature(session, RP_FEAT_BRANCH_STACK) &&
+	       !rp_sample_type_any(session, RP_SAMPLE_STACK_USER);
+}
+
 static int rp_dims_has(const uint8_t *dims, size_t nr, int dim)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -511,7 +632,10 @@ static int rp_dims_add(uint8_t *dims, size_t *nr, int dim)
  */
 static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opts *o)
 {
-	const char *deflt = rp_all_tracepoints(r->session) ? "trace" : "comm,dso,symbol";
+	const char *deflt = rp_all_tracepoints(r->session)	? "trace"
+			    : r->mode == RP_MODE_BRANCH		? RP_BRANCH_SORT_DEFAULT
+			    : r->mode == RP_MODE_MEMORY		? RP_MEM_SORT_DEFAULT
+								: "comm,dso,symbol";
 	const char *fields = o->field_order;
 	char *str = NULL;
 	int rc = 0;
@@ -528,20 +652,29 @@ static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opt
 
 		if (len > RP_REPORT_MAX_ORDER || strstr(so, "ipc"))
 			return RP_ERR_INVAL;
-		/* perf adds the IPC column to a list that names "symbol",
-		 * then a leading '+' appends the list to the default one. */
+		/* perf adds the IPC column to a list that names "symbol"
+		 * (ipc_lbr in branch mode, where perf 6.1 then crashes:
+		 * docs/report.md), then a leading '+' appends the list to
+		 * the default one. */
 		int ipc = strstr(so, "symbol") != NULL;
 		int plus = so[0] == '+';
 
 		if (plus && !so[1])
 			return RP_ERR_INVAL;
 		if (asprintf(&str, "%s%s%s%s", plus ? deflt : "", plus ? "," : "", so + plus,
-			     ipc ? ",ipc_null" : "") < 0)
+			     !ipc ? "" : r->mode == RP_MODE_BRANCH ? ",ipc_lbr" : ",ipc_null") < 0)
 			return RP_ERR_NOMEM;
-		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0);
+		if (!(r->sort_order_str = strdup(str))) {
+			free(str);
+			return RP_ERR_NOMEM;
+		}
+		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0, (int)r->mode);
 	} else if (o->nr_keys) {
 		for (size_t i = 0; i < o->nr_keys && !rc; i++) {
-			if ((unsigned)o->keys[i] >= RP_SORT_NR_KEYS_)
+			const struct rp_dim_name *d = rp_dim_by_id((int)o->keys[i]);
+
+			if ((unsigned)o->keys[i] >= RP_SORT_NR_KEYS_ || !d ||
+			    !rp_dim_allowed(d, (int)r->mode))
 				return RP_ERR_INVAL;
 			rc = rp_dims_add(r->sort0, &r->nr_sort0, o->keys[i]);
 		}
@@ -565,7 +698,17 @@ static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opt
 		str = strdup(deflt);
 		if (!str)
 			return RP_ERR_NOMEM;
-		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0);
+		rc = rp_dims_parse(str, "{}, ", r->sort0, &r->nr_sort0, (int)r->mode);
+	}
+	if (!rc && !r->sort_order_str) {
+		/* the "# Sort order" line: the list as given, or perf's
+		 * default with its keys of other architectures */
+		const char *so = str && *str ? str + (*str == ',') : deflt;
+
+		if (!(r->sort_order_str = strdup(so))) {
+			free(str);
+			return RP_ERR_NOMEM;
+		}
 	}
 	/* perf's setup_overhead(): prepended unless the string holds them */
 	if (!r->strict_fields) {
@@ -580,7 +723,7 @@ static int rp_report_parse_lists(struct rp_report *r, const struct rp_report_opt
 	if (fields) {
 		if (strlen(fields) > RP_REPORT_MAX_ORDER)
 			return RP_ERR_INVAL;
-		rc = rp_dims_parse(fields, ", ", r->fields0, &r->nr_fields0);
+		rc = rp_dims_parse(fields, ", ", r->fields0, &r->nr_fields0, (int)r->mode);
 		if (rc)
 			return rc;
 	}
@@ -685,12 +828,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (!out)
 		return RP_ERR_INVAL;
 	*out = NULL;
-	memset(&o, 0, sizeof(o));
-	if (opts) {
-		size_t sz = opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-
-		memcpy(&o, opts, sz);
-	}
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return RP_ERR_INVAL;
 	if (o.nr_keys > RP_REPORT_MAX_KEYS)
 		return RP_ERR_INVAL;
 	r = calloc(1, sizeof(*r));
@@ -701,14 +840,36 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->show_total_period = o.show_total_period;
 	r->show_cpu_utilization = o.show_cpu_utilization;
 	r->exclude_other = o.exclude_other && o.parent_pattern;
+	r->mispredict_out = "N/A";
+	r->cacheline_size = o.cacheline_size ? o.cacheline_size : RP_CACHELINE_DEFAULT;
+	if (r->cacheline_size & (r->cacheline_size - 1)) {
+		free(r);
+		return RP_ERR_INVAL;
+	}
+	/* perf's cmd_report(): branch mode by default for a file with the
+	 * BRANCH_STACK feature (not when it has user stacks), and never with
+	 * --mem-mode. */
+	int branch = o.branch_mode > 0 ||
+		     (o.branch_mode == 0 && rp_report_has_branch_feature(session));
+	if (o.mem_mode && branch) {
+		free(r);
+		return RP_ERR_INVAL;
+	}
+	r->mode = o.mem_mode ? RP_MODE_MEMORY : branch ? RP_MODE_BRANCH : RP_MODE_NORMAL;
 	rc = rp_report_parse_lists(r, &o);
+	if (!rc && session && !rp_session_is_pipe(session) &&
+	    ((r->mode == RP_MODE_BRANCH && !rp_sample_type_any(session, RP_SAMPLE_BRANCH_STACK)) ||
+	     (r->mode == RP_MODE_MEMORY && !rp_sample_type_any(session, RP_SAMPLE_DATA_SRC))))
+		rc = RP_ERR_UNSUPPORTED; /* perf: "Selected -b but no branch data" */
 	if (rc) {
+		free(r->sort_order_str);
 		free(r);
 		return rc;
 	}
 	if (r->need & (1ull << RP_SORT_PARENT)) {
 		if (regcomp(&r->parent_re, o.parent_pattern ? o.parent_pattern : RP_PARENT_DEFAULT,
 			    REG_EXTENDED | REG_NOSUB)) {
+			free(r->sort_order_str);
 			free(r);
 			return RP_ERR_INVAL;
 		}
@@ -716,6 +877,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		/* perf refuses the key without call stacks (file mode). */
 		if (session && !rp_session_is_pipe(session) && !rp_has_callchains(session)) {
 			regfree(&r->parent_re);
+			free(r->sort_order_str);
 			free(r);
 			return RP_ERR_UNSUPPORTED;
 		}
@@ -723,8 +885,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->percent_limit = o.percent_limit;
 	r->symbols = o.symbols;
 	r->full_source_path = o.full_source_path;
-	r->want_srcline = (r->need & ((1ull << RP_SORT_SRCLINE) | (1ull << RP_SORT_SRCFILE))) != 0;
-	r->children = o.children;
+	r->want_srcline = (r->need & ((1ull << RP_SORT_SRCLINE) | (1ull << RP_SORT_SRCFILE) |
+				      (1ull << RP_SORT_SRCLINE_FROM) | (1ull << RP_SORT_SRCLINE_TO))) != 0;
+	/* perf turns the children view off in branch and memory mode. */
+	r->children = o.children && r->mode == RP_MODE_NORMAL;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
 		r->graph_mode = RP_CALL_GRAPH_GRAPH;
@@ -741,9 +905,14 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->sort_sym_first = !o.field_order &&
 			    (o.sort_order ? !strncmp(o.sort_order, "sym", 3)
 					  : o.nr_keys && o.keys[0] == RP_SORT_SYM);
-	for (size_t i = 0; i < r->nr_keys; i++)
+	for (size_t i = 0; i < r->nr_keys; i++) {
 		if (r->keys[i] == RP_SORT_CPU)
 			r->sort_cpu = 1;
+		if (r->keys[i] == RP_SORT_MISPREDICT || r->keys[i] == RP_SORT_IN_TX ||
+		    r->keys[i] == RP_SORT_ABORT || r->keys[i] == RP_SORT_SRCLINE_FROM ||
+		    r->keys[i] == RP_SORT_SRCLINE_TO)
+			r->nontotal = 1;
+	}
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
 	r->nr_parts = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {
@@ -770,16 +939,20 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		n = RP_REPORT_MAX_EVSELS;
 	r->nr_hists = n;
 	rc = 0;
-	if (r->want_srcline && !(r->srccache = calloc(RP_REPORT_SRCCACHE, sizeof(*r->srccache))))
-		rc = RP_ERR_NOMEM;
+	if (r->want_srcline)
+		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
 		rc = RP_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < n; i++)
+		rp_rbinc_init(&r->hists[i].tree);
 	if (!rc && (r->need & (1ull << RP_SORT_TRACE))) {
 		/* Without libtraceevent or formats the texts stay unknown. */
 		int trc = rp_tp_new(&r->tp, session);
 
+		if (!trc)
+			trc = rp_tp_set_kernel(r->tp, o.machine, o.symbols);
 		if (trc == RP_ERR_NOMEM)
 			rc = trc;
 		else if (!(r->trace_fp = open_memstream(&r->trace_buf, &r->trace_len)))
@@ -801,6 +974,7 @@ void rp_report_free(struct rp_report *report)
 		return;
 	for (size_t i = 0; report->hists && i < report->nr_hists; i++) {
 		rp_hashmap_release(&report->hists[i].map);
+		rp_rbinc_release(&report->hists[i].tree);
 		free(report->hists[i].entries);
 	}
 	free(report->hists);
@@ -814,7 +988,7 @@ void rp_report_free(struct rp_report *report)
 	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
-	free(report->srccache);
+	rp_srctext_release(&report->srctext);
 	rp_hashmap_release(&report->dso_names);
 	rp_hashmap_release(&report->cgroups);
 	rp_hashmap_release(&report->nsmap);
@@ -832,6 +1006,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->single_dso);
 	free(report->single_sym);
 	free(report->time_str);
+	free(report->sort_order_str);
 	free(report);
 }
 
@@ -901,57 +1076,12 @@ static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
 	return s;
 }
 
-/*
- * The srcline and srcfile texts of a location, as perf's
- * hist_entry__srcline() and hist_entry__get_srcfile() make them: "file:line"
- * (the file's base name unless full_source_path) and "file" when DWARF
- * knows the line; else "sym+OFFSET" (decimal) or "dso[addr]" and "", and
- * "??:0" without a map.  Interned into key.  0 or RP_ERR_NOMEM.
- */
+/* The srcline and srcfile texts of a location into key (srctext_int.h).
+ * 0 or RP_ERR_NOMEM. */
 static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, struct rp_dso *dso,
 			     const struct rp_symbol *sym, uint64_t addr, int has_map)
 {
-	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
-	struct rp_srccache_ent *c = &r->srccache[h & (RP_REPORT_SRCCACHE - 1)];
-
-	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
-		key->srcline = c->srcline;
-		key->srcfile = c->srcfile;
-		return 0;
-	}
-	const char *file = NULL;
-	uint32_t line = 0;
-	char *line_txt = NULL;
-	const char *file_txt = "";
-	int found = has_map && dso ? rp_symbols_srcline(r->symbols, dso, addr, &file, &line) : 0;
-	int n;
-
-	if (found < 0)
-		return found;
-	if (found) {
-		const char *slash = r->full_source_path ? NULL : strrchr(file, '/');
-
-		file_txt = slash ? slash + 1 : file;
-		n = asprintf(&line_txt, "%s:%u", file_txt, line);
-	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
-		/* What perf 6.1 prints for a file's address without a line
-		 * (docs/unwind.md). */
-		n = asprintf(&line_txt, "??:0");
-	} else if (sym) {
-		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
-	} else {
-		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
-	}
-	if (n < 0)
-		return RP_ERR_NOMEM;
-	key->srcline = rp_strpool_intern_str(&r->pool, line_txt);
-	key->srcfile = rp_strpool_intern_str(&r->pool, file_txt);
-	free(line_txt);
-	if (!key->srcline || !key->srcfile)
-		return RP_ERR_NOMEM;
-	*c = (struct rp_srccache_ent){ dso, sym, addr, has_map, key->srcline, key->srcfile };
-	return 0;
+	return rp_srctext_get(&r->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
 }
 
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
@@ -978,6 +1108,155 @@ static uint64_t rp_sym_size(const struct rp_hist_entry *e)
 	return e->sym_name ? e->sym_end - e->sym_start : 0;
 }
 
+static const struct rp_br_info rp_no_br;
+static const struct rp_mem_info rp_no_mem;
+#define RP_BR(e) ((e)->br ? (e)->br : &rp_no_br)
+#define RP_MEMI(e) ((e)->mem ? (e)->mem : &rp_no_mem)
+
+/* The flags of a branch entry (perf_event.h, struct perf_branch_entry). */
+#define RP_BR_MISPRED(f) ((f) & 1u)
+#define RP_BR_PREDICTED(f) (((f) >> 1) & 1u)
+#define RP_BR_IN_TX(f) (((f) >> 2) & 1u)
+#define RP_BR_ABORT(f) (((f) >> 3) & 1u)
+#define RP_BR_CYCLES(f) (((f) >> 4) & 0xffffu)
+
+static int rp_cmp_dcacheline(const struct rp_report *r, const struct rp_hist_entry *a,
+			     const struct rp_hist_entry *b);
+
+/* Whether two locations' symbols are one for perf's sort__sym_from_cmp
+ * (the symbol's bounds; the address when neither has a symbol). */
+static int rp_loc_same_sym(const struct rp_loc *a, const struct rp_loc *b)
+{
+	if (!a->sym || !b->sym)
+		return !a->sym && !b->sym && a->addr == b->addr;
+	return a->sym == b->sym || (a->sym->start == b->sym->start && a->sym->end == b->sym->end);
+}
+
+/* rp_entry_same() for the branch and memory keys. */
+static int rp_entry_same_brmem(const struct rp_report *r, enum rp_sort_key key,
+			       const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+{
+	const struct rp_br_info *ba = RP_BR(a), *bb = RP_BR(b);
+	const struct rp_mem_info *ma = RP_MEMI(a), *mb = RP_MEMI(b);
+
+	switch (key) {
+	case RP_SORT_SYM_DADDR:
+		return ma->daddr.addr == mb->daddr.addr;
+	case RP_SORT_SYM_IADDR:
+		return ma->iaddr.addr == mb->iaddr.addr;
+	case RP_SORT_DSO_DADDR:
+		return ma->daddr.dso_name == mb->daddr.dso_name;
+	case RP_SORT_LOCKED:
+		return RP_MEM_LOCK(ma->data_src) == RP_MEM_LOCK(mb->data_src);
+	case RP_SORT_TLB:
+		return RP_MEM_DTLB(ma->data_src) == RP_MEM_DTLB(mb->data_src);
+	case RP_SORT_MEM:
+		return RP_MEM_LVL(ma->data_src) == RP_MEM_LVL(mb->data_src);
+	case RP_SORT_SNOOP:
+		return RP_MEM_SNOOP(ma->data_src) == RP_MEM_SNOOP(mb->data_src);
+	case RP_SORT_BLOCKED:
+		return RP_MEM_BLK(ma->data_src) == RP_MEM_BLK(mb->data_src);
+	case RP_SORT_DCACHELINE:
+		return rp_cmp_dcacheline(r, a, b) == 0;
+	case RP_SORT_PHYS_DADDR:
+		return ma->phys_addr == mb->phys_addr;
+	case RP_SORT_DATA_PAGE_SIZE:
+		return ma->data_page_size == mb->data_page_size;
+	case RP_SORT_DSO_FROM:
+		return ba->from.dso_name == bb->from.dso_name;
+	case RP_SORT_DSO_TO:
+		return ba->to.dso_name == bb->to.dso_name;
+	case RP_SORT_SYM_FROM:
+		return rp_loc_same_sym(&ba->from, &bb->from);
+	case RP_SORT_SYM_TO:
+		return rp_loc_same_sym(&ba->to, &bb->to);
+	case RP_SORT_MISPREDICT:
+		return RP_BR_MISPRED(ba->flags) == RP_BR_MISPRED(bb->flags) &&
+		       RP_BR_PREDICTED(ba->flags) == RP_BR_PREDICTED(bb->flags);
+	case RP_SORT_IN_TX:
+		return RP_BR_IN_TX(ba->flags) == RP_BR_IN_TX(bb->flags);
+	case RP_SORT_ABORT:
+		return RP_BR_ABORT(ba->flags) == RP_BR_ABORT(bb->flags);
+	case RP_SORT_CYCLES:
+		return RP_BR_CYCLES(ba->flags) == RP_BR_CYCLES(bb->flags);
+	case RP_SORT_SRCLINE_FROM:
+		return ba->srcline_from == bb->srcline_from;
+	case RP_SORT_SRCLINE_TO:
+		return ba->srcline_to == bb->srcline_to;
+	case RP_SORT_ADDR_FROM:
+		return ba->from.dso_name == bb->from.dso_name && ba->from.addr == bb->from.addr;
+	case RP_SORT_ADDR_TO:
+		return ba->to.dso_name == bb->to.dso_name && ba->to.addr == bb->to.addr;
+	case RP_SORT_IPC_LBR:
+		return 1; /* compared as sym, below */
+	default:
+		return 1;
+	}
+}
+
+/* The hash word of a branch or memory key (equal keys, equal words). */
+static uint64_t rp_entry_hash_brmem(const struct rp_report *r, enum rp_sort_key key,
+				    const struct rp_hist_entry *e)
+{
+	const struct rp_br_info *b = RP_BR(e);
+	const struct rp_mem_info *m = RP_MEMI(e);
+
+	switch (key) {
+	case RP_SORT_SYM_DADDR:
+		return m->daddr.addr;
+	case RP_SORT_SYM_IADDR:
+		return m->iaddr.addr;
+	case RP_SORT_DSO_DADDR:
+		return (uint64_t)(uintptr_t)m->daddr.dso_name;
+	case RP_SORT_LOCKED:
+		return RP_MEM_LOCK(m->data_src);
+	case RP_SORT_TLB:
+		return RP_MEM_DTLB(m->data_src);
+	case RP_SORT_MEM:
+		return RP_MEM_LVL(m->data_src);
+	case RP_SORT_SNOOP:
+		return RP_MEM_SNOOP(m->data_src);
+	case RP_SORT_BLOCKED:
+		return RP_MEM_BLK(m->data_src);
+	case RP_SORT_DCACHELINE:
+		return (m->daddr.al_addr & ~(r->cacheline_size - 1)) ^ ((uint64_t)m->cpumode << 56) ^
+		       m->daddr.has_map;
+	case RP_SORT_PHYS_DADDR:
+		return m->phys_addr;
+	case RP_SORT_DATA_PAGE_SIZE:
+		return m->data_page_size;
+	case RP_SORT_DSO_FROM:
+		return (uint64_t)(uintptr_t)b->from.dso_name;
+	case RP_SORT_DSO_TO:
+		return (uint64_t)(uintptr_t)b->to.dso_name;
+	case RP_SORT_SYM_FROM:
+		return b->from.sym ? rp_hash64(b->from.sym->start) ^ b->from.sym->end : ~b->from.addr;
+	case RP_SORT_SYM_TO:
+		return b->to.sym ? rp_hash64(b->to.sym->start) ^ b->to.sym->end : ~b->to.addr;
+	case RP_SORT_MISPREDICT:
+		return b->flags & 3u;
+	case RP_SORT_IN_TX:
+		return RP_BR_IN_TX(b->flags);
+	case RP_SORT_ABORT:
+		return RP_BR_ABORT(b->flags);
+	case RP_SORT_CYCLES:
+		return RP_BR_CYCLES(b->flags);
+	case RP_SORT_SRCLINE_FROM:
+		return (uint64_t)(uintptr_t)b->srcline_from;
+	case RP_SORT_SRCLINE_TO:
+		return (uint64_t)(uintptr_t)b->srcline_to;
+	case RP_SORT_ADDR_FROM:
+		return b->from.addr ^ (uint64_t)(uintptr_t)b->from.dso_name;
+	case RP_SORT_ADDR_TO:
+		return b->to.addr ^ (uint64_t)(uintptr_t)b->to.dso_name;
+	case RP_SORT_IPC_LBR:
+		return e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
+				   : ~e->ip;
+	default:
+		return 0;
+	}
+}
+
 /* Whether a and b fall in one entry: perf's collapse functions return 0. */
 static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *a,
 			 const struct rp_hist_entry *b)
@@ -999,6 +1278,7 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 			break;
 		case RP_SORT_SYM:
 		case RP_SORT_IPC_NULL: /* perf compares it as sym */
+		case RP_SORT_IPC_LBR:
 			if (!a->sym_name != !b->sym_name)
 				return 0;
 			if (!a->sym_name) {
@@ -1083,6 +1363,8 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 				return 0;
 			break;
 		default:
+			if (r->keys[i] >= RP_SORT_SYM_DADDR && !rp_entry_same_brmem(r, r->keys[i], a, b))
+				return 0;
 			break;
 		}
 	}
@@ -1163,6 +1445,7 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			v = e->sample_ip;
 			break;
 		default:
+			v = rp_entry_hash_brmem(r, r->keys[i], e);
 			break;
 		}
 		h = rp_hash64(h ^ v) + i;
@@ -1200,6 +1483,22 @@ static int rp_hists_insert(struct rp_report *r, struct rp_hists *h,
 	if (!e)
 		return RP_ERR_NOMEM;
 	*e = *key;
+	if (key->br) {
+		struct rp_br_info *bi = rp_arena_alloc(&r->arena, sizeof(*bi));
+
+		if (!bi)
+			return RP_ERR_NOMEM;
+		*bi = *key->br;
+		e->br = bi;
+	}
+	if (key->mem) {
+		struct rp_mem_info *mi = rp_arena_alloc(&r->arena, sizeof(*mi));
+
+		if (!mi)
+			return RP_ERR_NOMEM;
+		*mi = *key->mem;
+		e->mem = mi;
+	}
 	if (key->sym_name) {
 		e->sym_name = rp_strpool_intern_str(&r->pool, key->sym_name);
 		if (!e->sym_name)
@@ -1238,8 +1537,9 @@ static int rp_hists_rehash(struct rp_hists *h, struct rp_hist_entry *e, uint64_t
  * perf overrides a thread's ":<tid>" default comm in place when its first
  * COMM arrives, so rows of samples taken before then show that comm, and
  * merge with the rows of the same comm (perf's collapse compares comm
- * strings).  Done once, before the first write.  Rows that carry call
- * graphs keep the default: their graphs cannot be merged.
+ * strings), call graphs included (rp_ctree_merge(): perf's entry of the
+ * thread's samples is one, before and after the COMM, as the comm it
+ * points to was changed in place).  Done once, before the first write.
  */
 static int rp_report_override_default_comms(struct rp_report *r)
 {
@@ -1258,7 +1558,7 @@ static int rp_report_override_default_comms(struct rp_report *r)
 
 			h->entries[kept++] = e;
 			snprintf(def, sizeof(def), ":%d", (int)rp_thread_tid(e->thread));
-			if (!first || e->chain || strcmp(e->comm, def) || !strcmp(first, def))
+			if (!first || strcmp(e->comm, def) || !strcmp(first, def))
 				continue;
 			struct rp_hist_entry k = *e;
 			k.comm = rp_strpool_intern_str(&r->pool, first);
@@ -1266,16 +1566,22 @@ static int rp_report_override_default_comms(struct rp_report *r)
 				return RP_ERR_NOMEM;
 			k.hash = rp_entry_hash(r, &k);
 			struct rp_hist_entry *f = rp_hists_find(r, h, &k);
-			if (f && !f->chain) {
+			if (f) {
 				f->period += e->period;
 				f->nr_samples += e->nr_samples;
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
+				if (e->chain) {
+					int rc;
+
+					if (!f->chain && !(f->chain = rp_ctree_root(&r->ctree)))
+						return RP_ERR_NOMEM;
+					if ((rc = rp_ctree_merge(&r->ctree, f->chain, e->chain)) < 0)
+						return rc;
+				}
 				kept--; /* e is gone into f */
 				continue;
 			}
-			if (f)
-				continue;
 			uint64_t old_hash = e->hash;
 			e->comm = k.comm;
 			e->hash = k.hash;
@@ -1693,6 +1999,236 @@ static int rp_report_sideband(struct rp_report *r, const struct rp_event *ev)
 	return 0;
 }
 
+static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key);
+static void rp_entry_merge(void *ctx, void *kept, void *item);
+
+/* A location of a branch or memory sample (see struct rp_loc). */
+static int rp_loc_fill(struct rp_report *r, struct rp_loc *l, const struct rp_addr_location *al)
+{
+	const struct rp_map *m = al->map;
+
+	memset(l, 0, sizeof(*l));
+	l->addr = al->ip;
+	l->al_addr = al->addr;
+	l->level = al->level ? al->level : '.';
+	l->dso = al->dso;
+	l->sym = m ? al->sym : NULL;
+	if (m) {
+		l->has_map = 1;
+		l->identity = m->identity;
+		l->map_start = m->start;
+		l->map_pgoff = m->pgoff;
+		l->map_prot = m->prot;
+		l->map_flags = m->flags;
+		if (al->dso && !(l->dso_name = rp_report_dso_name(r, al->dso)))
+			return RP_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* perf's map__unmap_ip(): an address of the location's DSO back in the
+ * address space. */
+static uint64_t rp_loc_unmap(const struct rp_loc *l, uint64_t addr)
+{
+	return !l->has_map || l->identity ? addr : addr + l->map_start - l->map_pgoff;
+}
+
+/*
+ * Counts one sample (or branch) of `period` into the entry of hists idx
+ * that key falls in, made when new; *out gets the entry.  Returns 0,
+ * RP_ERR_LIMIT or RP_ERR_NOMEM.
+ */
+static int rp_report_account(struct rp_report *r, size_t idx, struct rp_hist_entry *key,
+			     const struct rp_event *ev, uint64_t period, struct rp_hist_entry **out)
+{
+	struct rp_hists *h = &r->hists[idx];
+	/* Any mix of the key's fields will do for the cache slot: a hit is
+	 * checked with rp_entry_same(), as the table lookup checks it. */
+	uint64_t ch = (uint64_t)(uintptr_t)key->comm ^ ((uint64_t)(uintptr_t)key->dso_name << 3) ^
+		      (key->sym_name ? key->sym_start : key->ip) ^
+		      ((uint64_t)(uint32_t)key->tid << 20) ^ ((uint64_t)(uint32_t)key->cpu << 40) ^
+		      (uint64_t)idx;
+	size_t slot = (size_t)((ch * 0x9e3779b97f4a7c15ull) >> 54) & (RP_REPORT_ECACHE - 1);
+	struct rp_hist_entry *e = r->ecache[slot].e;
+
+	if (r->nontotal) {
+		size_t where[2];
+		size_t at = rp_rbinc_find(&h->tree, (void *const *)h->entries, key,
+					  rp_entry_tree_cmp, r, where);
+
+		if (at != (size_t)-1) {
+			e = h->entries[at];
+		} else {
+			int rc;
+
+			key->hash = rp_entry_hash(r, key);
+			if ((rc = rp_hists_insert(r, h, key, &e)) ||
+			    (rc = rp_rbinc_add(&h->tree, where)))
+				return rc;
+		}
+	} else if (!e || r->ecache[slot].idx != idx || !rp_entry_same(r, e, key)) {
+		key->hash = rp_entry_hash(r, key);
+		e = rp_hists_find(r, h, key);
+		if (!e) {
+			int rc = rp_hists_insert(r, h, key, &e);
+
+			if (rc)
+				return rc;
+		}
+		r->ecache[slot].e = e;
+		r->ecache[slot].idx = idx;
+	}
+	e->period += period;
+	e->nr_samples++;
+	if (r->need & RP_NEED_CPUMODE) {
+		switch (ev->misc & RP_MISC_CPUMODE_MASK) {
+		case RP_MISC_KERNEL:
+			e->period_sys += period;
+			break;
+		case RP_MISC_USER:
+			e->period_us += period;
+			break;
+		case RP_MISC_GUEST_KERNEL:
+			e->period_guest_sys += period;
+			break;
+		case RP_MISC_GUEST_USER:
+			e->period_guest_us += period;
+			break;
+		default:
+			break;
+		}
+	}
+	e->acc_period += period;
+	e->acc_samples++;
+	h->nr_samples++;
+	h->total_period += period;
+	*out = e;
+	return 0;
+}
+
+
+/* perf's PERF_MEM_DATA_SRC_NONE: every field not available, what perf
+ * gives a sample without PERF_SAMPLE_DATA_SRC. */
+#define RP_MEM_DATA_SRC_NONE                                                   \
+	(0x1ull | (0x1ull << 5) | (0x1ull << 19) | (0x1ull << 24) | (0x1ull << 26))
+
+/* perf's sample__resolve_mem(): the memory keys of a sample. */
+static int rp_report_mem_info(struct rp_report *r, struct rp_mem_info *mi,
+			      const struct rp_event *ev, const struct rp_resolved *res)
+{
+	const struct rp_sample *s = &ev->u.sample;
+	struct rp_addr_location none;
+	int rc;
+
+	memset(mi, 0, sizeof(*mi));
+	memset(&none, 0, sizeof(none));
+	none.level = '.';
+	if ((rc = rp_loc_fill(r, &mi->daddr, res ? &res->data : &none)) < 0 ||
+	    (rc = rp_loc_fill(r, &mi->iaddr, res ? &res->code : &none)) < 0)
+		return rc;
+	mi->data_src = (s->sample_type & RP_SAMPLE_DATA_SRC) ? s->data_src : RP_MEM_DATA_SRC_NONE;
+	mi->phys_addr = (s->sample_type & RP_SAMPLE_PHYS_ADDR) ? s->phys_addr : 0;
+	mi->data_page_size = (s->sample_type & RP_SAMPLE_DATA_PAGE_SIZE) ? s->data_page_size : 0;
+	mi->cpumode = (uint8_t)(ev->misc & RP_MISC_CPUMODE_MASK);
+	mi->pid = res && res->thread ? rp_thread_pid(res->thread) : (int32_t)s->pid;
+	return 0;
+}
+
+/*
+ * perf's branch_type_count(), as its report calls it for every branch:
+ * with the branch of the entry the branch fell in (its first), not the
+ * branch itself.  Types 0 (unknown) and sources 0 are not counted.
+ */
+static void rp_report_count_branch_type(struct rp_report *r, const struct rp_br_info *bi)
+{
+	unsigned type = (unsigned)(bi->flags >> 20) & 0xfu;
+	uint64_t from = bi->from.addr, to = bi->to.addr;
+
+	if (type == 0 || from == 0)
+		return;
+	if (type == 15) { /* PERF_BR_EXTEND_ABI: the new_type field */
+		unsigned nt = (unsigned)(bi->flags >> 26) & 0xfu;
+
+		if (nt < 8)
+			r->brstat.new_counts[nt]++;
+	} else
+		r->brstat.counts[type]++;
+	if (type == 1) { /* PERF_BR_COND */
+		if (to > from)
+			r->brstat.cond_fwd++;
+		else
+			r->brstat.cond_bwd++;
+	}
+	if ((from >> 21) != (to >> 21))
+		r->brstat.cross_2m++;
+	else if ((from >> 12) != (to >> 12))
+		r->brstat.cross_4k++;
+}
+
+/*
+ * perf's branch mode (hist_iter_branch): one entry per branch of the
+ * sample's stack, keyed by its target's DSO and symbol (the level stays
+ * the sample's, the ip is the target as recorded), period 1, and the
+ * weight of the first branch's cycles (perf reads the first entry's
+ * flags for every branch).  key is the sample's own key.
+ */
+static int rp_report_add_branches(struct rp_report *r, size_t idx, const struct rp_hist_entry *key,
+				  const struct rp_event *ev, const struct rp_resolved *res)
+{
+	size_t n = res ? res->nr_branches : 0;
+	struct rp_hist_entry *e;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_branch_location *b = &res->branches[i];
+		struct rp_hist_entry k = *key;
+		struct rp_br_info bi;
+		uint64_t cycles0 = (res->branches[0].flags >> 4) & 0xffff;
+
+		memset(&bi, 0, sizeof(bi));
+		if ((rc = rp_loc_fill(r, &bi.from, &b->from)) < 0 ||
+		    (rc = rp_loc_fill(r, &bi.to, &b->to)) < 0)
+			return rc;
+		bi.flags = b->flags;
+		k.br = &bi;
+		k.dso_name = bi.to.dso_name;
+		k.sym_name = NULL;
+		k.sym_start = k.sym_end = 0;
+		k.sym_inlined = 0;
+		if (bi.to.sym) {
+			k.sym_name = bi.to.sym->name ? bi.to.sym->name : "";
+			k.sym_start = bi.to.sym->start;
+			k.sym_end = bi.to.sym->end;
+		}
+		k.ip = b->to.ip;
+		k.sample_ip = rp_loc_unmap(&bi.to, b->to.ip);
+		k.map_size = b->to.map ? rp_map_end(b->to.map) - rp_map_start(b->to.map) : 0;
+		k.weight = cycles0 ? cycles0 : 1;
+		k.srcline = k.srcfile = NULL;
+		if (r->want_srcline) {
+			struct rp_hist_entry t;
+
+			if ((rc = rp_report_srcline(r, &k, b->to.dso, bi.to.sym, b->to.ip,
+						    b->to.map != NULL)) < 0)
+				return rc;
+			if ((r->need & (1ull << RP_SORT_SRCLINE_FROM)) &&
+			    (rc = rp_report_srcline(r, &t, b->from.dso, bi.from.sym, b->from.addr,
+						    b->from.map != NULL)) < 0)
+				return rc;
+			bi.srcline_from = (r->need & (1ull << RP_SORT_SRCLINE_FROM)) ? t.srcline : NULL;
+			if ((r->need & (1ull << RP_SORT_SRCLINE_TO)) &&
+			    (rc = rp_report_srcline(r, &t, b->to.dso, bi.to.sym, b->to.addr,
+						    b->to.map != NULL)) < 0)
+				return rc;
+			bi.srcline_to = (r->need & (1ull << RP_SORT_SRCLINE_TO)) ? t.srcline : NULL;
+		}
+		if ((rc = rp_report_account(r, idx, &k, ev, 1, &e)) < 0)
+			return rc;
+		rp_report_count_branch_type(r, RP_BR(e));
+	}
+	return 0;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
@@ -1702,7 +2238,13 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	if (idx < 0 || (size_t)idx >= r->nr_hists)
 		return 0;
 	struct rp_hists *h = &r->hists[idx];
-	struct rp_hist_entry key;
+	struct rp_hist_entry key, *e;
+	uint64_t period = s->period;
+	int rc;
+
+	/* perf's branch mode skips samples without a branch stack. */
+	if (r->mode == RP_MODE_BRANCH && !(s->sample_type & RP_SAMPLE_BRANCH_STACK))
+		return 0;
 
 	/* Every field set one by one: cheaper than a memset per sample. */
 	key.next = NULL;
@@ -1721,6 +2263,8 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.ins_lat = 0;
 	key.socket = -1;
 	key.chain = NULL;
+	key.br = NULL;
+	key.mem = NULL;
 	/* An entry filter's marks (perf's al.filtered) go with the entry
 	 * this sample makes, and with --children with the entries of its
 	 * stack: the row is hidden, its samples stay in the totals. */
@@ -1752,68 +2296,35 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 			key.sym_start = al->sym->start;
 			key.sym_end = al->sym->end;
 		}
-		if (r->want_srcline) {
-			int rc = rp_report_srcline(r, &key, al->dso, al->sym, key.ip, al->map != NULL);
-
-			if (rc)
-				return rc;
-		}
+		if (r->want_srcline &&
+		    (rc = rp_report_srcline(r, &key, al->dso, al->sym, key.ip, al->map != NULL)))
+			return rc;
 		if (al->map && (r->need & (1ull << RP_SORT_DSO_SIZE)))
 			key.map_size = rp_map_end(al->map) - rp_map_start(al->map);
 	}
-	if (r->need & RP_NEED_EXTRA) {
-		int rc = rp_report_fill_extra(r, &key, ev, res);
+	if ((r->need & RP_NEED_EXTRA) && (rc = rp_report_fill_extra(r, &key, ev, res)))
+		return rc;
+	if (r->mode == RP_MODE_BRANCH)
+		return rp_report_add_branches(r, (size_t)idx, &key, ev, res);
+	struct rp_mem_info mi;
 
-		if (rc)
+	if (r->mode == RP_MODE_MEMORY) {
+		/* perf's iter_add_single_mem_entry(): the sample weighs its
+		 * weight (1 without), as its period. */
+		uint64_t w = (s->sample_type & RP_SAMPLE_WEIGHT_STRUCT) ? s->weight_var1_dw
+			     : (s->sample_type & RP_SAMPLE_WEIGHT)      ? s->weight
+									: 0;
+
+		period = w ? w : 1;
+		if ((rc = rp_report_mem_info(r, &mi, ev, res)) < 0)
 			return rc;
+		key.mem = &mi;
 	}
-	/* Any mix of the key's fields will do for the cache slot: a hit is
-	 * checked with rp_entry_same(), as the table lookup checks it. */
-	uint64_t ch = (uint64_t)(uintptr_t)key.comm ^ ((uint64_t)(uintptr_t)key.dso_name << 3) ^
-		      (key.sym_name ? key.sym_start : key.ip) ^ ((uint64_t)(uint32_t)key.tid << 20) ^
-		      ((uint64_t)(uint32_t)key.cpu << 40) ^ (uint64_t)idx;
-	size_t slot = (size_t)((ch * 0x9e3779b97f4a7c15ull) >> 54) & (RP_REPORT_ECACHE - 1);
-	struct rp_hist_entry *e = r->ecache[slot].e;
-
-	if (!e || r->ecache[slot].idx != (size_t)idx || !rp_entry_same(r, e, &key)) {
-		key.hash = rp_entry_hash(r, &key);
-		e = rp_hists_find(r, h, &key);
-		if (!e) {
-			int rc = rp_hists_insert(r, h, &key, &e);
-
-			if (rc)
-				return rc;
-		}
-		r->ecache[slot].e = e;
-		r->ecache[slot].idx = (size_t)idx;
-	}
-	e->period += s->period;
-	e->nr_samples++;
-	if (r->need & RP_NEED_CPUMODE) {
-		switch (ev->misc & RP_MISC_CPUMODE_MASK) {
-		case RP_MISC_KERNEL:
-			e->period_sys += s->period;
-			break;
-		case RP_MISC_USER:
-			e->period_us += s->period;
-			break;
-		case RP_MISC_GUEST_KERNEL:
-			e->period_guest_sys += s->period;
-			break;
-		case RP_MISC_GUEST_USER:
-			e->period_guest_us += s->period;
-			break;
-		default:
-			break;
-		}
-	}
-	e->acc_period += s->period;
-	e->acc_samples++;
-	h->nr_samples++;
-	h->total_period += s->period;
+	if ((rc = rp_report_account(r, (size_t)idx, &key, ev, period, &e)) < 0)
+		return rc;
 	if (!res || !res->nr_callchain || (!r->graph && !r->children))
 		return 0;
-	return rp_report_add_stack(r, h, e, &key, res, s->period);
+	return rp_report_add_stack(r, h, e, &key, res, period);
 }
 
 static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
@@ -1843,6 +2354,10 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
 	if (report && (report->graph || report->children ||
 		       (report->need & (1ull << RP_SORT_PARENT))))
 		c.flags |= RP_CONSUMER_CALLCHAIN;
+	if (report && report->mode == RP_MODE_BRANCH)
+		c.flags |= RP_CONSUMER_BRANCHES;
+	if (report && report->mode == RP_MODE_MEMORY)
+		c.flags |= RP_CONSUMER_MEM;
 
 	return c;
 }
@@ -2034,8 +2549,12 @@ static int rp_cmp_desc_wrap(uint64_t a, uint64_t b)
 	return d > 0 ? -1 : d < 0 ? 1 : 0;
 }
 
-static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry *a,
+static int rp_cmp_key_collapse(const struct rp_report *r, enum rp_sort_key key,
+			       const struct rp_hist_entry *a,
 			       const struct rp_hist_entry *b);
+static int rp_cmp_brmem(const struct rp_report *r, enum rp_sort_key key,
+			const struct rp_hist_entry *a,
+			const struct rp_hist_entry *b);
 
 #define RP_STR_OR_EMPTY(s) ((s) ? (s) : "")
 
@@ -2058,7 +2577,8 @@ static int rp_cmp_dso(const struct rp_hist_entry *a, const struct rp_hist_entry 
  * The output order of one key (perf's se_sort, else se_cmp): a negative
  * value puts a first.
  */
-static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
+static int rp_cmp_key_sort(const struct rp_report *r, enum rp_sort_key key,
+			   const struct rp_hist_entry *a,
 			   const struct rp_hist_entry *b)
 {
 	switch (key) {
@@ -2120,27 +2640,32 @@ static int rp_cmp_key_sort(enum rp_sort_key key, const struct rp_hist_entry *a,
 		return c ? c : rp_cmp_asc_wrap(a->cg_ino, b->cg_ino);
 	}
 	case RP_SORT_IPC_NULL:
-		return rp_cmp_key_collapse(RP_SORT_SYM, a, b);
+		return rp_cmp_key_collapse(r, RP_SORT_SYM, a, b);
 	case RP_SORT_TIME:
 		return rp_cmp_asc_wrap(a->time, b->time);
 	case RP_SORT_CODE_PAGE_SIZE:
 		return rp_cmp_asc_wrap(a->code_page_size, b->code_page_size);
 	case RP_SORT_ADDR:
 		return rp_cmp_asc_wrap(a->sample_ip, b->sample_ip);
+	case RP_SORT_IPC_LBR:
+		return rp_cmp_key_collapse(r, RP_SORT_SYM, a, b);
 	default:
+		if (key >= RP_SORT_SYM_DADDR)
+			return rp_cmp_brmem(r, key, a, b);
 		break;
 	}
 	return 0;
 }
 
 /* The order in which perf's collapsed tree holds the entries (se_cmp). */
-static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry *a,
+static int rp_cmp_key_collapse(const struct rp_report *r, enum rp_sort_key key,
+			       const struct rp_hist_entry *a,
 			       const struct rp_hist_entry *b)
 {
 	int c;
 
 	if (key != RP_SORT_SYM)
-		return rp_cmp_key_sort(key, a, b);
+		return rp_cmp_key_sort(r, key, a, b);
 	if (!a->sym_name && !b->sym_name)
 		return rp_cmp_i64((int64_t)a->ip, (int64_t)b->ip);
 	c = rp_cmp_dso(a, b);
@@ -2154,52 +2679,234 @@ static int rp_cmp_key_collapse(enum rp_sort_key key, const struct rp_hist_entry 
 	return rp_cmp_i64((int64_t)a->sym_end, (int64_t)b->sym_end);
 }
 
-/* qsort has no context argument in C11: the report being sorted, and
- * the pairs of each entry (members after the leader; 0 outside a group). */
-static const struct rp_report *rp_sorting;
-static uint32_t rp_sorting_pairs;
-static int rp_sorting_children;
-static int rp_sorting_graph;
-/* Ties are left to the order entries are given in (perf's output tree). */
-static int rp_sorting_stable;
+/* What the comparators of one sort need (qsort_r's and rp_rbsort's
+ * context). */
+struct rp_sorting {
+	const struct rp_report *r;
+	uint32_t pairs; /* of each entry: members after the leader (0: no group) */
+	int children;
+	int graph;
+	int stable;     /* ties left to the order entries come in (perf's output tree) */
+};
+
+/* perf's _sort__dso_cmp(left, right) as the branch and memory keys call
+ * it: entries without a DSO first, then names from the largest. */
+static int rp_cmp_dso_desc(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a ? 1 : 0) - (b ? 1 : 0);
+	return a == b ? 0 : -rp_cmp_str(a, b);
+}
+
+/* perf's sort__sym_from_cmp() on one end of two branches. */
+static int rp_cmp_loc_sym(const struct rp_loc *a, const struct rp_loc *b)
+{
+	int c;
+
+	if (!a->sym && !b->sym)
+		return rp_cmp_asc_wrap(a->addr, b->addr);
+	if (!a->sym || !b->sym)
+		return (a->sym ? 0 : 1) - (b->sym ? 0 : 1);
+	if (a->sym == b->sym)
+		return 0;
+	c = rp_cmp_asc_wrap(a->sym->start, b->sym->start);
+	return c ? c : rp_cmp_asc_wrap(a->sym->end, b->sym->end);
+}
+
+static int rp_cmp_u64_asc(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* Whether a memory access's map is anonymous user memory, which perf's
+ * dcacheline orders by process first. */
+static int rp_mem_anon(const struct rp_mem_info *m)
+{
+	const struct rp_dso *d = m->daddr.dso;
+
+	return m->cpumode != RP_MISC_KERNEL && !(m->daddr.map_flags & RP_MAP_SHARED_FLAG) &&
+	       (!d || (!d->id_maj && !d->id_min && !d->id_ino && !d->id_ino_gen));
+}
+
+/* perf's sort__dcacheline_cmp(): by cpumode, map (none last), the DSO's
+ * device and inode, the process for anonymous memory (left's), then the
+ * cache line of the address in its DSO. */
+static int rp_cmp_dcacheline(const struct rp_report *r, const struct rp_hist_entry *a,
+			     const struct rp_hist_entry *b)
+{
+	const struct rp_mem_info *ma = RP_MEMI(a), *mb = RP_MEMI(b);
+	uint64_t mask = ~(r->cacheline_size - 1);
+	int c;
+
+	if ((c = rp_cmp_u64_asc(ma->cpumode, mb->cpumode)))
+		return c;
+	if (ma->daddr.has_map || mb->daddr.has_map) {
+		const struct rp_dso *da = ma->daddr.dso, *db = mb->daddr.dso;
+
+		if (!ma->daddr.has_map)
+			return 1;
+		if (!mb->daddr.has_map)
+			return -1;
+		if (da && db &&
+		    ((c = rp_cmp_u64_asc(da->id_maj, db->id_maj)) ||
+		     (c = rp_cmp_u64_asc(da->id_min, db->id_min)) ||
+		     (c = rp_cmp_u64_asc(da->id_ino, db->id_ino)) ||
+		     (c = rp_cmp_u64_asc(da->id_ino_gen, db->id_ino_gen))))
+			return c;
+		if (rp_mem_anon(ma) && (c = rp_cmp_i64(ma->pid, mb->pid)))
+			return c;
+	}
+	return rp_cmp_u64_asc(ma->daddr.al_addr & mask, mb->daddr.al_addr & mask);
+}
+
+/* The output order of a branch or memory key (perf's se_cmp, negated as
+ * rp_cmp_key_sort() does). */
+static int rp_cmp_brmem(const struct rp_report *r, enum rp_sort_key key,
+			const struct rp_hist_entry *a,
+			const struct rp_hist_entry *b)
+{
+	const struct rp_br_info *ba = RP_BR(a), *bb = RP_BR(b);
+	const struct rp_mem_info *ma = RP_MEMI(a), *mb = RP_MEMI(b);
+	int c;
+
+	switch (key) {
+	case RP_SORT_SYM_DADDR:
+		return rp_cmp_asc_wrap(ma->daddr.addr, mb->daddr.addr);
+	case RP_SORT_SYM_IADDR:
+		return rp_cmp_asc_wrap(ma->iaddr.addr, mb->iaddr.addr);
+	case RP_SORT_DSO_DADDR:
+		return rp_cmp_dso_desc(ma->daddr.dso_name, mb->daddr.dso_name);
+	case RP_SORT_LOCKED:
+		return rp_cmp_u64_asc(RP_MEM_LOCK(ma->data_src), RP_MEM_LOCK(mb->data_src));
+	case RP_SORT_TLB:
+		return rp_cmp_u64_asc(RP_MEM_DTLB(ma->data_src), RP_MEM_DTLB(mb->data_src));
+	case RP_SORT_MEM:
+		return rp_cmp_u64_asc(RP_MEM_LVL(ma->data_src), RP_MEM_LVL(mb->data_src));
+	case RP_SORT_SNOOP:
+		return rp_cmp_u64_asc(RP_MEM_SNOOP(ma->data_src), RP_MEM_SNOOP(mb->data_src));
+	case RP_SORT_BLOCKED:
+		return rp_cmp_u64_asc(RP_MEM_BLK(ma->data_src), RP_MEM_BLK(mb->data_src));
+	case RP_SORT_DCACHELINE:
+		return rp_cmp_dcacheline(r, a, b);
+	case RP_SORT_PHYS_DADDR:
+		return rp_cmp_asc_wrap(ma->phys_addr, mb->phys_addr);
+	case RP_SORT_DATA_PAGE_SIZE:
+		return rp_cmp_asc_wrap(ma->data_page_size, mb->data_page_size);
+	case RP_SORT_DSO_FROM:
+		return rp_cmp_dso_desc(ba->from.dso_name, bb->from.dso_name);
+	case RP_SORT_DSO_TO:
+		return rp_cmp_dso_desc(ba->to.dso_name, bb->to.dso_name);
+	case RP_SORT_SYM_FROM:
+		return rp_cmp_loc_sym(&ba->from, &bb->from);
+	case RP_SORT_SYM_TO:
+		return rp_cmp_loc_sym(&ba->to, &bb->to);
+	/* perf answers only "the same" (0) or "put left first" (1) */
+	case RP_SORT_MISPREDICT:
+		return (ba->flags & 3u) != (bb->flags & 3u) ? -1 : 0;
+	case RP_SORT_IN_TX:
+		return RP_BR_IN_TX(ba->flags) != RP_BR_IN_TX(bb->flags) ? -1 : 0;
+	case RP_SORT_ABORT:
+		return RP_BR_ABORT(ba->flags) != RP_BR_ABORT(bb->flags) ? -1 : 0;
+	case RP_SORT_CYCLES:
+		return rp_cmp_u64_desc(RP_BR_CYCLES(ba->flags), RP_BR_CYCLES(bb->flags));
+	case RP_SORT_SRCLINE_FROM:
+		/* the entries' texts now exist for perf (see rp_br_info) */
+		((struct rp_br_info *)(uintptr_t)ba)->srcline_from_cmp = 1;
+		((struct rp_br_info *)(uintptr_t)bb)->srcline_from_cmp = 1;
+		return ba->srcline_from == bb->srcline_from
+			       ? 0
+			       : rp_cmp_str(RP_STR_OR_EMPTY(ba->srcline_from),
+					    RP_STR_OR_EMPTY(bb->srcline_from));
+	case RP_SORT_SRCLINE_TO:
+		((struct rp_br_info *)(uintptr_t)ba)->srcline_to_cmp = 1;
+		((struct rp_br_info *)(uintptr_t)bb)->srcline_to_cmp = 1;
+		return ba->srcline_to == bb->srcline_to
+			       ? 0
+			       : rp_cmp_str(RP_STR_OR_EMPTY(ba->srcline_to),
+					    RP_STR_OR_EMPTY(bb->srcline_to));
+	case RP_SORT_ADDR_FROM:
+		if ((c = rp_cmp_dso_desc(ba->from.dso_name, bb->from.dso_name)))
+			return c;
+		return rp_cmp_asc_wrap(ba->from.addr, bb->from.addr);
+	case RP_SORT_ADDR_TO:
+		if ((c = rp_cmp_dso_desc(ba->to.dso_name, bb->to.dso_name)))
+			return c;
+		return rp_cmp_asc_wrap(ba->to.addr, bb->to.addr);
+	default:
+		return 0;
+	}
+}
 
 /*
  * perf's __hpp__sort for a group: the leader's figure, then each member's
  * in group order (0 where the member has no entry), larger first.
  */
-static int rp_cmp_group_period(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+static int rp_cmp_group_period(const struct rp_sorting *st, const struct rp_hist_entry *a,
+			       const struct rp_hist_entry *b)
 {
 	int c = rp_cmp_u64_desc(a->period, b->period);
 
-	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++)
 		c = rp_cmp_u64_desc(a->pairs[m].period, b->pairs[m].period);
 	return c;
 }
 
-static int rp_cmp_group_samples(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
+static int rp_cmp_group_samples(const struct rp_sorting *st, const struct rp_hist_entry *a,
+				const struct rp_hist_entry *b)
 {
 	int c = rp_cmp_u64_desc(a->nr_samples, b->nr_samples);
 
-	for (uint32_t m = 0; !c && m < rp_sorting_pairs && a->pairs && b->pairs; m++)
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++)
 		c = rp_cmp_u64_desc(a->pairs[m].nr_samples, b->pairs[m].nr_samples);
 	return c;
 }
 
 /* The order of perf's collapsed tree alone. */
-static int rp_entry_collapse_order(const void *pa, const void *pb)
+static int rp_entry_collapse_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
 	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_report *r = ((const struct rp_sorting *)ctx)->r;
 	int c;
 
-	for (size_t i = 0; i < rp_sorting->nr_keys; i++)
-		if ((c = rp_cmp_key_collapse(rp_sorting->keys[i], a, b)))
+	for (size_t i = 0; i < r->nr_keys; i++)
+		if ((c = rp_cmp_key_collapse(r, r->keys[i], a, b)))
 			return c;
 	return 0;
 }
 
+/* perf's hist_entry__cmp(node, key) for rp_rbinc_find(): the entry
+ * keys' order (a positive value: key before node). */
+static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key)
+{
+	const struct rp_report *r = ctx;
+	int c;
+
+	for (size_t i = 0; i < r->nr_keys; i++)
+		if ((c = rp_cmp_key_collapse(r, r->keys[i], node, key)))
+			return c;
+	return 0;
+}
+
+/* perf's hists__collapse_insert_entry() merge: item's figures go to kept. */
+static void rp_entry_merge(void *ctx, void *kept, void *item)
+{
+	struct rp_hist_entry *k = kept;
+	const struct rp_hist_entry *e = item;
+
+	(void)ctx;
+	k->period += e->period;
+	k->nr_samples += e->nr_samples;
+	k->period_sys += e->period_sys;
+	k->period_us += e->period_us;
+	k->period_guest_sys += e->period_guest_sys;
+	k->period_guest_us += e->period_guest_us;
+	k->acc_period += e->acc_period;
+	k->acc_samples += e->acc_samples;
+}
+
 /* perf's sort of one hpp column: larger first. */
-static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_entry *a,
+static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist_entry *a,
 		      const struct rp_hist_entry *b)
 {
 	int c;
@@ -2207,9 +2914,9 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 	switch (dim) {
 	case RP_SORT_OVERHEAD:
 	case RP_SORT_PERIOD:
-		return rp_cmp_group_period(a, b);
+		return rp_cmp_group_period(st, a, b);
 	case RP_SORT_SAMPLE:
-		return rp_cmp_group_samples(a, b);
+		return rp_cmp_group_samples(st, a, b);
 	case RP_SORT_OVERHEAD_SYS:
 		return rp_cmp_u64_desc(a->period_sys, b->period_sys);
 	case RP_SORT_OVERHEAD_US:
@@ -2219,17 +2926,17 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 	case RP_SORT_OVERHEAD_GUEST_US:
 		return rp_cmp_u64_desc(a->period_guest_us, b->period_guest_us);
 	case RP_SORT_OVERHEAD_CHILDREN:
-		if (!rp_sorting_children)
+		if (!st->children)
 			return 0;
 		c = rp_cmp_u64_desc(a->acc_period, b->acc_period);
 		/* perf puts a caller above its callee when both have the same
 		 * Children period: by the depth of their graphs (only when
 		 * graphs are built, for entries of one thread). */
-		if (!c && rp_sorting_graph && a->thread == b->thread) {
+		if (!c && st->graph && a->thread == b->thread) {
 			uint32_t da = a->chain ? a->chain->max_depth : 0;
 			uint32_t db = b->chain ? b->chain->max_depth : 0;
 
-			c = da == db ? 0 : (da > db) == (r->caller != 0) ? -1 : 1;
+			c = da == db ? 0 : (da > db) == (st->r->caller != 0) ? -1 : 1;
 		}
 		return c;
 	default:
@@ -2238,27 +2945,28 @@ static int rp_cmp_hpp(const struct rp_report *r, int dim, const struct rp_hist_e
 }
 
 /* perf's hist_entry__sort(): the sort list in order. */
-static int rp_entry_order(const void *pa, const void *pb)
+static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
 	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
-	const struct rp_report *r = rp_sorting;
+	const struct rp_sorting *st = ctx;
+	const struct rp_report *r = st->r;
 	int c;
 	size_t i;
 
 	for (i = 0; i < r->nr_sortl; i++) {
 		int dim = r->sortl[i];
 
-		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(r, dim, a, b)
-				       : rp_cmp_key_sort((enum rp_sort_key)dim, a, b);
+		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(st, dim, a, b)
+				       : rp_cmp_key_sort(r, (enum rp_sort_key)dim, a, b);
 		if (c)
 			return c;
 	}
-	if (rp_sorting_stable)
+	if (st->stable)
 		return 0;
 	/* Ties keep the order of perf's collapsed tree. */
 	for (i = 0; i < r->nr_keys; i++)
-		if ((c = rp_cmp_key_collapse(r->keys[i], a, b)))
+		if ((c = rp_cmp_key_collapse(r, r->keys[i], a, b)))
 			return c;
 	return 0;
 }
@@ -2320,6 +3028,9 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 {
 	int comm = 0, dso = 0, sym = 0, unresolved = 0, srcline = 0, srcfile = 0;
 	int parent = 0, trace = 0, cgroup = 0, txn = 0;
+	int w_daddr = 0, w_dcl = 0, w_iaddr = 0, w_ddso = 0, w_phys = 0, unres_ddso = 0;
+	int w_symf = 0, w_symt = 0, w_dsof = 0, w_dsot = 0, w_addrf = 0, w_addrt = 0;
+	int w_slf = 0, w_slt = 0, unres_dsof = 0, unres_dsot = 0;
 	int *w = wd->w;
 
 	for (size_t i = 0; i < h->nr_entries; i++) {
@@ -2350,6 +3061,62 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 			cgroup = rp_max(cgroup, (int)strlen(rp_cgroup_name(r, e)));
 		if (e->transaction)
 			txn = RP_TRANSACTION_LEN;
+		/* perf's hists__calc_col_len() for mem_info and branch_info */
+		if (e->mem) {
+			const struct rp_loc *d = &e->mem->daddr, *c = &e->mem->iaddr;
+			int unres = RP_ADDR_DIGITS + 4 + 2;
+
+			if (d->sym && d->sym->name) {
+				int len = (int)strlen(d->sym->name) + 4 + RP_ADDR_DIGITS + 2;
+
+				w_daddr = rp_max(w_daddr, len);
+				w_dcl = rp_max(w_dcl, len + 1);
+			} else {
+				w_daddr = rp_max(w_daddr, unres);
+				w_dcl = rp_max(w_dcl, unres);
+			}
+			w_iaddr = rp_max(w_iaddr, c->sym && c->sym->name
+							  ? (int)strlen(c->sym->name) + 4 + RP_ADDR_DIGITS + 2
+							  : unres);
+			if (d->has_map && d->dso_name)
+				w_ddso = rp_max(w_ddso, (int)strlen(d->dso_name));
+			else
+				unres_ddso = 1;
+			w_phys = unres;
+		}
+		if (e->br) {
+			const struct rp_loc *f = &e->br->from, *t = &e->br->to;
+			int unres = RP_ADDR_DIGITS + 4 + 2;
+
+			if (f->sym) {
+				w_symf = rp_max(w_symf, (int)strlen(RP_STR_OR_EMPTY(f->sym->name)) + 4);
+				w_dsof = rp_max(w_dsof, (int)strlen(RP_STR_OR_EMPTY(f->dso_name)));
+			} else {
+				w_symf = rp_max(w_symf, unres);
+				w_addrf = rp_max(w_addrf, unres);
+				unres_dsof = 1;
+			}
+			if (t->sym) {
+				w_symt = rp_max(w_symt, (int)strlen(RP_STR_OR_EMPTY(t->sym->name)) + 4);
+				w_dsot = rp_max(w_dsot, (int)strlen(RP_STR_OR_EMPTY(t->dso_name)));
+			} else {
+				w_symt = rp_max(w_symt, unres);
+				w_addrt = rp_max(w_addrt, unres);
+				unres_dsot = 1;
+			}
+			if (e->br->srcline_from && e->br->srcline_from_cmp)
+				w_slf = rp_max(w_slf, (int)strlen(e->br->srcline_from));
+			if (e->br->srcline_to && e->br->srcline_to_cmp)
+				w_slt = rp_max(w_slt, (int)strlen(e->br->srcline_to));
+		}
+	}
+	if (!r->field_sep) {
+		if (unres_ddso)
+			w_ddso = rp_max(w_ddso, RP_ADDR_DIGITS);
+		if (unres_dsof)
+			w_dsof = rp_max(w_dsof, RP_ADDR_DIGITS);
+		if (unres_dsot)
+			w_dsot = rp_max(w_dsot, RP_ADDR_DIGITS);
 	}
 	if (unresolved && !r->field_sep)
 		dso = rp_max(dso, RP_ADDR_DIGITS);
@@ -2371,6 +3138,25 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 	w[RP_SORT_ADDR] = RP_ADDR_DIGITS + 2;
 	w[RP_SORT_TIME] = 12;
 	w[RP_SORT_CODE_PAGE_SIZE] = 6;
+	w[RP_SORT_SYM_DADDR] = w_daddr;
+	w[RP_SORT_DCACHELINE] = w_dcl;
+	w[RP_SORT_SYM_IADDR] = w_iaddr;
+	w[RP_SORT_DSO_DADDR] = w_ddso;
+	w[RP_SORT_PHYS_DADDR] = w_phys;
+	w[RP_SORT_DATA_PAGE_SIZE] = w_phys;
+	w[RP_SORT_LOCKED] = 6;
+	w[RP_SORT_TLB] = 22;
+	w[RP_SORT_SNOOP] = 12;
+	w[RP_SORT_MEM] = 21 + 3;
+	w[RP_SORT_BLOCKED] = 10;
+	w[RP_SORT_SYM_FROM] = w_symf;
+	w[RP_SORT_SYM_TO] = w_symt;
+	w[RP_SORT_DSO_FROM] = w_dsof;
+	w[RP_SORT_DSO_TO] = w_dsot;
+	w[RP_SORT_ADDR_FROM] = w_addrf;
+	w[RP_SORT_ADDR_TO] = w_addrt;
+	w[RP_SORT_SRCLINE_FROM] = w_slf;
+	w[RP_SORT_SRCLINE_TO] = w_slt;
 	/* every key column is at least as wide as its header */
 	for (int k = 0; k < RP_SORT_NR_KEYS_; k++)
 		if (!rp_dim_is_hpp(k))
@@ -2412,6 +3198,30 @@ static const char *rp_key_header(enum rp_sort_key key)
 	case RP_SORT_OVERHEAD_CHILDREN: return "Children";
 	case RP_SORT_SAMPLE: return "Samples";
 	case RP_SORT_PERIOD: return "Period";
+	case RP_SORT_SYM_DADDR: return "Data Symbol";
+	case RP_SORT_SYM_IADDR: return "Code Symbol";
+	case RP_SORT_DSO_DADDR: return "Data Object";
+	case RP_SORT_LOCKED: return "Locked";
+	case RP_SORT_TLB: return "TLB access";
+	case RP_SORT_MEM: return "Memory access";
+	case RP_SORT_SNOOP: return "Snoop";
+	case RP_SORT_DCACHELINE: return "Data Cacheline";
+	case RP_SORT_PHYS_DADDR: return "Data Physical Address";
+	case RP_SORT_DATA_PAGE_SIZE: return "Data Page Size";
+	case RP_SORT_BLOCKED: return "Blocked";
+	case RP_SORT_DSO_FROM: return "Source Shared Object";
+	case RP_SORT_DSO_TO: return "Target Shared Object";
+	case RP_SORT_SYM_FROM: return "Source Symbol";
+	case RP_SORT_SYM_TO: return "Target Symbol";
+	case RP_SORT_MISPREDICT: return "Branch Mispredicted";
+	case RP_SORT_IN_TX: return "Branch in transaction";
+	case RP_SORT_ABORT: return "Transaction abort";
+	case RP_SORT_CYCLES: return "Basic Block Cycles";
+	case RP_SORT_SRCLINE_FROM: return "From Source:Line";
+	case RP_SORT_SRCLINE_TO: return "To Source:Line";
+	case RP_SORT_IPC_LBR: return "IPC   [IPC Coverage]";
+	case RP_SORT_ADDR_FROM: return "Source Address";
+	case RP_SORT_ADDR_TO: return "Target Address";
 	default: return "";
 	}
 }
@@ -2432,48 +3242,9 @@ static int rp_hpp_unit(int dim)
 
 /* Room for one formatted key: names are capped by the width of the column,
  * which the longest name sets. */
-struct rp_buf {
-	char *p;
-	size_t len, alloc;
-};
-
-static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int rp_buf_printf(struct rp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->alloc - b->len : 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return RP_ERR_IO;
-	if (!b->p || b->len + (size_t)n + 1 > b->alloc) {
-		size_t want = b->len + (size_t)n + 1;
-		char *p;
-
-		if (want < 256)
-			want = 256;
-		p = realloc(b->p, want);
-		if (!p)
-			return RP_ERR_NOMEM;
-		b->p = p;
-		b->alloc = want;
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return RP_ERR_IO;
-	}
-	b->len += (size_t)n;
-	return 0;
-}
-
 /* With -t, perf turns the separator's first character into '.' in the
  * text of a key cell (perf's repsep_snprintf). */
-static void rp_sep_replace(const struct rp_report *r, struct rp_buf *b, size_t start)
+static void rp_sep_replace(const struct rp_report *r, struct rp_strbuf *b, size_t start)
 {
 	if (!r->field_sep || !r->field_sep[0])
 		return;
@@ -2484,28 +3255,178 @@ static void rp_sep_replace(const struct rp_report *r, struct rp_buf *b, size_t s
 
 /* Formats the key column of e into b (from b->len on), as perf's
  * se_snprintf functions do. */
-static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
-			 const struct rp_hist_entry *e, int width, int last, struct rp_buf *b)
+/*
+ * perf's _hist_entry__sym_snprintf() (addr_style 0) and
+ * _hist_entry__addr_snprintf() (1) for a location at ip (an address
+ * of its DSO for the branch keys, the sampled address for the memory
+ * ones): "[level] " and the symbol, a data symbol with the offset of ip
+ * in it, a function's name cut to the column (addr_style: then the
+ * offset when not 0), or the address.
+ */
+static int rp_format_loc(struct rp_strbuf *b, const struct rp_loc *l, uint64_t ip, char level,
+			 int width, int addr_style)
+{
+	int rc = rp_strbuf_printf(b, "[%c] ", level);
+	int nw = width - 4;
+
+	if (rc)
+		return rc;
+	if (l->sym && l->has_map) {
+		const char *name = RP_STR_OR_EMPTY(l->sym->name);
+
+		if (l->sym->type == 1 /* STT_OBJECT */)
+			return rp_strbuf_printf(b, "%s+0x%" PRIx64, name,
+					     ip - rp_loc_unmap(l, l->sym->start));
+		rc = rp_strbuf_printf(b, "%.*s", nw < 0 ? 0 : nw, name);
+		if (!rc && addr_style && ip != l->sym->start)
+			rc = rp_strbuf_printf(b, "+0x%" PRIx64, ip - l->sym->start);
+		if (!rc && !addr_style && l->sym->inlined)
+			rc = rp_strbuf_printf(b, " (inlined)");
+		return rc;
+	}
+	return rp_strbuf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, ip);
+}
+
+/* perf's unit_number__scnprintf() page size names (get_page_size_name). */
+static void rp_page_size_name(uint64_t n, char *t, size_t size)
+{
+	int u = 0;
+
+	if (!n) {
+		snprintf(t, size, "N/A");
+		return;
+	}
+	while (n / 1024 > 1 && u < 3) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(t, size, "%" PRIu64 "%c", n, "BKMG"[u]);
+}
+
+/* The cells of the branch and memory keys (perf's se_snprintf). */
+static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
+			   const struct rp_hist_entry *e, int width, struct rp_strbuf *b)
+{
+	const struct rp_br_info *bi = RP_BR(e);
+	const struct rp_mem_info *mi = RP_MEMI(e);
+	char t[128];
+
+	switch (key) {
+	case RP_SORT_SYM_DADDR:
+		return rp_format_loc(b, &mi->daddr, mi->daddr.addr, e->level, width, 0);
+	case RP_SORT_SYM_IADDR:
+		return rp_format_loc(b, &mi->iaddr, mi->iaddr.addr, e->level, width, 0);
+	case RP_SORT_DSO_DADDR:
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
+				     mi->daddr.dso_name ? mi->daddr.dso_name : "[unknown]");
+	case RP_SORT_LOCKED:
+		rp_mem_lock_text(mi->data_src, t, 10);
+		return rp_strbuf_printf(b, "%.*s", width, t);
+	case RP_SORT_TLB:
+		rp_mem_tlb_text(mi->data_src, t, 64);
+		return rp_strbuf_printf(b, "%-*s", width, t);
+	case RP_SORT_MEM:
+		rp_mem_lvl_text(mi->data_src, t, 64);
+		return rp_strbuf_printf(b, "%-*s", width, t);
+	case RP_SORT_SNOOP:
+		rp_mem_snoop_text(mi->data_src, t, 64);
+		return rp_strbuf_printf(b, "%-*s", width, t);
+	case RP_SORT_BLOCKED:
+		rp_mem_blk_text(mi->data_src, t, 16);
+		return rp_strbuf_printf(b, "%.*s", width, t);
+	case RP_SORT_DCACHELINE: {
+		/* [s]: shared data of a file; [X]: no map */
+		const struct rp_loc *d = &mi->daddr;
+		const struct rp_dso *dso = d->dso;
+		char level = e->level;
+
+		if (mi->cpumode != RP_MISC_KERNEL && d->has_map && !(d->map_prot & 0x4u) &&
+		    (d->map_flags & RP_MAP_SHARED_FLAG) && dso &&
+		    (dso->id_maj || dso->id_min || dso->id_ino || dso->id_ino_gen))
+			level = 's';
+		else if (!d->has_map)
+			level = 'X';
+		return rp_format_loc(b, d, d->al_addr & ~(r->cacheline_size - 1), level, width, 0);
+	}
+	case RP_SORT_PHYS_DADDR: {
+		size_t start = b->len;
+		int rc = rp_strbuf_printf(b, "[%c] %-#.*" PRIx64, e->level, RP_ADDR_DIGITS, mi->phys_addr);
+
+		if (!rc && (int)(b->len - start) < width)
+			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
+		if (!rc && (int)(b->len - start) > width)
+			b->len = start + (size_t)width;
+		return rc;
+	}
+	case RP_SORT_DATA_PAGE_SIZE:
+		rp_page_size_name(mi->data_page_size, t, sizeof(t));
+		return rp_strbuf_printf(b, "%-*s", width, t);
+	case RP_SORT_DSO_FROM:
+	case RP_SORT_DSO_TO: {
+		const char *n = key == RP_SORT_DSO_FROM ? bi->from.dso_name : bi->to.dso_name;
+
+		return rp_strbuf_printf(b, "%-*.*s", width, width, n ? n : "[unknown]");
+	}
+	case RP_SORT_SYM_FROM:
+		return rp_format_loc(b, &bi->from, bi->from.al_addr, bi->from.level, width, 0);
+	case RP_SORT_SYM_TO:
+		return rp_format_loc(b, &bi->to, bi->to.al_addr, bi->to.level, width, 0);
+	case RP_SORT_ADDR_FROM:
+		return rp_format_loc(b, &bi->from, bi->from.al_addr, e->level, width, 1);
+	case RP_SORT_ADDR_TO:
+		return rp_format_loc(b, &bi->to, bi->to.al_addr, e->level, width, 1);
+	case RP_SORT_MISPREDICT:
+		/* perf keeps this text in a static: a branch neither
+		 * predicted nor mispredicted shows the last row's */
+		if (RP_BR_PREDICTED(bi->flags))
+			r->mispredict_out = "N";
+		else if (RP_BR_MISPRED(bi->flags))
+			r->mispredict_out = "Y";
+		return rp_strbuf_printf(b, "%-*.*s", width, width, r->mispredict_out);
+	case RP_SORT_IN_TX:
+		return rp_strbuf_printf(b, "%-*s", width, RP_BR_IN_TX(bi->flags) ? "T" : ".");
+	case RP_SORT_ABORT:
+		return rp_strbuf_printf(b, "%-*s", width, RP_BR_ABORT(bi->flags) ? "A" : ".");
+	case RP_SORT_CYCLES:
+		if (!RP_BR_CYCLES(bi->flags))
+			return rp_strbuf_printf(b, "%-*s", width, "-");
+		return rp_strbuf_printf(b, "%-*hd", width, (short)RP_BR_CYCLES(bi->flags));
+	/* glibc prints a NULL string as "(null)" */
+	case RP_SORT_SRCLINE_FROM:
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
+				     bi->srcline_from_cmp ? RP_STR_OR_EMPTY(bi->srcline_from)
+							  : "(null)");
+	case RP_SORT_SRCLINE_TO:
+		return rp_strbuf_printf(b, "%-*.*s", width, width,
+				     bi->srcline_to_cmp ? RP_STR_OR_EMPTY(bi->srcline_to)
+							: "(null)");
+	default:
+		return 0;
+	}
+}
+
+static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
+			 const struct rp_hist_entry *e, int width, int last, struct rp_strbuf *b)
 {
 	size_t start = b->len;
 	int rc = 0;
 
 	switch (key) {
 	case RP_SORT_COMM:
-		rc = rp_buf_printf(b, "%-*.*s", width, width, e->comm);
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->comm);
 		break;
 	case RP_SORT_PID: {
 		int cw = rp_max(7, width) - 8;
 
-		rc = rp_buf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
+		rc = rp_strbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
 				   cw < 0 ? 0 : cw, rp_entry_final_comm(e));
 		break;
 	}
 	case RP_SORT_TID:
-		rc = rp_buf_printf(b, "%*d", width, (int)e->tid);
+		rc = rp_strbuf_printf(b, "%*d", width, (int)e->tid);
 		break;
 	case RP_SORT_DSO:
-		rc = rp_buf_printf(b, "%-*.*s", width, width,
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width,
 				   e->dso_name ? e->dso_name : "[unknown]");
 		break;
 	case RP_SORT_SRCLINE:
@@ -2513,21 +3434,21 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
 
 		/* The last column is not padded. */
-		rc = rp_buf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
+		rc = rp_strbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
 		break;
 	}
 	case RP_SORT_SYM:
-		rc = rp_buf_printf(b, "[%c] ", e->level);
+		rc = rp_strbuf_printf(b, "[%c] ", e->level);
 		if (rc)
 			break;
 		if (e->sym_name) {
 			int nw = width - 4;
 
-			rc = rp_buf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
+			rc = rp_strbuf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
 					   e->sym_inlined ? " (inlined)" : "");
 		} else {
 			/* "%#.16llx": zero gets no "0x", as in perf. */
-			rc = rp_buf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
+			rc = rp_strbuf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
 		}
 		if (rc)
 			break;
@@ -2535,28 +3456,28 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 		/* perf pads the symbol to the column width, outside the text the
 		 * separator is replaced in, except in the last column. */
 		if (!last && (int)(b->len - start) < width)
-			rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 		return rc;
 	case RP_SORT_CPU:
-		rc = rp_buf_printf(b, "%*.*d", width, width, (int)e->cpu);
+		rc = rp_strbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
 		break;
 	case RP_SORT_PARENT:
-		rc = rp_buf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
+		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
 		break;
 	case RP_SORT_SOCKET:
-		rc = rp_buf_printf(b, "%*.*d", width, width - 3, (int)e->socket);
+		rc = rp_strbuf_printf(b, "%*.*d", width, width - 3, (int)e->socket);
 		break;
 	case RP_SORT_LOCAL_WEIGHT:
-		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight);
+		rc = rp_strbuf_printf(b, "%-*" PRIu64, width, e->weight);
 		break;
 	case RP_SORT_WEIGHT:
-		rc = rp_buf_printf(b, "%-*" PRIu64, width, e->weight * e->nr_samples);
+		rc = rp_strbuf_printf(b, "%-*" PRIu64, width, e->weight * e->nr_samples);
 		break;
 	case RP_SORT_LOCAL_INS_LAT:
-		rc = rp_buf_printf(b, "%-*u", width, (unsigned)e->ins_lat);
+		rc = rp_strbuf_printf(b, "%-*u", width, (unsigned)e->ins_lat);
 		break;
 	case RP_SORT_INS_LAT:
-		rc = rp_buf_printf(b, "%-*u", width, (unsigned)(e->ins_lat * e->nr_samples));
+		rc = rp_strbuf_printf(b, "%-*u", width, (unsigned)(e->ins_lat * e->nr_samples));
 		break;
 	case RP_SORT_TRANSACTION: {
 		/* perf's hist_entry__transaction_snprintf() */
@@ -2572,39 +3493,39 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 			n += (size_t)snprintf(txt + n, sizeof(txt) - n, "NEITHER ");
 		if (t & 0xffffffff00000000ull)
 			snprintf(txt + n, sizeof(txt) - n, ":%" PRIx64, t >> 32);
-		rc = rp_buf_printf(b, "%-*s", width, txt);
+		rc = rp_strbuf_printf(b, "%-*s", width, txt);
 		break;
 	}
 	case RP_SORT_TRACE:
-		rc = rp_buf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
+		rc = rp_strbuf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
 		break;
 	case RP_SORT_SYM_SIZE:
 		if (e->sym_name)
-			rc = rp_buf_printf(b, "%*d", width, (int)rp_sym_size(e));
+			rc = rp_strbuf_printf(b, "%*d", width, (int)rp_sym_size(e));
 		else
-			rc = rp_buf_printf(b, "%*s", width, "unknown");
+			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
 		break;
 	case RP_SORT_DSO_SIZE:
 		if (e->dso_name)
-			rc = rp_buf_printf(b, "%*d", width, (int)e->map_size);
+			rc = rp_strbuf_printf(b, "%*d", width, (int)e->map_size);
 		else
-			rc = rp_buf_printf(b, "%*s", width, "unknown");
+			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
 		break;
 	case RP_SORT_CGROUP:
-		rc = rp_buf_printf(b, "%s", rp_cgroup_name(r, e));
+		rc = rp_strbuf_printf(b, "%s", rp_cgroup_name(r, e));
 		break;
 	case RP_SORT_CGROUP_ID:
-		rc = rp_buf_printf(b, "%" PRIu64 "/0x%" PRIx64, e->cg_dev, e->cg_ino);
+		rc = rp_strbuf_printf(b, "%" PRIu64 "/0x%" PRIx64, e->cg_dev, e->cg_ino);
 		break;
 	case RP_SORT_IPC_NULL:
-		rc = rp_buf_printf(b, "%-*s", width, "-      -");
+		rc = rp_strbuf_printf(b, "%-*s", width, "-      -");
 		break;
 	case RP_SORT_TIME: {
 		char t[48];
 
 		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, (uint64_t)(e->time / 1000000000u),
 			 (uint64_t)((e->time % 1000000000u) / 1000u));
-		rc = rp_buf_printf(b, "%-.*s", width, t);
+		rc = rp_strbuf_printf(b, "%-.*s", width, t);
 		break;
 	}
 	case RP_SORT_CODE_PAGE_SIZE: {
@@ -2622,13 +3543,20 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 			}
 			snprintf(t, sizeof(t), "%" PRIu64 "%c", n, "BKMG"[u]);
 		}
-		rc = rp_buf_printf(b, "%-*s", width, t);
+		rc = rp_strbuf_printf(b, "%-*s", width, t);
 		break;
 	}
 	case RP_SORT_ADDR:
-		rc = rp_buf_printf(b, "%-#*" PRIx64, width, e->sample_ip);
+		rc = rp_strbuf_printf(b, "%-#*" PRIx64, width, e->sample_ip);
+		break;
+	case RP_SORT_IPC_LBR:
+		/* perf's sort_sym_ipc without its annotation: stdio never
+		 * computes the IPC it would show */
+		rc = rp_strbuf_printf(b, "%-*s", width, e->sym_name ? "0.00  [  0.0%]" : "-");
 		break;
 	default:
+		if (key >= RP_SORT_SYM_DADDR)
+			rc = rp_format_brmem(r, key, e, width, b);
 		break;
 	}
 	if (rc)
@@ -2637,9 +3565,9 @@ static int rp_format_key(const struct rp_report *r, enum rp_sort_key key,
 	/* The unpadded texts are padded to the column but in the last one,
 	 * as the symbol is. */
 	if (!last && (key == RP_SORT_TRACE || key == RP_SORT_TIME || key == RP_SORT_CGROUP ||
-		      key == RP_SORT_CGROUP_ID) &&
+		      key == RP_SORT_CGROUP_ID || key >= RP_SORT_SYM_DADDR) &&
 	    (int)(b->len - start) < width)
-		rc = rp_buf_printf(b, "%*s", width - (int)(b->len - start), "");
+		rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
 	return rc;
 }
 
@@ -2691,11 +3619,11 @@ static double rp_percent(uint64_t period, uint64_t total)
 
 /* Pads the cell that started at `start` with spaces to `width` (perf's
  * hist_entry__snprintf_alignment). */
-static int rp_buf_pad(struct rp_buf *b, size_t start, int width)
+static int rp_buf_pad(struct rp_strbuf *b, size_t start, int width)
 {
 	int have = (int)(b->len - start);
 
-	return have < width ? rp_buf_printf(b, "%*s", width - have, "") : 0;
+	return have < width ? rp_strbuf_printf(b, "%*s", width - have, "") : 0;
 }
 
 /* One member's figure of an hpp column. */
@@ -2726,7 +3654,7 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
  * padded to the unit width times the members.
  */
 static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_shown, int dim,
-			 const struct rp_hist_entry *e, int last, struct rp_buf *b)
+			 const struct rp_hist_entry *e, int last, struct rp_strbuf *b)
 {
 	int unit = rp_hpp_unit(dim);
 	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
@@ -2739,10 +3667,10 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 		uint64_t total, v = rp_hpp_value(r, lead, e, m, dim, &total);
 
 		if (pct)
-			rc = rp_buf_printf(b, " %*.2f%%", r->field_sep ? 1 : unit - 2,
+			rc = rp_strbuf_printf(b, " %*.2f%%", r->field_sep ? 1 : unit - 2,
 					   rp_percent(v, total));
 		else
-			rc = rp_buf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
+			rc = rp_strbuf_printf(b, " %*" PRIu64, r->field_sep ? 1 : unit - 1, v);
 	}
 	/* with -t the last column is not padded */
 	if (rc || (last && r->field_sep))
@@ -2774,7 +3702,7 @@ static int rp_col_width(int dim, const struct rp_widths *w, uint32_t nr_shown)
  * the group view, with its members' figures beside its own.
  */
 static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_t idx, FILE *out,
-			  struct rp_buf *b, int children, int graph)
+			  struct rp_strbuf *b, int children, int graph)
 {
 	const char *sep = r->field_sep;
 	struct rp_hists *h = &r->hists[idx];
@@ -2806,20 +3734,25 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	if (r->time_str)
 		fprintf(out, " (time slices: %s)", r->time_str);
 	fputc('\n', out);
-	fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
+	if (r->mode == RP_MODE_MEMORY) {
+		/* perf's hists__fprintf_nr_sample_events() with --mem-mode */
+		fprintf(out, "# Total weight : %" PRIu64 "\n", total);
+		fprintf(out, "# Sort order   : %s\n", RP_STR_OR_EMPTY(r->sort_order_str));
+	} else {
+		fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
+	}
 	fputs("#\n", out);
 
 	/* Widths cover the entries added for the members too. */
 	rp_calc_widths(r, h, &w);
-	rp_sorting = r;
-	rp_sorting_pairs = nr_shown - 1;
-	rp_sorting_children = children;
-	rp_sorting_graph = graph;
+	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
+				 .graph = graph };
 	if (children && graph) {
 		/* Not a total order then: build perf's output tree, fed in
 		 * the order of its collapsed tree. */
-		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order);
-		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
+		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order,
+			&st);
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	} else if (!children) {
 		/* perf inserts its entries, in the order they were created,
 		 * into its input tree (se_cmp), and from that tree's order into
@@ -2828,27 +3761,30 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		 * (resolved entries compare by DSO first, unresolved ones by
 		 * address only), so the order of tied rows is the trees':
 		 * h->entries is still in creation order here; replay both. */
-		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order);
+		if (!r->input_ordered)
+			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
 		/* A comm key makes perf collapse: a second tree, fed from the
 		 * first, with the same comparison for the other keys. */
 		for (size_t j = 0; !rc && j < r->nr_keys; j++)
 			if (r->keys[j] == RP_SORT_COMM) {
-				rc = rp_rbsort((void **)h->entries, h->nr_entries,
-					       rp_entry_collapse_order);
+				/* With a key that is no total order, perf's
+				 * collapse merges entries its input tree kept
+				 * apart, when it meets them. */
+				if (r->nontotal)
+					rc = rp_rbmerge((void **)h->entries, &h->nr_entries,
+							rp_entry_tree_cmp, rp_entry_merge, r);
+				else
+					rc = rp_rbsort((void **)h->entries, h->nr_entries,
+						       rp_entry_collapse_order, &st);
 				break;
 			}
-		rp_sorting_stable = 1;
+		st.stable = 1;
 		if (!rc)
-			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order);
-		rp_sorting_stable = 0;
+			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	} else {
-		qsort(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order);
+		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order, &st);
 		rc = 0;
 	}
-	rp_sorting = NULL;
-	rp_sorting_pairs = 0;
-	rp_sorting_children = 0;
-	rp_sorting_graph = 0;
 	if (rc)
 		return rc;
 
@@ -2922,8 +3858,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		if (limit_pct < (float)r->percent_limit)
 			continue;
 		b->len = 0;
-		rc = sep ? 0 : rp_buf_printf(b, "  ");
-		size_t nr_cols = 0, key_at = 0;
+		rc = sep ? 0 : rp_strbuf_printf(b, "  ");
+		size_t nr_cols = 0;
 		int last_dim = -1;
 
 		for (k = 0; !rc && k < r->nr_cols; k++) {
@@ -2932,8 +3868,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			if (rp_col_elided(r, dim))
 				continue;
 			if (nr_cols++)
-				rc = rp_buf_printf(b, "%s", sep ? sep : "  ");
-			key_at = b->len;
+				rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
 			last_dim = dim;
 			if (rc)
 				break;
@@ -2946,18 +3881,24 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		}
 		if (rc)
 			return rc;
-		if (sep && last_dim >= 0 && !rp_dim_is_hpp(last_dim)) {
+		if (sep && last_dim >= 0) {
 			/* perf prints a row into a buffer of the columns'
 			 * widths, two per gap and four more (hists__fprintf's
-			 * linesz): with a one-character separator a last column
-			 * wider than its width (" (inlined)" is not counted
-			 * in it) loses what does not fit. */
-			int kw = rp_key_width((enum rp_sort_key)last_dim, &w);
-			long slack = (long)(nr_cols - 1) * (2 - (long)strlen(sep)) + 3;
-			long over = (long)(b->len - key_at) - kw;
+			 * linesz): with a short separator a row whose cells
+			 * are wider than their columns (" (inlined)" is not
+			 * counted in a symbol's width, memory levels and
+			 * addresses can be longer than theirs) loses what
+			 * does not fit. */
+			size_t limit = 3;
 
-			if (slack >= 0 && over > slack)
-				b->len -= (size_t)(over - slack);
+			for (k = 0, nr_cols = 0; k < r->nr_cols; k++) {
+				if (rp_col_elided(r, r->cols[k]))
+					continue;
+				limit += (size_t)rp_col_width(r->cols[k], &w, nr_shown) +
+					 (nr_cols++ ? 2 : 0);
+			}
+			if (b->len > limit)
+				b->len = limit;
 		}
 		fwrite(b->p, 1, b->len, out);
 		fputc('\n', out);
@@ -2972,9 +3913,54 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	return 0;
 }
 
+/* perf's branch_type_stat_display(): shares of the branch types, of
+ * all the typed branches. */
+static void rp_report_write_branch_stats(const struct rp_report *r, FILE *out)
+{
+	static const char *const names[16] = {
+		"N/A",	 "COND",   "UNCOND",	"IND",	     "CALL",	 "IND_CALL",
+		"RET",	 "SYSCALL", "SYSRET",	"COND_CALL", "COND_RET", "ERET",
+		"IRQ",	 "SERROR", "NO_TX",	"(null)",
+	};
+	static const char *const new_names[8] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+		"ARCH_2",     "ARCH_3",	    "ARCH_4",	  "ARCH_5",
+	};
+	uint64_t total = 0;
+	const double pct = 100.0;
+
+	for (int i = 0; i < 16; i++)
+		total += r->brstat.counts[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", out);
+	if (r->brstat.cond_fwd)
+		fprintf(out, "\n%8s: %5.1f%%", "COND_FWD",
+			pct * (double)r->brstat.cond_fwd / (double)total);
+	if (r->brstat.cond_bwd)
+		fprintf(out, "\n%8s: %5.1f%%", "COND_BWD",
+			pct * (double)r->brstat.cond_bwd / (double)total);
+	if (r->brstat.cross_4k)
+		fprintf(out, "\n%8s: %5.1f%%", "CROSS_4K",
+			pct * (double)r->brstat.cross_4k / (double)total);
+	if (r->brstat.cross_2m)
+		fprintf(out, "\n%8s: %5.1f%%", "CROSS_2M",
+			pct * (double)r->brstat.cross_2m / (double)total);
+	for (int i = 0; i < 16; i++)
+		if (r->brstat.counts[i])
+			fprintf(out, "\n%8s: %5.1f%%", names[i],
+				pct * (double)r->brstat.counts[i] / (double)total);
+	for (int i = 0; i < 8; i++)
+		if (r->brstat.new_counts[i])
+			fprintf(out, "\n%8s: %5.1f%%", new_names[i],
+				pct * (double)r->brstat.new_counts[i] / (double)total);
+	/* perf ends the text without a newline; a text file gets one. */
+	fputc('\n', out);
+}
+
 int rp_report_write(struct rp_report *report, FILE *out)
 {
-	struct rp_buf b = { NULL, 0, 0 };
+	struct rp_strbuf b = { NULL, 0, 0 };
 	struct rp_evgroup *g = NULL;
 	uint64_t total = 0;
 	int rc = 0;
@@ -2984,6 +3970,19 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	rc = rp_report_drain_stacks(report);
 	if (rc < 0)
 		return rc;
+	/* The entries of a replayed input tree (rp_report.nontotal) in its
+	 * order, once: what follows moves and adds entries. */
+	for (size_t i = 0; report->nontotal && !report->input_ordered && i < report->nr_hists;
+	     i++) {
+		struct rp_hists *h = &report->hists[i];
+
+		if (h->tree.nr == h->nr_entries &&
+		    (rc = rp_rbinc_order(&h->tree, (void **)h->entries)) < 0)
+			return rc;
+		rp_rbinc_release(&h->tree);
+	}
+	if (report->nontotal)
+		report->input_ordered = 1;
 	rc = rp_report_override_default_comms(report);
 	if (rc < 0)
 		return rc;
@@ -3035,6 +4034,8 @@ int rp_report_write(struct rp_report *report, FILE *out)
 		}
 	}
 	report->group_mode = saved_mode;
+	if (!rc && report->mode == RP_MODE_BRANCH)
+		rp_report_write_branch_stats(report, out);
 	free(b.p);
 	free(g);
 	if (rc)
@@ -3043,3 +4044,99 @@ int rp_report_write(struct rp_report *report, FILE *out)
 		return RP_ERR_IO;
 	return 0;
 }
+
+/* ---- the output "report" ------------------------------------------------ */
+
+struct rp_report_output {
+	struct rp_report *report;
+	FILE *f;
+};
+
+/* perf's words for what rp_report_new() refused. */
+static int rp_report_refused(int rc, const struct rp_report_opts *o,
+			     const struct rp_session *session, struct rp_error *err)
+{
+	int branch = o->branch_mode > 0 ||
+		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
+
+	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
+		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
+					     "(was perf record run without -d?)");
+	if (rc == RP_ERR_UNSUPPORTED && branch)
+		return rp_error_set(err, rc, "selected -b, but no branch data "
+					     "(was perf record run without -b?)");
+	if (rc == RP_ERR_UNSUPPORTED)
+		return rp_error_set(err, rc, "selected --sort parent, but no callchain data "
+					     "(was perf record run without -g?)");
+	if (rc == RP_ERR_INVAL && o->mem_mode && branch)
+		return rp_error_set(err, rc, "branch and mem mode incompatible (the file has "
+					     "branch stacks: add --no-branch-stack)");
+	if (rc == RP_ERR_INVAL)
+		return rp_error_set(err, rc, "unknown or invalid key in --sort '%s' or -F '%s', or a "
+					     "bad -p regex (see --help for the keys)",
+				    o->sort_order ? o->sort_order : "",
+				    o->field_order ? o->field_order : "");
+	return rp_error_set(err, rc, "out of memory");
+}
+
+static void rp_report_output_destroy(void *state)
+{
+	struct rp_report_output *o = state;
+
+	rp_report_free(o->report);
+	free(o);
+}
+
+static int rp_report_output_create(void **state, const struct rp_output_env *env,
+				   const void *opts, const struct rp_output_target *target,
+				   struct rp_error *err)
+{
+	struct rp_report_output *o = calloc(1, sizeof(*o));
+	struct rp_report_opts ro;
+	int rc;
+
+	if (!o)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (rp_opts_copy(&ro, sizeof(ro), opts) < 0) {
+		free(o);
+		return rp_error_set(err, RP_ERR_INVAL, "report: bad options");
+	}
+	if (!ro.symbols)
+		ro.symbols = env->symbols;
+	if (!ro.machine)
+		ro.machine = env->machine;
+	o->f = target->stream;
+	if ((rc = rp_report_new(&o->report, env->session, &ro)) < 0) {
+		free(o);
+		return rp_report_refused(rc, &ro, env->session, err);
+	}
+	if (rp_report_set_filter(o->report, env->filter) < 0) {
+		rp_report_output_destroy(o);
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	*state = o;
+	return 0;
+}
+
+static struct rp_consumer rp_report_output_consumer(void *state)
+{
+	return rp_report_consumer(((struct rp_report_output *)state)->report);
+}
+
+static int rp_report_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_report_output *o = state;
+
+	if (rp_report_write(o->report, o->f) < 0 || fflush(o->f) != 0)
+		return rp_error_set(err, RP_ERR_IO, "cannot write the report");
+	return 0;
+}
+
+const struct rp_output_def rp_output_report = {
+	.name = "report",
+	.flags = RP_OUTPUT_SYMBOLS,
+	.create = rp_report_output_create,
+	.consumer = rp_report_output_consumer,
+	.finish = rp_report_output_finish,
+	.destroy = rp_report_output_destroy,
+};

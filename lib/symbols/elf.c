@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/array.h"
+#include "common/hex.h"
 #include "symbols/symbols_int.h"
 
 #define RP_PATH_MAX 4096
@@ -426,17 +427,6 @@ static int synthesize_plt(struct symsrc *ss, struct rp_symtab_builder *b)
 	return nr;
 }
 
-static void hex_build_id(const uint8_t *bid, size_t n, char out[41])
-{
-	static const char hx[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = hx[bid[i] >> 4];
-		out[2 * i + 1] = hx[bid[i] & 15];
-	}
-	out[2 * n] = 0;
-}
-
 /* perf's dso__build_id_filename(): <dir>/.build-id/xx/rest, a file (old
  * layout) or a link to a directory holding `base`. */
 static int build_id_cache_file(const struct rp_symbols *s, const uint8_t *bid, size_t n,
@@ -445,7 +435,7 @@ static int build_id_cache_file(const struct rp_symbols *s, const uint8_t *bid, s
 	char hex[41];
 	int len;
 
-	hex_build_id(bid, n, hex);
+	rp_build_id_hex(hex, bid, n);
 	len = snprintf(out, size, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2);
 	if (len < 0 || (size_t)len >= size)
 		return -1;
@@ -555,7 +545,7 @@ static int candidate_path(const struct rp_symbols *s, const char *long_name, int
 	case CAND_BUILDID_DEBUGINFO:
 		if (!bid_size)
 			return -1;
-		hex_build_id(bid, bid_size, hex);
+		rp_build_id_hex(hex, bid, bid_size);
 		len = snprintf(out, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", s->symfs, hex,
 			       hex + 2);
 		break;

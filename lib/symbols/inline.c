@@ -122,7 +122,7 @@ static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_sy
 	free(demangled);
 	if (!n || !copy)
 		return NULL;
-	*n = (struct rp_symbol){ base->start, base->end, copy, base->binding, 1 };
+	*n = (struct rp_symbol){ base->start, base->end, copy, base->binding, 1, 0 };
 	if (!sym && rp_hashmap_put(&t->inline_syms, key, n) < 0)
 		return NULL;
 	return n;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/hex.h"
 #include "symbols/symbols_int.h"
 
 #define RP_PATH_MAX 4096
@@ -315,14 +316,9 @@ int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso, struct rp_sym
 		if (rn && rp_build_id_equal(dso->build_id, dso->build_id_size, rb, rn)) {
 			file = "/proc/kallsyms";
 		} else {
-			char hex[41];
-			static const char hx[] = "0123456789abcdef";
-			size_t n = dso->build_id_size > 20 ? 20 : dso->build_id_size;
-			for (size_t i = 0; i < n; i++) {
-				hex[2 * i] = hx[dso->build_id[i] >> 4];
-				hex[2 * i + 1] = hx[dso->build_id[i] & 15];
-			}
-			hex[2 * n] = 0;
+			char hex[RP_BUILD_ID_HEX];
+
+			rp_build_id_hex(hex, dso->build_id, dso->build_id_size);
 			int len = snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
 					   s->buildid_dir, hex);
 			if (len < 0 || (size_t)len >= sizeof(path) || !is_regular_file(path))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/array.h"
+#include "common/opts.h"
 #include "symbols/symbols_int.h"
 
 static char *dup_or_empty(const char *s)
@@ -23,14 +24,12 @@ static char *dup_or_empty(const char *s)
 int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 		   const struct rp_symbols_opts *opts)
 {
-	struct rp_symbols_opts o = { sizeof(o), NULL, NULL, NULL, 0, 0 };
+	struct rp_symbols_opts o;
 	struct rp_symbols *s;
 
 	*out = NULL;
-	if (opts) {
-		size_t n = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, n);
-	}
+	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
+		return RP_ERR_INVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return RP_ERR_NOMEM;

@@ -584,6 +584,7 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		s->end = b->v[i].end;
 		s->name = b->v[i].name;
 		s->binding = b->v[i].binding;
+		s->type = b->v[i].type;
 		/* A zero-size symbol still covers its first address, as
 		 * perf's lookup does. */
 		uint64_t e = s->end > s->start ? s->end : s->start + 1;

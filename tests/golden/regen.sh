@@ -13,6 +13,12 @@
 #                        -t ';' rows (per-command samples and periods)
 #   NAME.dso.expected    the same with --sort dso (per shared object)
 #   NAME.stats.expected  record counts by type (perf report --stats)
+# and perf's whole text of every view hermetic.sh lists, one
+# NAME.VIEW.txt each (report, report-sym, header, dump, stats, script,
+# script-F, json), taken under the conditions hermetic.sh states (a copy
+# with a fixed mtime, TZ=UTC, a clean environment, --symfs on an empty
+# directory); tests/golden/run_hermetic.sh compares readperf with them
+# without perf.
 # demo.perf.data (with call stacks) is also what `make demo` reads when perf
 # cannot record.  Run as root (or with perf_event_paranoid <= 1), then
 # review `git diff --stat tests/golden` and commit.
@@ -22,6 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rows_awk=$root/tests/diff/perf_rows.awk
 stats_awk=$here/stats_rows.awk
+# shellcheck source=tests/golden/hermetic.sh
+. "$here/hermetic.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/rp-golden.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -62,4 +70,23 @@ for f in "$here"/*.perf.data; do
 	     "$(wc -l <"$name.comm.expected") comm rows," \
 	     "$(wc -l <"$name.dso.expected") dso rows," \
 	     "$(wc -l <"$name.stats.expected") record types"
+
+	# the hermetic views, in a directory of their own
+	hw=$work/hermetic.$(basename "$name")
+	copy=$(hv_prepare "$f" "$hw")
+	nviews=0
+	for view in $hv_views; do
+		nviews=$((nviews + 1))
+		(cd "$hw" && hv_perf "$view" "$copy" "$view.perf" 2>"$view.err") || {
+			cat "$hw/$view.err" >&2
+			echo "regen: perf failed on the $view view of $(basename "$f")" >&2
+			exit 1
+		}
+		case $view in
+		report|report-sym) hv_drop_tip <"$hw/$view.perf" ;;
+		*)                 cat "$hw/$view.perf" ;;
+		esac | hv_normalise "$view" >"$name.$view.txt"
+	done
+	echo "regen: $(basename "$f"): $(cat "$name".*.txt | wc -c) bytes of perf's text in" \
+	     "$nviews views"
 done

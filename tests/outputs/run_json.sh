@@ -96,7 +96,9 @@ for i, (p, r) in enumerate(zip(ps, rs)):
     if extra != fields + ["prev_state"] and extra != fields[:3] + ["prev_state"] + fields[3:]:
         bad.append("sample %d: extra keys %r" % (i, extra))
     if i < len(trace):
-        shown = dict(re.findall(r"(\w+)=(\S+)", trace[i]))
+        # A value runs to the next " key=" (a comm may hold spaces:
+        # "gdb worker").
+        shown = dict(re.findall(r"(\w+)=(.*?)(?= \w+=|$)", trace[i].rstrip()))
         for k in fields:
             if shown.get(k) != r.get(k):
                 bad.append("sample %d field %s: perf script %r readperf %r"

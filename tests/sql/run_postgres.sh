@@ -212,6 +212,31 @@ fi
 check_totals d.data
 : "$inflight"
 
+# Several recordings in one command (-j 4: in parallel), into a second
+# database: per recording the same rows as the exports one at a time.
+psql -qX -d postgres -c "CREATE DATABASE perf2" || { echo "createdb failed" >&2; exit 1; }
+"$RP" postgres -j 4 --dsn "host=$work/sock user=rp dbname=perf2" --callchains \
+	a.data b.data c.data 2>multi.err || { fail "readperf postgres a b c failed"; cat multi.err >&2; }
+# Per recording: its samples as (event, comm, dso, symbol, period) rows.
+rows() {
+	psql -qXAt -d "$1" -F '|' -c "SELECT e.name, c.comm, d.short_name, y.name, s.period
+		FROM samples s JOIN recordings r ON r.id = s.recording_id
+		JOIN selected_events e ON e.recording_id = s.recording_id AND e.id = s.evsel_id
+		JOIN comms c ON c.recording_id = s.recording_id AND c.id = s.comm_id
+		JOIN dsos d ON d.recording_id = s.recording_id AND d.id = s.dso_id
+		JOIN symbols y ON y.recording_id = s.recording_id AND y.id = s.symbol_id
+		WHERE r.file_name = '$2' AND s.id > 0 ORDER BY 1, 2, 3, 4, 5"
+}
+for f in a b c; do
+	rows perf "$f.data" >"$f.one.rows"
+	rows perf2 "$f.data" >"$f.multi.rows"
+	if [ -s "$f.one.rows" ] && cmp -s "$f.one.rows" "$f.multi.rows"; then
+		echo "ok   $f.data: exported with two others (-j 4), the same $(wc -l <"$f.one.rows") samples"
+	else
+		fail "$f.data: exported with two others, its samples differ (see $f.one.rows, $f.multi.rows)"
+	fi
+done
+
 if [ "$failures" -ne 0 ]; then
 	echo "run_postgres: $failures check(s) failed; files kept in $work" >&2
 	exit 1

@@ -106,6 +106,26 @@ fi
 "$RP" sqlite -f -o cg.all.rp.db cg.data || fail "readperf sqlite --force failed"
 ls ./*.tmp-* >/dev/null 2>&1 && fail "temporary files left: $(ls ./*.tmp-*)"
 
+# Several recordings in one command: one database each, in the -o
+# directory, the same as exporting them one at a time, whatever -j.
+for j in 1 4; do
+	rm -rf "multi$j"
+	if ! "$RP" sqlite -j "$j" --callchains -o "multi$j" cg.data two.data 2>"multi$j.err"; then
+		fail "readperf sqlite -j $j cg.data two.data failed: $(head -3 "multi$j.err")"
+		continue
+	fi
+	for f in cg two; do
+		rm -f "$f.single.db"
+		"$RP" sqlite --callchains -o "$f.single.db" "$f.data" 2>/dev/null ||
+			fail "readperf sqlite $f.data failed"
+		if [ "$(sqlite3 "multi$j/$f.data.db" .dump)" = "$(sqlite3 "$f.single.db" .dump)" ]; then
+			echo "ok   -j $j: $f.data's database of two recordings equals its own export"
+		else
+			fail "-j $j: multi$j/$f.data.db differs from $f.single.db"
+		fi
+	done
+done
+
 if [ "$failures" -ne 0 ]; then
 	echo "run_sqlite: $failures check(s) failed; files kept in $work" >&2
 	exit 1

@@ -50,14 +50,14 @@ static int setup(void **state)
 	fx.dso_kernel.kind = RP_DSO_KERNEL;
 	fx.dso_jit.long_name = "/tmp/perf-10.map";
 	fx.dso_jit.short_name = "perf-10.map";
-	fx.main_ = (struct rp_symbol){ 0x1000, 0x1100, "main", 1, 0 };
-	fx.fa = (struct rp_symbol){ 0x1100, 0x1200, "fa", 1, 0 };
-	fx.semi = (struct rp_symbol){ 0x1200, 0x1300, "ns;f", 1, 0 };
+	fx.main_ = (struct rp_symbol){ 0x1000, 0x1100, "main", 1, 0, 2 };
+	fx.fa = (struct rp_symbol){ 0x1100, 0x1200, "fa", 1, 0, 2 };
+	fx.semi = (struct rp_symbol){ 0x1200, 0x1300, "ns;f", 1, 0, 2 };
 	fx.java = (struct rp_symbol){ 0x1300, 0x1400,
-				      "Lorg/x/Box;.<init>(Ljava/lang/Object;)V", 1, 0 };
+				      "Lorg/x/Box;.<init>(Ljava/lang/Object;)V", 1, 0, 2 };
 	fx.clear_page = (struct rp_symbol){ 0xffffffff81000000ull, 0xffffffff81000100ull,
-					    "clear_page", 1, 0 };
-	fx.jitted = (struct rp_symbol){ 0x2000, 0x2100, "LJit;.run", 1, 0 };
+					    "clear_page", 1, 0, 2 };
+	fx.jitted = (struct rp_symbol){ 0x2000, 0x2100, "LJit;.run", 1, 0, 2 };
 	return 0;
 }
 

@@ -59,8 +59,8 @@ static void test_four_files(void **state)
 	struct rp_event ev;
 	struct rp_resolved res;
 	struct rp_dso w = { 0 }, libc = { 0 };
-	struct rp_symbol fa = { 0x1000, 0x1100, "fa", 1, 0 };
-	struct rp_symbol odd = { 0x2000, 0x2100, "op,\"x\"", 1, 0 };
+	struct rp_symbol fa = { 0x1000, 0x1100, "fa", 1, 0, 2 };
+	struct rp_symbol odd = { 0x2000, 0x2100, "op,\"x\"", 1, 0, 2 };
 	const struct rp_map *map = (const struct rp_map *)&w;
 
 	(void)state;

@@ -33,7 +33,7 @@ static void test_document(void **state)
 	struct rp_frame frames[2];
 	struct rp_dso dso = { 0 };
 	struct rp_map map = { 0x400000, 0x402000, 0, &dso, 5, 2, 0 };
-	struct rp_symbol sym = { 0x10, 0x20, "f\"q\\\n", 1, 0 };
+	struct rp_symbol sym = { 0x10, 0x20, "f\"q\\\n", 1, 0, 2 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;

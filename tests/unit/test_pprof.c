@@ -120,7 +120,7 @@ static void rec_open(struct rec *r, uint64_t base)
 	/* the program above its loader: the main binary is chosen by name */
 	r->map = (struct rp_map){ base, base + 0x2000, 0x1000, &r->dso, 5, 2, 0 };
 	r->ldmap = (struct rp_map){ base - 0x10000, base - 0xf000, 0, &r->ld, 5, 2, 0 };
-	r->sym = (struct rp_symbol){ 0x1000, 0x1100, "hot", 1, 0 };
+	r->sym = (struct rp_symbol){ 0x1000, 0x1100, "hot", 1, 0, 2 };
 	r->res.thread = rp_machine_findnew_thread(r->m, 5, 6);
 	assert_non_null(r->res.thread);
 	assert_int_equal(rp_maps_insert(r->res.thread->maps, &r->ldmap), 0);

@@ -62,10 +62,10 @@ static int setup(void **state)
 	fx.dso_kernel.long_name = "[kernel.kallsyms]";
 	fx.dso_kernel.short_name = "[kernel.kallsyms]";
 	fx.dso_kernel.kind = RP_DSO_KERNEL;
-	fx.fa = (struct rp_symbol){ 0x1000, 0x1100, "fa", 1, 0 };
-	fx.fb = (struct rp_symbol){ 0x1100, 0x1200, "fb", 1, 0 };
+	fx.fa = (struct rp_symbol){ 0x1000, 0x1100, "fa", 1, 0, 2 };
+	fx.fb = (struct rp_symbol){ 0x1100, 0x1200, "fb", 1, 0, 2 };
 	fx.clear_page = (struct rp_symbol){ 0xffffffff81000000ull, 0xffffffff81000100ull,
-					    "clear_page", 1, 0 };
+					    "clear_page", 1, 0, 2 };
 	return 0;
 }
 
@@ -343,8 +343,8 @@ static void test_percent_limit_and_sep_char(void **state)
 	struct rp_report *r;
 	struct rp_report_opts o = { .sz = sizeof(o), .percent_limit = 20.0, .field_sep = "|",
 				     .field_order = RP_F_OLD };
-	struct rp_symbol odd = { 0x2000, 0x2100, "a|b", 1, 0 };
-	struct rp_symbol longsym = { 0x3000, 0x3100, "a_rather_long_symbol_name", 1, 0 };
+	struct rp_symbol odd = { 0x2000, 0x2100, "a|b", 1, 0, 2 };
+	struct rp_symbol longsym = { 0x3000, 0x3100, "a_rather_long_symbol_name", 1, 0, 2 };
 
 	(void)state;
 	assert_int_equal(rp_report_parse_sort(&o, "sym"), 0);
@@ -370,7 +370,7 @@ static void test_sym_not_last(void **state)
 {
 	struct rp_report *r;
 	struct rp_report_opts o = { .sz = sizeof(o), .field_sep = " ", .field_order = RP_F_OLD };
-	struct rp_symbol sp = { 0x2000, 0x2100, "a b", 1, 0 };
+	struct rp_symbol sp = { 0x2000, 0x2100, "a b", 1, 0, 2 };
 
 	(void)state;
 	assert_int_equal(rp_report_parse_sort(&o, "sym,comm"), 0);

@@ -64,11 +64,11 @@ static int setup(void **state)
 	fx.dso_kernel.short_name = "[kernel.kallsyms]";
 	fx.dso_kernel.kind = RP_DSO_KERNEL;
 	fx.dso_kernel.idx = 0;
-	fx.main_ = (struct rp_symbol){ 0x1000, 0x1100, "main", 1, 0 };
-	fx.fa = (struct rp_symbol){ 0x1100, 0x1200, "fa", 1, 0 };
-	fx.fb = (struct rp_symbol){ 0x1200, 0x1300, "fb", 1, 0 };
+	fx.main_ = (struct rp_symbol){ 0x1000, 0x1100, "main", 1, 0, 2 };
+	fx.fa = (struct rp_symbol){ 0x1100, 0x1200, "fa", 1, 0, 2 };
+	fx.fb = (struct rp_symbol){ 0x1200, 0x1300, "fb", 1, 0, 2 };
 	fx.clear_page = (struct rp_symbol){ 0xffffffff81000000ull, 0xffffffff81000100ull,
-					    "clear_page", 1, 0 };
+					    "clear_page", 1, 0, 2 };
 	return 0;
 }
 

@@ -81,8 +81,8 @@ static void init_common(void)
 	fx.dso_w.short_name = "w";
 	fx.dso_libc.long_name = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 	fx.dso_libc.short_name = "libc.so.6";
-	fx.fa = (struct rp_symbol){ 0x1000, 0x1100, "fa", 1, 0 };
-	fx.fb = (struct rp_symbol){ 0x1100, 0x1200, "fb", 1, 0 };
+	fx.fa = (struct rp_symbol){ 0x1000, 0x1100, "fa", 1, 0, 2 };
+	fx.fb = (struct rp_symbol){ 0x1100, 0x1200, "fb", 1, 0, 2 };
 }
 
 /* {cpu-clock,task-clock},page-faults */

@@ -70,8 +70,8 @@ static void out_check(struct out *o, const char *want)
 
 static struct rp_dso dso_w, dso_k;
 static struct rp_map map_w, map_k;
-static struct rp_symbol sym_fa = { 0x1000, 0x1100, "fa", 1, 0 };
-static struct rp_symbol sym_k = { 0xffffffff81001000ull, 0xffffffff81001100ull, "kfunc", 1, 0 };
+static struct rp_symbol sym_fa = { 0x1000, 0x1100, "fa", 1, 0, 2 };
+static struct rp_symbol sym_k = { 0xffffffff81001000ull, 0xffffffff81001100ull, "kfunc", 1, 0, 2 };
 
 static void init_dsos(void)
 {

@@ -163,6 +163,23 @@ struct cli_output_cmd {
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, const struct cli_input *in);
+	/* multi: whether nr recordings suit the options (NULL: any number);
+	 * 0, or an exit status after printing why. */
+	int (*check_paths)(const void *opts, size_t nr);
+	/* The operands after the options, when they are more than [FILE]:
+	 * *path holds -i's file (or NULL) and may be set; 0, or
+	 * RP_EXIT_USAGE (the usage is printed then).  operands_usage shows
+	 * them in the usage line. */
+	int (*operands)(void *opts, int argc, char **argv, const char **path);
+	const char *operands_usage;
+	/* Sets opts' defaults before the options are parsed (NULL: zeros). */
+	void (*init)(void *opts);
+	/* After the input is open: 1 when it did the command's whole job
+	 * itself, with the exit status in *status (the output is not made);
+	 * 0 to go on.  NULL: never. */
+	int (*instead)(void *opts, struct cli_input *in, int *status);
+	/* --kallsyms when none is given (NULL: the running kernel's). */
+	const char *default_kallsyms;
 	const char *default_path; /* -o's default (stream outputs: NULL is stdout) */
 	/* The long option naming a path output's target, without -o (NULL:
 	 * -o, --output). */
@@ -176,6 +193,11 @@ struct cli_output_cmd {
 	 * output, merged (RP_OUTPUT_MERGE outputs; cli_multi.c); prepare()
 	 * is then called with no input. */
 	unsigned multi : 1;
+	/* Takes several recordings, each into an output of its own (path
+	 * outputs: cli_multi_each(); with each_in_dir, -o is then a directory
+	 * of one target per recording).  One recording is the usual run. */
+	unsigned each : 1;
+	unsigned each_in_dir : 1;
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
 
@@ -270,6 +292,18 @@ int cli_multi_merge(const struct cli_paths *paths, const struct cli_multi_opts *
 		    const char *name, const void *opts_of_output,
 		    const struct rp_output_target *target, int *written);
 
+/*
+ * cli_multi_run() for outputs written once per recording (sqlite,
+ * postgres): each recording into an output of its own, finished in the
+ * order of paths; target is every output's target, or (in_dir) a
+ * directory (created) in which each recording gets a database named
+ * after its path ('/' as '_', then ".db").  A recording that cannot be
+ * read to the end is reported and not written (exit status 2).  Returns
+ * the exit status.
+ */
+int cli_multi_each(const struct cli_paths *paths, const struct cli_multi_opts *opts,
+		   const char *name, const void *opts_of_output, const char *target, int in_dir);
+
 int cmd_report(int argc, char **argv);
 int cmd_csv(int argc, char **argv);
 int cmd_header(int argc, char **argv);
@@ -281,6 +315,7 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_sqlite(int argc, char **argv);
 int cmd_postgres(int argc, char **argv);

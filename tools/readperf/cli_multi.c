@@ -375,3 +375,97 @@ int cli_multi_merge(const struct cli_paths *paths, const struct cli_multi_opts *
 	cli_job_release(&m.first);
 	return status;
 }
+
+/* --- one output per recording --- */
+
+struct cli_each {
+	const char *name;
+	const void *opts;
+	const char *target; /* the target, or the directory of targets */
+	int in_dir;         /* each recording gets DIR/<its path>.db */
+	size_t written;     /* outputs finished */
+};
+
+/*
+ * The database of one recording in the directory: its path with '/' as
+ * '_' (so that a/perf.data and b/perf.data differ) and ".db".  Returns a
+ * malloc'd path, or NULL.
+ */
+static char *cli_each_path(const char *dir, const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	while (*path == '/')
+		path++;
+	size_t n = strlen(dir) + strlen(path) + sizeof("/.db");
+	char *out = malloc(n);
+
+	if (!out)
+		return NULL;
+	snprintf(out, n, "%s/%s.db", dir, path);
+	for (char *p = out + strlen(dir) + 1; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	return out;
+}
+
+static int cli_each_open(void *ctx, struct cli_job *job)
+{
+	struct cli_each *e = ctx;
+	struct rp_output_env env = { .sz = sizeof(env),
+				     .session = job->in.session,
+				     .machine = job->in.machine,
+				     .symbols = job->in.symbols,
+				     .filter = job->in.filter };
+	struct rp_output_target target = { .sz = sizeof(target), .path = e->target };
+	struct rp_error err = { 0 };
+	char *path = NULL;
+	int ret;
+
+	if (e->in_dir && !(target.path = path = cli_each_path(e->target, job->path))) {
+		cli_errorf("out of memory");
+		return RP_EXIT_BAD_INPUT;
+	}
+	ret = rp_output_new(&job->out, e->name, &env, e->opts, &target, &err);
+	free(path);
+	if (ret < 0) {
+		cli_error(job->path, &err);
+		return err.code == RP_ERR_INVAL || err.code == RP_ERR_UNSUPPORTED ? RP_EXIT_USAGE
+										  : RP_EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static int cli_each_done(void *ctx, struct cli_job *job)
+{
+	struct cli_each *e = ctx;
+	struct rp_error err = { 0 };
+
+	/* A recording that could not be read to the end is not written (a
+	 * database holds whole recordings); the others are. */
+	if (!job->out || !job->processed || job->status)
+		return job->status == RP_EXIT_USAGE ? RP_EXIT_USAGE : 0;
+	if (rp_output_finish(job->out, &err) < 0) {
+		cli_error(job->path, &err);
+		return 0;
+	}
+	e->written++;
+	return 0;
+}
+
+int cli_multi_each(const struct cli_paths *paths, const struct cli_multi_opts *mo,
+		   const char *name, const void *opts, const char *target, int in_dir)
+{
+	struct cli_each e = { .name = name, .opts = opts, .target = target, .in_dir = in_dir };
+	struct cli_multi_ops ops = { cli_each_open, cli_each_done };
+
+	if (in_dir && mkdir(target, 0777) < 0 && errno != EEXIST) {
+		cli_errorf("cannot create %s: %s", target, strerror(errno));
+		return RP_EXIT_USAGE;
+	}
+	int status = cli_multi_run(paths, mo, &ops, &e);
+
+	if (!status && e.written < paths->nr)
+		status = RP_EXIT_BAD_INPUT;
+	return status;
+}

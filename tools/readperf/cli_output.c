@@ -49,12 +49,22 @@ static const struct option cli_path_longopts[] = {
 static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, FILE *out)
 {
 	fprintf(out, "usage: readperf %s [options] %s\n%s", cmd->name,
-		cmd->multi ? "[FILE|DIR...]" : "[FILE]", cmd->help);
-	fputs(cmd->multi ? "  -i, --input FILE     a recording (default perf.data; may be repeated);\n"
-			   "                       several give one output, merged; a directory:\n"
-			   "                       its perf.data* files\n"
-			 : "  -i, --input FILE     the perf.data file (default perf.data)\n",
-	      out);
+		cmd->operands_usage	    ? cmd->operands_usage
+		: cmd->multi || cmd->each ? "[FILE|DIR...]"
+					  : "[FILE]",
+		cmd->help);
+	if (cmd->multi)
+		fputs("  -i, --input FILE     a recording (default perf.data; may be repeated);\n"
+		      "                       several give one output, merged; a directory:\n"
+		      "                       its perf.data* files\n",
+		      out);
+	else if (cmd->each)
+		fputs("  -i, --input FILE     a recording (default perf.data; may be repeated);\n"
+		      "                       several are exported one by one, in parallel; a\n"
+		      "                       directory: its perf.data* files\n",
+		      out);
+	else
+		fputs("  -i, --input FILE     the perf.data file (default perf.data)\n", out);
 	if (flags & RP_OUTPUT_SYMBOLS)
 		fputs("      --symfs DIR      look for binaries under DIR\n"
 		      "      --kallsyms FILE  kernel symbols from FILE\n"
@@ -65,7 +75,7 @@ static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, F
 		fputs(CLI_FILTER_USAGE, out);
 	fputs("  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
-	if (cmd->multi)
+	if (cmd->multi || cmd->each)
 		fputs("                   several recordings: at most N read at once\n", out);
 }
 
@@ -349,6 +359,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	}
 	if (opts)
 		memcpy(opts, &cmd->opts_size, sizeof(size_t)); /* the options' sz */
+	if (cmd->init)
+		cmd->init(opts);
 	status = RP_EXIT_OK;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -356,7 +368,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 			continue;
 		if ((flags & RP_OUTPUT_SYMBOLS) && cli_symbol_option(&sym, c, optarg))
 			continue;
-		if (c == 'i' && cmd->multi) {
+		if (c == 'i' && (cmd->multi || cmd->each)) {
 			if ((status = cli_paths_add(&paths, optarg)))
 				goto out;
 			continue;
@@ -386,16 +398,43 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		status = RP_EXIT_USAGE;
 		goto out;
 	}
-	if (cmd->multi) {
+	if (cmd->multi || cmd->each) {
 		for (; optind < argc; optind++)
 			if ((status = cli_paths_add(&paths, argv[optind])))
 				goto out;
 		if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
 			goto out;
-		status = cli_output_multi(cmd, flags, &paths, &sym, &filter, opts, target_path);
-		goto out;
+		if (cmd->check_paths && (status = cmd->check_paths(opts, paths.nr)))
+			goto out;
+		if (cmd->multi) {
+			status = cli_output_multi(cmd, flags, &paths, &sym, &filter, opts,
+						  target_path);
+			goto out;
+		}
+		if (paths.nr > 1) {
+			struct cli_multi_opts mo = {
+				.order = RP_ORDER_TIME,
+				.sym = (flags & RP_OUTPUT_SYMBOLS) ? &sym : NULL,
+				.filter = cmd->no_filters ? NULL : &filter,
+				.jobs = cli_threads(),
+			};
+
+			/* Several databases: -o names their directory. */
+			if (cmd->each_in_dir && target_path == cmd->default_path)
+				target_path = ".";
+			if (!(cmd->prepare && (status = cmd->prepare(opts, NULL))))
+				status = cli_multi_each(&paths, &mo, cmd->name, opts, target_path,
+							cmd->each_in_dir);
+			goto out;
+		}
+		path = paths.v[0];
 	}
-	if (optind < argc) {
+	if (cmd->operands) {
+		if ((status = cmd->operands(opts, argc - optind, argv + optind, &path))) {
+			cli_output_usage(cmd, flags, stderr);
+			goto out;
+		}
+	} else if (optind < argc && !cmd->each) {
 		if (path || optind + 1 < argc) {
 			cli_output_usage(cmd, flags, stderr);
 			status = RP_EXIT_USAGE;
@@ -404,6 +443,8 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		path = argv[optind];
 	}
 
+	if (!sym.kallsyms)
+		sym.kallsyms = cmd->default_kallsyms;
 	struct cli_input in;
 	status = cli_input_open(&in, path,
 				(flags & (RP_OUTPUT_FILE_ORDER | RP_OUTPUT_HEADER_ONLY)) ? RP_ORDER_FILE
@@ -412,7 +453,9 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (status)
 		goto out;
 	status = cmd->no_filters ? 0 : cli_input_filter(&in, &filter);
-	if (!status && (flags & RP_OUTPUT_PATH)) {
+	if (!status && cmd->instead && cmd->instead(opts, &in, &status)) {
+		/* done */
+	} else if (!status && (flags & RP_OUTPUT_PATH)) {
 		status = cli_output_run(cmd, flags, &in, opts, NULL, target_path);
 	} else if (!status) {
 		struct cli_stream d;

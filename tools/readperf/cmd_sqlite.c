@@ -88,7 +88,9 @@ static int postgres_option(void *o, int c, const char *arg)
 static const struct cli_output_cmd sqlite_cmd = {
 	.name = "sqlite",
 	.help = "  an SQLite database in the schema of perf's export-to-sqlite.py\n"
-		"  -o, --output DB      the database file (default perf.db)\n"
+		"  -o, --output DB      the database file (default perf.db); with several\n"
+		"                       recordings a directory (default .) holding one\n"
+		"                       database per recording, named after its path\n"
 		"  -f, --force          replace DB when it exists\n"
 		CLI_SQL_HELP,
 	.longopts = sqlite_longopts,
@@ -96,6 +98,8 @@ static const struct cli_output_cmd sqlite_cmd = {
 	.opts_size = sizeof(struct rp_sqlite_opts),
 	.option = sqlite_option,
 	.default_path = "perf.db",
+	.each = 1,
+	.each_in_dir = 1,
 };
 
 static const struct cli_output_cmd postgres_cmd = {
@@ -113,6 +117,7 @@ static const struct cli_output_cmd postgres_cmd = {
 	.option = postgres_option,
 	.default_path = "",
 	.path_option = "dsn",
+	.each = 1,
 };
 
 int cmd_sqlite(int argc, char **argv)

@@ -295,6 +295,7 @@ static const struct cli_command {
 	{ "sqlite", cmd_sqlite, "an SQLite database in perf's export-to-sqlite schema" },
 	{ "postgres", cmd_postgres, "into a PostgreSQL database, perf's export-to-postgresql schema" },
 	{ "annotate", cmd_annotate, "per-instruction percentages, as perf annotate --stdio" },
+	{ "diff", cmd_diff, "what changed between two recordings, as perf diff" },
 };
 
 static void usage(FILE *out)

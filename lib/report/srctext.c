@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* The srcline and srcfile texts of a location (srctext_int.h). */
+#include "report/srctext_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readperf/error.h>
+#include <readperf/machine.h>
+
+#include "common/hashmap.h"
+
+int rp_srctext_init(struct rp_srctext *t, struct rp_symbols *symbols, struct rp_strpool *pool,
+		    int full_source_path)
+{
+	t->symbols = symbols;
+	t->pool = pool;
+	t->full_source_path = full_source_path;
+	t->cache = calloc(RP_SRCTEXT_CACHE, sizeof(*t->cache));
+	return t->cache ? 0 : RP_ERR_NOMEM;
+}
+
+void rp_srctext_release(struct rp_srctext *t)
+{
+	free(t->cache);
+	t->cache = NULL;
+}
+
+int rp_srctext_get(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
+		   uint64_t addr, int has_map, const char **srcline, const char **srcfile)
+{
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
+	struct rp_srctext_ent *c = &t->cache[h & (RP_SRCTEXT_CACHE - 1)];
+
+	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
+		*srcline = c->srcline;
+		*srcfile = c->srcfile;
+		return 0;
+	}
+	const char *file = NULL, *file_txt = "";
+	uint32_t line = 0;
+	char *line_txt = NULL;
+	int found = has_map && dso && t->symbols
+			    ? rp_symbols_srcline(t->symbols, dso, addr, &file, &line)
+			    : 0;
+	int n;
+
+	if (found < 0)
+		return found;
+	if (found) {
+		const char *slash = t->full_source_path ? NULL : strrchr(file, '/');
+
+		file_txt = slash ? slash + 1 : file;
+		n = asprintf(&line_txt, "%s:%u", file_txt, line);
+	} else if (!has_map || !dso ||
+		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
+		/* What perf 6.1 prints for a file's address without a line
+		 * (docs/unwind.md). */
+		n = asprintf(&line_txt, "??:0");
+	} else if (sym) {
+		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
+	} else {
+		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
+	}
+	if (n < 0)
+		return RP_ERR_NOMEM;
+	*srcline = rp_strpool_intern_str(t->pool, line_txt);
+	*srcfile = rp_strpool_intern_str(t->pool, file_txt);
+	free(line_txt);
+	if (!*srcline || !*srcfile)
+		return RP_ERR_NOMEM;
+	*c = (struct rp_srctext_ent){ dso, sym, addr, has_map, *srcline, *srcfile };
+	return 0;
+}

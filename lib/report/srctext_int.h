@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The srcline and srcfile texts of a location, as perf's
+ * hist_entry__srcline() and hist_entry__get_srcfile() make them, for the
+ * report's and diff's sort keys (docs/report.md): "file:line" (the file's
+ * base name unless full_source_path) and "file" when DWARF knows the
+ * line; else "sym+OFFSET" (decimal) or "dso[addr]" and "" for kernel and
+ * stub (PLT) locations, "??:0" and "" for a file's address without a
+ * line and without a map.  Texts are interned; recent locations are
+ * cached, so that a sample costs a lookup, not a formatting.
+ */
+#ifndef RP_REPORT_SRCTEXT_INT_H
+#define RP_REPORT_SRCTEXT_INT_H
+
+#include <stdint.h>
+
+#include <readperf/symbols.h>
+
+#include "common/strpool.h"
+
+/* Recent locations kept (a power of two). */
+#define RP_SRCTEXT_CACHE 1024u
+
+struct rp_srctext_ent {
+	const struct rp_dso *dso;
+	const struct rp_symbol *sym;
+	uint64_t addr;
+	int has_map;
+	const char *srcline, *srcfile; /* NULL: empty slot */
+};
+
+struct rp_srctext {
+	struct rp_symbols *symbols; /* NULL: no line is known */
+	struct rp_strpool *pool;    /* where the texts are interned */
+	int full_source_path;
+	struct rp_srctext_ent *cache;
+};
+
+/* 0 or RP_ERR_NOMEM. */
+int rp_srctext_init(struct rp_srctext *t, struct rp_symbols *symbols, struct rp_strpool *pool,
+		    int full_source_path);
+void rp_srctext_release(struct rp_srctext *t);
+
+/*
+ * The texts of addr (in dso's address space; sym its symbol or NULL;
+ * has_map: the sample's address had a map) into *srcline and *srcfile,
+ * interned in t's pool.  0 or RP_ERR_NOMEM.
+ */
+int rp_srctext_get(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
+		   uint64_t addr, int has_map, const char **srcline, const char **srcfile);
+
+#endif

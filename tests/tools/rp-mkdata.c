@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rp-mkdata KIND OUT: writes a perf.data file (or pipe stream) of one of
+ * the kinds below, made with the unit tests' builder (tests/unit/builder.c),
+ * for the script tests that compare readperf with perf on files no
+ * machine here records.  Each kind says where its layout comes from.
+ *
+ *   attr-flags   file mode, one cpu-clock attr of 128 bytes (VER7) with the
+ *                flags perf 6.1 prints after cgroup (text_poke, build_id,
+ *                inherit_thread, remove_on_exec, sigtrap) and sig_data,
+ *                in the attr section and in EVENT_DESC.
+ *                Format: perf_event.h struct perf_event_attr (bits 33-37,
+ *                sig_data at byte 120); perf's header.c write_event_desc.
+ *   lost-fork    threads sampled before their first COMM, without FORK
+ *                (see mk_lost_fork).
+ *   mmap2-early  MMAP2 records without prot and flags (Linux 3.12-3.15,
+ *                3.10 with MMAP2 backported; see put_mmap2).
+ *   mmap2-current  the same records in the layout of Linux 3.16 and later.
+ *   pipe-legacy  a pipe stream with its header features as records 69-81
+ *                (Google's perf 3.x, ChromeOS quipper; see mk_pipe).
+ *   pipe-current the same stream with upstream HEADER_FEATURE records.
+ *
+ * Exit status 0, or 2 with a message for an unknown kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+
+/* A COMM record (perf_event.h PERF_RECORD_COMM) with its sample_id_all
+ * trailer. */
+static void put_comm(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint32_t tid,
+		     const char *comm, uint64_t time, int exec)
+{
+	struct tb_sample sid = { .pid = pid, .tid = tid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_COMM, exec ? RP_MISC_COMM_EXEC : 0);
+
+	tb_u32(b, pid);
+	tb_u32(b, tid);
+	tb_str(b, comm, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* EVENT_DESC (perf's write_event_desc): nr, attr size, then per event the
+ * attr, the number of ids, the name (a perf string) and the ids. */
+static void put_event_desc(struct tb_file *f, const char *name)
+{
+	struct tb_buf *fb = tb_file_feat(f, RP_FEAT_EVENT_DESC);
+	const struct tb_file_attr *fa = &f->attrs[0];
+
+	tb_u32(fb, 1);
+	tb_u32(fb, fa->attr.size);
+	tb_attr(fb, &fa->attr, fa->attr.size);
+	tb_u32(fb, (uint32_t)fa->nr_ids);
+	tb_feat_string(fb, name);
+	for (size_t i = 0; i < fa->nr_ids; i++)
+		tb_u64(fb, fa->ids[i]);
+}
+
+static void put_common_features(struct tb_file *f)
+{
+	tb_feat_string(tb_file_feat(f, RP_FEAT_HOSTNAME), "rp-mkdata");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_OSRELEASE), "6.1.0-rp");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_VERSION), "6.1.0");
+	tb_feat_string(tb_file_feat(f, RP_FEAT_ARCH), "x86_64");
+}
+
+static int mk_attr_flags(struct tb_buf *out)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD);
+	uint64_t id = 11;
+
+	a.size = 128;
+	a.flags |= RP_ATTR_TEXT_POKE | RP_ATTR_BUILD_ID | RP_ATTR_INHERIT_THREAD |
+		   RP_ATTR_REMOVE_ON_EXEC | RP_ATTR_SIGTRAP;
+	a.sig_data = 0x1234;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 100, 100, "flags", 1000, 1);
+	for (int i = 0; i < 4; i++) {
+		struct tb_sample s = { .ip = 0x401000 + 16u * (unsigned)i, .pid = 100, .tid = 100,
+				       .time = 2000 + (uint64_t)i, .period = 250000 };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+/* An MMAP record (perf_event.h PERF_RECORD_MMAP) with its trailer. */
+static void put_mmap(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint64_t start,
+		     uint64_t len, uint64_t pgoff, const char *name, uint64_t time)
+{
+	struct tb_sample sid = { .pid = pid, .tid = pid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP, RP_MISC_USER);
+
+	tb_u32(b, pid);
+	tb_u32(b, pid);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_str(b, name, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* A sample with a user call stack of three frames at ip, ip+0x100 (or
+ * ip+0x180 for the other caller), ip+0x200. */
+static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint32_t tid,
+			  uint64_t time, uint64_t ip, int other_caller)
+{
+	const uint64_t cc[] = { RP_CONTEXT_USER, ip, ip + (other_caller ? 0x180 : 0x100),
+				ip + 0x200 };
+	struct tb_sample s = { .ip = ip, .pid = pid, .tid = tid, .time = time, .period = 100000,
+			       .callchain_nr = 4, .callchain = cc };
+
+	tb_sample(b, a, RP_MISC_USER, &s);
+}
+
+/*
+ * lost-fork: threads whose FORK record was lost (perf record -m too
+ * small, or a recording that started after they were made) and that were
+ * named only later: samples of pid 300 (tids 300 and 301) before any COMM,
+ * then COMM "renamed" for 300 and "worker" for 301, then more samples;
+ * pid 400 sampled without ever getting a COMM.  Call stacks of user
+ * addresses in two files mapped by MMAP records, so that perf's call
+ * graphs carry comm and dso.  Format: perf_event.h PERF_RECORD_COMM,
+ * PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_lost_fork(struct tb_buf *out)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
+	uint64_t id = 21, t = 1000;
+
+	a.size = 128;
+	a.flags &= ~RP_ATTR_FREQ;
+	a.sample_period = 100000;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 100, 100, "parent", t++, 1);
+	put_mmap(&f.data, &a, 300, 0x400000, 0x10000, 0, "/rp-mkdata/lost-fork-app", t++);
+	put_mmap(&f.data, &a, 400, 0x500000, 0x10000, 0, "/rp-mkdata/lost-fork-other", t++);
+	/* Two callers of each function, in other proportions before and
+	 * after the COMM, so that the graphs branch and their counts show. */
+	for (int i = 0; i < 3; i++) {
+		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i == 2);
+		put_cc_sample(&f.data, &a, 300, 301, t++, 0x402000, i == 0);
+		put_cc_sample(&f.data, &a, 400, 400, t++, 0x501000, 0);
+	}
+	put_comm(&f.data, &a, 300, 300, "renamed", t++, 0);
+	put_comm(&f.data, &a, 300, 301, "worker", t++, 0);
+	for (int i = 0; i < 4; i++) {
+		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i != 0);
+		put_cc_sample(&f.data, &a, 300, 301, t++, i == 3 ? 0x402000 : 0x403000, 1);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+/*
+ * An MMAP2 record (perf_event.h PERF_RECORD_MMAP2) of a file-backed
+ * mapping: early (the layout of Linux 3.12 to 3.15 and of 3.10 kernels with
+ * MMAP2 backported: no prot and flags, the name right after
+ * ino_generation) or current (prot and flags before the name, since 3.16,
+ * commit f972eb63b100).
+ */
+static void put_mmap2(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint64_t start,
+		      uint64_t len, uint64_t pgoff, uint32_t prot, const char *name, uint64_t time,
+		      int early)
+{
+	struct tb_sample sid = { .pid = pid, .tid = pid, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_MMAP2, RP_MISC_USER);
+
+	tb_u32(b, pid);
+	tb_u32(b, pid);
+	tb_u64(b, start);
+	tb_u64(b, len);
+	tb_u64(b, pgoff);
+	tb_u32(b, 8);          /* maj */
+	tb_u32(b, 1);          /* min */
+	tb_u64(b, 4242 + start); /* ino */
+	tb_u64(b, 7);          /* ino_generation */
+	if (!early) {
+		tb_u32(b, prot);
+		tb_u32(b, 2); /* MAP_PRIVATE */
+	}
+	tb_str(b, name, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/*
+ * mmap2-early / mmap2-current: the same recording with its MMAP2 records
+ * in the early layout or the current one: a program, a library with a
+ * long path, [vdso] (a name that fits in the 8 bytes where prot and flags
+ * go) and //anon, each sampled.  perf reads the current one; readperf must
+ * read the early one to the same result.  The kernel writes MMAP2 only for
+ * code unless the record says PERF_RECORD_MISC_MMAP_DATA, so the current
+ * file's prot is PROT_EXEC on every map (//anon: JIT code, rwx).
+ */
+static int mk_mmap2(struct tb_buf *out, int early)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD);
+	uint64_t id = 31, t = 1000;
+	static const struct {
+		uint64_t start, len, pgoff;
+		uint32_t prot;
+		const char *name;
+	} maps[] = {
+		{ 0x400000, 0x20000, 0, 5, "/rp-mkdata/early-app" },
+		{ 0x7f0000100000, 0x40000, 0x1000, 5,
+		  "/usr/lib/x86_64-linux-gnu/rp-mkdata-a-library-with-a-long-path.so.6" },
+		{ 0x7fff00000000, 0x2000, 0, 5, "[vdso]" },
+		{ 0x7f0000200000, 0x10000, 0, 7, "//anon" }, /* JIT code */
+	};
+
+	a.size = 96; /* VER3, as the perf of those kernels wrote */
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 500, 500, "early", t++, 1);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		put_mmap2(&f.data, &a, 500, maps[i].start, maps[i].len, maps[i].pgoff, maps[i].prot,
+			  maps[i].name, t++, early);
+	for (unsigned i = 0; i < 10; i++) {
+		const uint64_t off[] = { 0x1234, 0x5678, 0x0abc, 0x4321 };
+		size_t m = i % 4;
+		struct tb_sample s = { .ip = maps[m].start + off[m] + 16 * (i / 4), .pid = 500,
+				       .tid = 500, .time = t++, .period = 10000 + i };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+static int mk_mmap2_early(struct tb_buf *out)
+{
+	return mk_mmap2(out, 1);
+}
+
+static int mk_mmap2_current(struct tb_buf *out)
+{
+	return mk_mmap2(out, 0);
+}
+
+/* The feature sections of the pipe streams below, by feature bit, in the
+ * layouts of perf's header.c (write_hostname ... write_pmu_mappings). */
+static void put_pipe_feature_body(struct tb_buf *b, unsigned feat, const struct rp_attr *a,
+				  const uint64_t *ids, size_t nr_ids)
+{
+	switch (feat) {
+	case RP_FEAT_HOSTNAME:
+		tb_feat_string(b, "legacy-host");
+		break;
+	case RP_FEAT_OSRELEASE:
+		tb_feat_string(b, "3.2.5-rp");
+		break;
+	case RP_FEAT_VERSION:
+		tb_feat_string(b, "3.3.0-rp");
+		break;
+	case RP_FEAT_ARCH:
+		tb_feat_string(b, "x86_64");
+		break;
+	case RP_FEAT_NRCPUS:
+		tb_u32(b, 4); /* available */
+		tb_u32(b, 2); /* online */
+		break;
+	case RP_FEAT_CPUDESC:
+		tb_feat_string(b, "Intel(R) Xeon(R) CPU E5-2690 0 @ 2.90GHz");
+		break;
+	case RP_FEAT_CPUID:
+		tb_feat_string(b, "GenuineIntel,6,45,7");
+		break;
+	case RP_FEAT_TOTAL_MEM:
+		tb_u64(b, 65904800);
+		break;
+	case RP_FEAT_CMDLINE:
+		tb_u32(b, 4);
+		tb_feat_string(b, "/usr/bin/perf");
+		tb_feat_string(b, "record");
+		tb_feat_string(b, "-o");
+		tb_feat_string(b, "-");
+		break;
+	case RP_FEAT_EVENT_DESC:
+		tb_u32(b, 1);
+		tb_u32(b, a->size);
+		tb_attr(b, a, a->size);
+		tb_u32(b, (uint32_t)nr_ids);
+		tb_feat_string(b, "cpu-clock");
+		for (size_t i = 0; i < nr_ids; i++)
+			tb_u64(b, ids[i]);
+		break;
+	case RP_FEAT_CPU_TOPOLOGY:
+		tb_u32(b, 1); /* sibling cores */
+		tb_feat_string(b, "0-3");
+		tb_u32(b, 2); /* sibling threads */
+		tb_feat_string(b, "0,2");
+		tb_feat_string(b, "1,3");
+		break;
+	case RP_FEAT_NUMA_TOPOLOGY:
+		tb_u32(b, 1);
+		tb_u32(b, 0);           /* node */
+		tb_u64(b, 33479172);    /* total kB */
+		tb_u64(b, 3996584);     /* free kB */
+		tb_feat_string(b, "0-3");
+		break;
+	case RP_FEAT_PMU_MAPPINGS:
+		tb_u32(b, 2);
+		tb_u32(b, 4);
+		tb_feat_string(b, "cpu");
+		tb_u32(b, 1);
+		tb_feat_string(b, "software");
+		break;
+	}
+}
+
+/*
+ * pipe-legacy / pipe-current: one `perf record -a -o -` stream of a
+ * cpu-clock event, with its header features as the records of Google's
+ * perf 3.x (legacy: types 69..80 for HOSTNAME..NUMA_TOPOLOGY, 81 for
+ * PMU_MAPPINGS, each payload the feature's section, all before the attr;
+ * quipper's perf_internals.h) or as upstream HEADER_FEATURE records (80: u64
+ * feature id, then the section; perf's util/event.h), after the attr.  The
+ * records of both: COMM, MMAP, samples and an EXIT, with sample_id_all.
+ * perf reads the current one; readperf must read the legacy one to the
+ * same result.
+ */
+static int mk_pipe(struct tb_buf *out, int legacy)
+{
+	static const unsigned feats[] = {
+		RP_FEAT_HOSTNAME, RP_FEAT_OSRELEASE, RP_FEAT_VERSION, RP_FEAT_ARCH,
+		RP_FEAT_NRCPUS, RP_FEAT_CPUDESC, RP_FEAT_CPUID, RP_FEAT_TOTAL_MEM,
+		RP_FEAT_CMDLINE, RP_FEAT_EVENT_DESC, RP_FEAT_CPU_TOPOLOGY,
+		RP_FEAT_NUMA_TOPOLOGY, RP_FEAT_PMU_MAPPINGS,
+	};
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_CPU | RP_SAMPLE_PERIOD);
+	const uint64_t ids[] = { 41, 42 };
+	uint64_t t = 5000;
+	size_t r;
+
+	a.size = 80; /* VER2, as perf 3.3 wrote */
+	tb_init(out, 0);
+	tb_u64(out, 0x32454c4946524550ull); /* "PERFILE2" */
+	tb_u64(out, 16);
+	if (legacy) {
+		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+			uint32_t type = feats[i] == RP_FEAT_PMU_MAPPINGS ? 81u : 66u + feats[i];
+
+			r = tb_rec_begin(out, type, 0);
+			put_pipe_feature_body(out, feats[i], &a, ids, 2);
+			/* Not padded: perf's size of the section is the
+			 * record's (Google's writer wrote them so). */
+			tb_rec_end_nopad(out, r);
+		}
+	}
+	r = tb_rec_begin(out, RP_RECORD_HEADER_ATTR, 0);
+	tb_attr(out, &a, a.size);
+	tb_u64(out, ids[0]);
+	tb_u64(out, ids[1]);
+	tb_rec_end(out, r);
+	if (!legacy) {
+		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+			r = tb_rec_begin(out, RP_RECORD_HEADER_FEATURE, 0);
+			tb_u64(out, feats[i]);
+			put_pipe_feature_body(out, feats[i], &a, ids, 2);
+			tb_rec_end_nopad(out, r);
+		}
+	}
+	put_comm(out, &a, 600, 600, "legacy-app", t++, 1);
+	put_mmap(out, &a, 600, 0x400000, 0x20000, 0, "/rp-mkdata/legacy-app", t++);
+	put_mmap(out, &a, 600, 0x7f0000000000, 0x40000, 0, "/rp-mkdata/liblegacy.so", t++);
+	for (unsigned i = 0; i < 12; i++) {
+		struct tb_sample s = { .ip = (i % 3 ? 0x400000 : 0x7f0000000000) + 0x100 * i,
+				       .pid = 600, .tid = 600 + i % 2, .time = t++, .cpu = i % 2,
+				       .period = 250000 + i };
+
+		tb_sample(out, &a, RP_MISC_USER, &s);
+	}
+	r = tb_rec_begin(out, RP_RECORD_EXIT, 0);
+	tb_u32(out, 600);
+	tb_u32(out, 1);
+	tb_u32(out, 600);
+	tb_u32(out, 1);
+	tb_u64(out, t);
+	{
+		struct tb_sample sid = { .pid = 600, .tid = 600, .time = t };
+
+		tb_sample_id(out, &a, &sid);
+	}
+	tb_rec_end(out, r);
+	return 0;
+}
+
+static int mk_pipe_legacy(struct tb_buf *out)
+{
+	return mk_pipe(out, 1);
+}
+
+static int mk_pipe_current(struct tb_buf *out)
+{
+	return mk_pipe(out, 0);
+}
+
+static const struct {
+	const char *name;
+	int (*make)(struct tb_buf *out);
+} kinds[] = {
+	{ "attr-flags", mk_attr_flags },
+	{ "lost-fork", mk_lost_fork },
+	{ "mmap2-early", mk_mmap2_early },
+	{ "mmap2-current", mk_mmap2_current },
+	{ "pipe-legacy", mk_pipe_legacy },
+	{ "pipe-current", mk_pipe_current },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: rp-mkdata KIND OUT\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct tb_buf out;
+
+		if (strcmp(argv[1], kinds[i].name))
+			continue;
+		if (kinds[i].make(&out))
+			return 2;
+		tb_write_file(&out, argv[2]);
+		tb_free(&out);
+		return 0;
+	}
+	fprintf(stderr, "rp-mkdata: unknown kind '%s'\n", argv[1]);
+	return 2;
+}
