@@ -3,7 +3,8 @@
 #   make demo    build, record the bundled workload with perf, print
 #                `readperf report` and write the CSV files into demo-out/
 #   make check   warnings-as-errors build + all tests, then an
-#                AddressSanitizer/UBSan build + all tests again
+#                AddressSanitizer/UBSan build + all tests again, then a
+#                ThreadSanitizer build + the tests of several threads
 #
 # Both first install the Debian packages they need when some are missing
 # (one `apt-get update`, one `apt-get install -y`), as root or through sudo.
@@ -36,7 +37,7 @@ WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build install deb abi-dump demo check check-werror check-asan bench fuzz valgrind clean
+.PHONY: all deps build install deb abi-dump demo check check-werror check-asan check-tsan bench fuzz valgrind clean
 
 all: build
 
@@ -122,7 +123,8 @@ demo: build
 check: deps
 	$(MAKE) --no-print-directory check-werror
 	$(MAKE) --no-print-directory check-asan
-	@echo "== make check: all tests passed (build/ and build-asan/)"
+	$(MAKE) --no-print-directory check-tsan
+	@echo "== make check: all tests passed (build/, build-asan/ and build-tsan/)"
 
 check-werror: deps
 	cmake -S . -B build -DRP_WERROR=ON -DRP_SANITIZE=OFF
@@ -133,6 +135,20 @@ check-asan: deps
 	cmake -S . -B build-asan -DRP_WERROR=ON -DRP_SANITIZE=ON
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && RP_REQUIRE_PERF=1 ctest --output-on-failure -j$(JOBS)
+
+# ThreadSanitizer over what runs on several threads: the reader thread,
+# the stack walks' workers and script's formatting pool
+# (perf/run_parallel: -j 1 = -j 4 on every kind of recording), and
+# several recordings at once (outputs/run_multi), and the pipeline's
+# unit test of threads (unit/test_process_window).  Only those are
+# built; without -Werror (the sanitizer's instrumentation makes gcc's
+# flow warnings fire on the unit tests).  About 3 minutes here.
+TSAN_TESTS := perf/run_parallel|outputs/run_multi|unit/test_process_window
+check-tsan: deps
+	cmake -S . -B build-tsan -DRP_WERROR=OFF -DRP_SANITIZE=thread
+	cmake --build build-tsan -j$(JOBS) --target readperf-cli test_process_window
+	cd build-tsan && RP_REQUIRE_PERF=1 TSAN_OPTIONS=halt_on_error=1 \
+		ctest --output-on-failure -j$(JOBS) -R '$(TSAN_TESTS)'
 
 # Not part of check: records ~100 MB and compares speed and memory with perf.
 # Fuzzing (clang's libFuzzer) and valgrind: not part of make check.

@@ -16,7 +16,7 @@
  * comms) and any lookup that made a map (the kernel map stretched over
  * its symbols) start a new generation, which empties them.
  *
- * With two threads (rp_process_opts.nr_threads), one reads the session
+ * With N >= 2 threads (rp_process_opts.nr_threads), one reads the session
  * (framing, decoding, time order) into a ring of batches of records while
  * the caller's thread decodes them again (with its own decoder) and runs
  * the machine, symbols and consumers on them, in the same order: the
@@ -25,6 +25,21 @@
  * decoded events (464 bytes each, written by one core and read by the
  * other); an event that points elsewhere (a reader's copy) is handed over
  * whole and alone, and the reader waits until it was consumed.
+ *
+ * The walks of --call-graph dwarf samples, the one stage whose work grows
+ * with the file and needs nothing but the sample and its address space,
+ * are handed to N - 1 workers (struct rp_uw_pool), each with its own
+ * unwinder.  The pipeline's thread reads up to RP_UW_AHEAD records ahead
+ * of the one it processes; a sample there whose machine state is settled
+ * (no record that may change the machine lies between it and the record
+ * processed) gets its thread looked up, in record order, and its walk
+ * queued.  Records are still processed one by one, in order, on the
+ * pipeline's thread: a sample waits for its walk (or the pipeline's thread
+ * walks it, or a later one, rather than wait), then is resolved (inline
+ * chains too, whose names depend on the order of lookups) and handed to
+ * the consumers.  A record that may change the machine stops the queueing
+ * until it was applied, so no walk reads maps while they change.  The
+ * output is the same as with one thread (docs/performance.md, "Threads").
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,6 +82,14 @@
  * ready (or free), so that the threads do not wake each other for every
  * batch. */
 #define RP_RING_WAKE 4u
+/* Records read ahead of the one processed when walks are handed to
+ * workers (a power of two), and the most workers. */
+#define RP_UW_AHEAD 64u
+#define RP_UW_MAX_WORKERS 256u
+/* Queued walks that wake a sleeping worker: workers are woken in turns
+ * of several walks rather than one futex call per sample (which cost the
+ * pipeline's thread a sixth of its time with three workers). */
+#define RP_UW_WAKE_AT 8u
 
 struct rp_rcache_ent {
 	uint64_t gen; /* 0: empty */
@@ -127,6 +150,55 @@ struct rp_pipeline {
 	/* RP_CONSUMER_BRANCHES: the sample's branch stack resolved. */
 	struct rp_branch_location *branches;
 	size_t branches_alloc;
+	/* Walks on several threads: nr_threads as asked, the pool once made
+	 * (at the first sample to walk), or pool_failed. */
+	unsigned nr_threads;
+	struct rp_uw_pool *pool;
+	int pool_failed;
+};
+
+/* A record read ahead (struct rp_uw_pool). */
+struct rp_uw_job {
+	/* Its pointers are into the mapping, or into copy (a record that
+	 * was not read from a mapping, decoded again from the copy). */
+	struct rp_event ev;
+	uint8_t *copy;
+	size_t copy_alloc;
+	/* Set when it is prepared (a sample whose state is settled): */
+	uint8_t prepared;
+	uint8_t walk;  /* its walk was queued */
+	uint8_t state; /* RP_UW_* of a queued walk (the pool's lock) */
+	struct rp_thread *thread;
+	struct rp_maps *maps;
+	int32_t pid, tid;
+	size_t nr; /* the walk's frames */
+	uint64_t ips[RP_UNWIND_MAX_STACK];
+};
+
+enum { RP_UW_QUEUED = 1, RP_UW_TAKEN, RP_UW_DONE };
+
+/*
+ * The look-ahead and the workers.  Records [head, tail) are read ahead,
+ * [head, prepared) of them prepared; the queued walks are wq[wq_head,
+ * wq_tail) (sequence numbers of jobs), in record order.  jobs, wq and
+ * each job's state belong to the pool's lock once a walk is queued; a
+ * worker owns a job's walk fields from RP_UW_TAKEN to RP_UW_DONE.
+ */
+struct rp_uw_pool {
+	struct rp_pipeline *p;
+	struct rp_uw_job *jobs; /* RP_UW_AHEAD */
+	uint64_t head, tail, prepared;
+	uint64_t wq[RP_UW_AHEAD];
+	uint64_t wq_head, wq_tail;
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* a walk was queued, or stop */
+	pthread_cond_t done; /* a walk the pipeline waits for is done */
+	int stop;
+	int idle;            /* workers waiting for work */
+	uint64_t waiting;    /* the job the pipeline waits for, + 1; 0: none */
+	pthread_t *threads;
+	unsigned nr_threads;
+	struct rp_decoder dec; /* of copies */
 };
 
 /* The last value read for one sample id (perf's perf_sample_id.period). */
@@ -415,7 +487,8 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
  * entry.  Returns the number of entries or RP_ERR_NOMEM.
  */
 static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d, int unwind,
-			       struct rp_thread *thread, const uint64_t **ips, uint64_t *inline_from)
+			       struct rp_thread *thread, const struct rp_uw_job *job,
+			       const uint64_t **ips, uint64_t *inline_from)
 {
 	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
 
@@ -423,7 +496,7 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 	*inline_from = nr;
 	if (!unwind)
 		return (int64_t)nr;
-	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
+	if (!job && !p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
 		return RP_ERR_NOMEM;
 	size_t want = (size_t)nr + 1 + RP_UNWIND_MAX_STACK;
 
@@ -438,21 +511,30 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 	if (nr)
 		memcpy(p->uw_ips, d->callchain, (size_t)nr * sizeof(uint64_t));
 	p->uw_ips[nr] = RP_CONTEXT_USER;
-	size_t n = rp_unwind_user(p->unwinder, thread, d, p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
+	size_t n;
+
+	if (job) {
+		/* Walked ahead (struct rp_uw_pool). */
+		n = job->nr;
+		memcpy(p->uw_ips + nr + 1, job->ips, n * sizeof(uint64_t));
+	} else {
+		n = rp_unwind_user(p->unwinder, thread->maps, thread->pid, thread->tid, d,
+				   p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
+	}
 
 	*ips = p->uw_ips;
 	*inline_from = nr + 1;
 	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
 }
 
-/* The sample's callchain into res (see struct rp_resolved); unwind as
- * for rp_sample_stack(). */
+/* The sample's callchain into res (see struct rp_resolved); unwind and
+ * job (NULL: walk now) as for rp_sample_stack(). */
 static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d, int unwind,
-				struct rp_resolved *res)
+				const struct rp_uw_job *job, struct rp_resolved *res)
 {
 	const uint64_t *ips;
 	uint64_t inline_from;
-	int64_t got = rp_sample_stack(p, d, unwind, res->thread, &ips, &inline_from);
+	int64_t got = rp_sample_stack(p, d, unwind, res->thread, job, &ips, &inline_from);
 	size_t n;
 
 	if (got < 0)
@@ -587,9 +669,11 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 	return 0;
 }
 
-/* One record through the machine and the consumers.  Returns 0 or the
- * first negative value. */
-static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
+/* One record through the machine and the consumers; job: the record
+ * read ahead and prepared (its thread, and its walk when it has one), or
+ * NULL.  Returns 0 or the first negative value. */
+static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
+			     const struct rp_uw_job *job)
 {
 	struct rp_resolved *r = NULL;
 	struct rp_resolved res;
@@ -604,7 +688,7 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 
 		if (rp_filter_drops(p->filter, ev))
 			return 0; /* --cpu, --time: as if not recorded */
-		res.thread = rp_pipeline_thread(p, d->pid, d->tid);
+		res.thread = job ? job->thread : rp_pipeline_thread(p, d->pid, d->tid);
 		if (!res.thread)
 			return RP_ERR_NOMEM;
 		res.comm = rp_thread_comm(res.thread);
@@ -624,7 +708,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 			int unwind = p->can_unwind && rp_unwind_applies(d);
 
 			if ((d->callchain_nr || unwind) &&
-			    (ret = rp_resolve_callchain(p, d, unwind, &res)) < 0)
+			    (ret = rp_resolve_callchain(p, d, unwind, job && job->walk ? job : NULL,
+							&res)) < 0)
 				return ret;
 		}
 		if ((p->flags & RP_CONSUMER_BRANCHES) && (ret = rp_resolve_branches(p, d, &res)) < 0)
@@ -647,6 +732,323 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev)
 			return ret;
 	}
 	return rp_consumers_event(p, ev, r, -1);
+}
+
+/* ---- walks on several threads ------------------------------------------ */
+
+static void *rp_uw_worker_main(void *arg)
+{
+	struct rp_uw_pool *pool = arg;
+	struct rp_unwinder *u = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		while (pool->wq_head == pool->wq_tail && !pool->stop) {
+			pool->idle++;
+			pthread_cond_wait(&pool->work, &pool->lock);
+			pool->idle--;
+		}
+		if (pool->stop)
+			break;
+		uint64_t seq = pool->wq[pool->wq_head++ % RP_UW_AHEAD];
+		struct rp_uw_job *job = &pool->jobs[seq % RP_UW_AHEAD];
+
+		job->state = RP_UW_TAKEN;
+		/* Enough left for another sleeper too. */
+		if (pool->idle && pool->wq_tail - pool->wq_head >= RP_UW_WAKE_AT)
+			pthread_cond_signal(&pool->work);
+		pthread_mutex_unlock(&pool->lock);
+		/* Without an unwinder (no memory) the sampled ip alone, as
+		 * where no walk can start; the pipeline then fails the same
+		 * way when it needs one of its own. */
+		if (!u)
+			rp_unwinder_new(&u, pool->p->machine, pool->p->symbols);
+		job->nr = u ? rp_unwind_user(u, job->maps, job->pid, job->tid, &job->ev.u.sample,
+					     job->ips, RP_UNWIND_MAX_STACK)
+			    : 0;
+		pthread_mutex_lock(&pool->lock);
+		job->state = RP_UW_DONE;
+		if (pool->waiting)
+			pthread_cond_signal(&pool->done);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	rp_unwinder_free(u);
+	return NULL;
+}
+
+static void rp_uw_pool_free(struct rp_uw_pool *pool)
+{
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	pool->stop = 1;
+	pthread_cond_broadcast(&pool->work);
+	pthread_mutex_unlock(&pool->lock);
+	for (unsigned i = 0; i < pool->nr_threads; i++)
+		pthread_join(pool->threads[i], NULL);
+	pthread_cond_destroy(&pool->done);
+	pthread_cond_destroy(&pool->work);
+	pthread_mutex_destroy(&pool->lock);
+	for (size_t i = 0; i < RP_UW_AHEAD; i++)
+		free(pool->jobs[i].copy);
+	rp_decoder_release(&pool->dec);
+	free(pool->threads);
+	free(pool->jobs);
+	free(pool);
+}
+
+/* The pool of p->nr_threads - 1 workers, or NULL when none could be made
+ * (then walks are done as with one thread). */
+static struct rp_uw_pool *rp_uw_pool_new(struct rp_pipeline *p)
+{
+	unsigned n = p->nr_threads - 1;
+	struct rp_uw_pool *pool = calloc(1, sizeof(*pool));
+
+	if (n > RP_UW_MAX_WORKERS)
+		n = RP_UW_MAX_WORKERS;
+	if (!pool)
+		return NULL;
+	pool->p = p;
+	pool->jobs = calloc(RP_UW_AHEAD, sizeof(*pool->jobs));
+	pool->threads = calloc(n, sizeof(*pool->threads));
+	if (!pool->jobs || !pool->threads || pthread_mutex_init(&pool->lock, NULL)) {
+		free(pool->jobs);
+		free(pool->threads);
+		free(pool);
+		return NULL;
+	}
+	if (pthread_cond_init(&pool->work, NULL)) {
+		pthread_mutex_destroy(&pool->lock);
+		free(pool->jobs);
+		free(pool->threads);
+		free(pool);
+		return NULL;
+	}
+	if (pthread_cond_init(&pool->done, NULL)) {
+		pthread_cond_destroy(&pool->work);
+		pthread_mutex_destroy(&pool->lock);
+		free(pool->jobs);
+		free(pool->threads);
+		free(pool);
+		return NULL;
+	}
+	while (pool->nr_threads < n &&
+	       pthread_create(&pool->threads[pool->nr_threads], NULL, rp_uw_worker_main, pool) == 0)
+		pool->nr_threads++;
+	if (!pool->nr_threads) {
+		rp_uw_pool_free(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+/*
+ * Prepares the records read ahead whose machine state is settled: looks
+ * up each sample's thread (in record order, as rp_pipeline_event() would)
+ * and queues its walk.  Stops at a record that may change the machine
+ * until it was processed.
+ */
+static void rp_uw_prepare(struct rp_pipeline *p)
+{
+	struct rp_uw_pool *pool = p->pool;
+	uint64_t walks[RP_UW_AHEAD];
+	size_t nr_walks = 0;
+
+	for (; pool->prepared < pool->tail; pool->prepared++) {
+		struct rp_uw_job *job = &pool->jobs[pool->prepared % RP_UW_AHEAD];
+		const struct rp_event *ev = &job->ev;
+
+		if (ev->type != RP_RECORD_SAMPLE) {
+			if (rp_changes_machine(ev->type) && pool->prepared >= pool->head)
+				break;
+			continue;
+		}
+		const struct rp_sample *d = &ev->u.sample;
+
+		/* A lookup that gives an existing thread its pid and maps
+		 * changes what the samples before it resolve to: it waits
+		 * until they were processed. */
+		if (pool->prepared > pool->head && ev->evsel && !rp_filter_drops(p->filter, ev) &&
+		    rp_machine_findnew_changes(p->machine, d->pid, d->tid))
+			break;
+		job->prepared = 1;
+		job->walk = 0;
+		job->thread = NULL;
+		if (!ev->evsel || rp_filter_drops(p->filter, ev))
+			continue;
+
+		job->thread = rp_pipeline_thread(p, d->pid, d->tid);
+		if (!job->thread || !(p->flags & RP_CONSUMER_CALLCHAIN) || !p->can_unwind ||
+		    !rp_unwind_applies(d))
+			continue;
+		job->maps = job->thread->maps;
+		job->pid = job->thread->pid;
+		job->tid = job->thread->tid;
+		job->walk = 1;
+		walks[nr_walks++] = pool->prepared;
+	}
+	if (!nr_walks)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	for (size_t i = 0; i < nr_walks; i++) {
+		pool->jobs[walks[i] % RP_UW_AHEAD].state = RP_UW_QUEUED;
+		pool->wq[pool->wq_tail++ % RP_UW_AHEAD] = walks[i];
+	}
+	if (pool->idle && pool->wq_tail - pool->wq_head >= RP_UW_WAKE_AT)
+		pthread_cond_signal(&pool->work);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+/* Walks the job on the pipeline's thread (its own unwinder).  Returns 0
+ * or RP_ERR_NOMEM. */
+static int rp_uw_walk_here(struct rp_pipeline *p, struct rp_uw_job *job)
+{
+	if (!p->unwinder && rp_unwinder_new(&p->unwinder, p->machine, p->symbols) < 0)
+		return RP_ERR_NOMEM;
+	job->nr = rp_unwind_user(p->unwinder, job->maps, job->pid, job->tid, &job->ev.u.sample,
+				 job->ips, RP_UNWIND_MAX_STACK);
+	return 0;
+}
+
+/* Processes the oldest record read ahead.  Returns 0 or the first
+ * negative value. */
+static int rp_uw_consume(struct rp_pipeline *p)
+{
+	struct rp_uw_pool *pool = p->pool;
+	struct rp_uw_job *job = &pool->jobs[pool->head % RP_UW_AHEAD];
+	int ret = 0;
+
+	if (pool->prepared == pool->head)
+		rp_uw_prepare(p); /* every record before it was processed */
+	if (job->ev.type == RP_RECORD_SAMPLE && job->walk) {
+		pthread_mutex_lock(&pool->lock);
+		/* Walks are queued in record order and this is the oldest
+		 * record: a walk not taken yet is the queue's first. */
+		if (job->state == RP_UW_QUEUED) {
+			pool->wq_head++;
+			job->state = RP_UW_TAKEN;
+			pthread_mutex_unlock(&pool->lock);
+			ret = rp_uw_walk_here(p, job);
+			pthread_mutex_lock(&pool->lock);
+			job->state = RP_UW_DONE;
+		}
+		/* A worker has it: walk later ones meanwhile when there is
+		 * one worker or the workers are behind (with several, the
+		 * head's walk is soon done, and the pipeline's thread is what
+		 * the others wait for). */
+		while (job->state != RP_UW_DONE && ret >= 0) {
+			uint64_t queued = pool->wq_tail - pool->wq_head;
+
+			if (queued && (pool->nr_threads == 1 || queued >= RP_UW_WAKE_AT)) {
+				uint64_t seq = pool->wq[pool->wq_head++ % RP_UW_AHEAD];
+				struct rp_uw_job *other = &pool->jobs[seq % RP_UW_AHEAD];
+
+				other->state = RP_UW_TAKEN;
+				pthread_mutex_unlock(&pool->lock);
+				ret = rp_uw_walk_here(p, other);
+				pthread_mutex_lock(&pool->lock);
+				other->state = RP_UW_DONE;
+				continue;
+			}
+			pool->waiting = pool->head + 1;
+			pthread_cond_wait(&pool->done, &pool->lock);
+			pool->waiting = 0;
+		}
+		pthread_mutex_unlock(&pool->lock);
+		if (ret < 0)
+			return ret;
+	}
+	ret = rp_pipeline_event(p, &job->ev, job->ev.type == RP_RECORD_SAMPLE && job->prepared ?
+							 job : NULL);
+	pool->head++;
+	if (ret >= 0 && pool->prepared < pool->tail)
+		rp_uw_prepare(p); /* past a record just applied */
+	return ret;
+}
+
+/* Processes every record read ahead.  Returns 0 or the first negative
+ * value. */
+static int rp_uw_drain(struct rp_pipeline *p)
+{
+	while (p->pool && p->pool->head != p->pool->tail) {
+		int ret = rp_uw_consume(p);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Whether ev is a sample that a worker could walk. */
+static int rp_uw_wanted(const struct rp_pipeline *p, const struct rp_event *ev)
+{
+	return ev->type == RP_RECORD_SAMPLE && ev->evsel && (p->flags & RP_CONSUMER_CALLCHAIN) &&
+	       p->can_unwind && rp_unwind_applies(&ev->u.sample);
+}
+
+/* Whether a sample that is not stable can be read ahead as a copy of its
+ * record, decoded again: one in the file's byte order, not merged with a
+ * deferred callchain (whose entries are not in its record). */
+static int rp_uw_copyable(const struct rp_pipeline *p, const struct rp_event *ev)
+{
+	return ev->type == RP_RECORD_SAMPLE && ev->evsel && ev->data && ev->size >= 8 &&
+	       !ev->deferred && !p->session->swap;
+}
+
+/*
+ * One record into the pipeline: at once with one thread; with more, read
+ * ahead (stable: its pointers outlive the next read, into the mapping;
+ * else a sample is copied) and processed in order.  A record that is
+ * neither is processed after every record read ahead, at once.  Returns 0
+ * or the first negative value.
+ */
+static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, int stable)
+{
+	if (!p->pool && p->nr_threads >= 2 && !p->pool_failed && rp_uw_wanted(p, ev) &&
+	    (stable || rp_uw_copyable(p, ev))) {
+		p->pool = rp_uw_pool_new(p);
+		p->pool_failed = !p->pool;
+	}
+	if (!p->pool)
+		return rp_pipeline_event(p, ev, NULL);
+	int ret;
+
+	if (!stable && !rp_uw_copyable(p, ev)) {
+		if ((ret = rp_uw_drain(p)) < 0)
+			return ret;
+		return rp_pipeline_event(p, ev, NULL);
+	}
+	if (p->pool->tail - p->pool->head == RP_UW_AHEAD && (ret = rp_uw_consume(p)) < 0)
+		return ret;
+	struct rp_uw_job *job = &p->pool->jobs[p->pool->tail % RP_UW_AHEAD];
+
+	if (stable) {
+		job->ev = *ev;
+	} else {
+		struct rp_error err = { 0 };
+
+		if (job->copy_alloc < ev->size) {
+			uint8_t *c = malloc(ev->size);
+
+			if (!c)
+				return RP_ERR_NOMEM;
+			free(job->copy);
+			job->copy = c;
+			job->copy_alloc = ev->size;
+		}
+		memcpy(job->copy, ev->data, ev->size);
+		/* The reader decoded these bytes already. */
+		if ((ret = rp_record_decode_with(&p->pool->dec, &err, job->copy, ev->offset, ev->nr,
+						 ev->evsel, &job->ev)) < 0)
+			return ret;
+		job->ev.input = ev->input;
+		job->ev.deferred = ev->deferred;
+	}
+	job->prepared = 0;
+	job->walk = 0;
+	p->pool->tail++;
+	rp_uw_prepare(p);
+	return 0;
 }
 
 /* ---- two threads ------------------------------------------------------- */
@@ -869,10 +1271,14 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 					one.deferred = rr->deferred;
 					ev = &one;
 				}
-				ret = rp_pipeline_event(p, ev);
+				ret = rp_pipeline_feed(p, ev, rr->rec != NULL);
 			}
 			int end = b->end;
 
+			/* The records read ahead come before the reader's end
+			 * or error. */
+			if (ret >= 0 && end)
+				ret = rp_uw_drain(p);
 			if (ret >= 0)
 				ret = b->code;
 			pthread_mutex_lock(&r.lock);
@@ -925,6 +1331,7 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	if (p->flags & RP_CONSUMER_CALLCHAIN)
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
 	p->can_unwind = symbols && machine;
+	p->nr_threads = nr_threads;
 
 	/* With a second CPU, the kernel formats /proc/kallsyms for us while
 	 * the records are read, when some event samples the kernel. */
@@ -933,15 +1340,20 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	if (nr_threads >= 2 && rp_session_threadable(session))
 		ret = rp_process_threaded(p, session, &ran);
 	if (!ran) {
-		while ((ret = rp_session_read(session, &ev)) > 0) {
-			ret = rp_pipeline_event(p, &ev);
+		int rd;
+
+		while ((rd = rp_session_read(session, &ev)) > 0) {
+			ret = rp_pipeline_feed(p, &ev, rp_event_stable(session, &ev));
 			if (ret < 0)
 				break;
 		}
+		if (ret >= 0 && (ret = rp_uw_drain(p)) >= 0)
+			ret = rd;
 	}
 	/* A symbol table lost for lack of memory makes every result wrong. */
 	if (ret >= 0 && rp_symbols_error(symbols) < 0)
 		ret = rp_symbols_error(symbols);
+	rp_uw_pool_free(p->pool);
 	rp_unwinder_free(p->unwinder);
 	free(p->uw_ips);
 	free(p->frames);

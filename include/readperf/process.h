@@ -159,11 +159,14 @@ RP_API int rp_process(struct rp_session *session, struct rp_machine *machine,
  * rp_process() (which uses one thread: the caller's) with nr_threads
  * threads: 0 or 1 reads and processes in the caller's thread; 2 or more
  * adds a thread that reads the session (framing, decoding, time order)
- * while the caller's thread runs machine, symbols and consumers.  At most
- * two are used.  Consumers are always called from the caller's thread, in
- * the same order and with the same events as with one thread.  Sessions
- * whose records are copies (pipe streams, compressed or byte-swapped
- * files) are read with one.
+ * while the caller's thread runs machine, symbols and consumers, and,
+ * for samples with user registers and stack (--call-graph dwarf), up to
+ * nr_threads - 1 threads that walk their stacks (at most 256), made at
+ * the first such sample.  Consumers are always called from the caller's
+ * thread, in the same order and with the same events as with one thread.
+ * Sessions whose records are copies (pipe streams, compressed or
+ * byte-swapped files) are read with one thread and their stacks walked
+ * in it.
  */
 RP_API int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		  struct rp_symbols *symbols, const struct rp_consumer *consumers,

@@ -185,6 +185,13 @@ struct rp_report_opts {
 	 * hrtimer's function) print as sym+off, as in perf; NULL: as hex.
 	 * Must outlive the report. */
 	struct rp_machine *machine;
+	/*
+	 * Threads that build the call graphs and --children sums (0 or 1:
+	 * the caller's alone): rows are split between them, each row's graph
+	 * built by one, in the order of its stacks, so the report is the
+	 * same whatever the count (at most 64 are used).
+	 */
+	unsigned nr_threads;
 };
 
 struct rp_report;

@@ -31,10 +31,13 @@ struct rp_dso {
 	 * orders data by it. */
 	uint32_t id_maj, id_min;
 	uint64_t id_ino, id_ino_gen;
-	/* For lib/symbols: the loaded table (NULL until loaded), and whether
-	 * loading was tried. */
+	/* For lib/symbols: the loaded table (NULL until loaded), whether
+	 * loading was tried, and whether symtab is final (stored with
+	 * release order after symtab, read with acquire order: threads that
+	 * see it set read symtab without the resolver's lock). */
 	struct rp_dso_symtab *symtab;
 	uint8_t symtab_tried;
+	uint8_t symtab_ready;
 };
 
 #endif

@@ -216,6 +216,15 @@ struct rp_thread *rp_machine_findnew_thread(struct rp_machine *machine, uint32_t
 	return rp_findnew(machine, (int32_t)pid, (int32_t)tid, 1, &err);
 }
 
+int rp_machine_findnew_changes(const struct rp_machine *machine, uint32_t pid, uint32_t tid)
+{
+	if (!machine || (int32_t)pid == -1)
+		return 0;
+	const struct rp_thread *th = rp_hashmap_get(&machine->threads, rp_tid_key((int32_t)tid));
+
+	return th && th->pid == -1 && th->pid != (int32_t)pid;
+}
+
 int32_t rp_thread_pid(const struct rp_thread *thread)
 {
 	return thread ? thread->pid : -1;

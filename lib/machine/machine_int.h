@@ -112,6 +112,13 @@ int rp_maps_insert(struct rp_maps *maps, struct rp_map *map);
 void rp_maps_remove(struct rp_maps *maps, const struct rp_map *map);
 /* The map containing addr, or NULL (perf's maps__find). */
 const struct rp_map *rp_maps_find(struct rp_maps *maps, uint64_t addr);
+/*
+ * The same without the lookup cache: it writes nothing, so threads may
+ * call it at once on maps no one changes meanwhile (the unwinder's
+ * workers, lib/process.c).  Where maps overlap, it gives the map the
+ * search finds, which rp_maps_find() may not (its cache answers first).
+ */
+const struct rp_map *rp_maps_lookup(const struct rp_maps *maps, uint64_t addr);
 /* Copies every map of src into dst (perf's maps__clone at fork). */
 int rp_maps_clone(struct rp_machine *machine, struct rp_maps *dst, const struct rp_maps *src);
 
@@ -148,6 +155,14 @@ int rp_kmod_name(const char *path, char *buf, size_t size);
  * calls it.  Returns 0 or RP_ERR_NOMEM.
  */
 int rp_machine_add_build_ids(struct rp_machine *machine, const struct rp_header_info *h);
+
+/*
+ * Whether rp_machine_findnew_thread(machine, pid, tid) would change a
+ * thread that exists: one first seen without its pid learns it, and its
+ * group leader's maps (perf's machine__update_thread_pid()).  Creating
+ * threads changes none that exist.  Reads only.
+ */
+int rp_machine_findnew_changes(const struct rp_machine *machine, uint32_t pid, uint32_t tid);
 
 /* The comm thread had at time t (ns), as perf's thread__comm_by_time(). */
 const char *rp_thread_comm_at(const struct rp_thread *thread, uint64_t t);

@@ -135,6 +135,23 @@ const struct rp_map *rp_maps_find(struct rp_maps *maps, uint64_t addr)
 	return NULL;
 }
 
+const struct rp_map *rp_maps_lookup(const struct rp_maps *maps, uint64_t addr)
+{
+	if (!maps || !maps->nr)
+		return NULL;
+
+	size_t i = rp_maps_upper(maps, addr);
+
+	while (i > 0) {
+		i--;
+		if (rp_map_contains(maps->items[i], addr))
+			return maps->items[i];
+		if (!maps->may_overlap)
+			break;
+	}
+	return NULL;
+}
+
 int rp_maps_insert(struct rp_maps *maps, struct rp_map *map)
 {
 	if (RP_ARRAY_RESERVE(maps->items, maps->alloc, maps->nr + 1) < 0)

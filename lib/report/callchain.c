@@ -15,11 +15,13 @@
 
 #include "machine/dso.h"
 
-void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool)
+void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool,
+		   uint64_t *nr_nodes)
 {
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
 	t->pool = pool;
+	t->nr_nodes = nr_nodes;
 }
 
 void rp_ctree_release(struct rp_ctree *t)
@@ -88,7 +90,7 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 			if (n->parent == parent && (n->inlined || inlined) && !strcmp(n->name, name))
 				return n;
 	}
-	if (t->nr_nodes >= RP_CTREE_MAX_NODES) {
+	if (__atomic_fetch_add(t->nr_nodes, 1, __ATOMIC_RELAXED) >= RP_CTREE_MAX_NODES) {
 		*err = RP_ERR_LIMIT;
 		return NULL;
 	}
@@ -125,7 +127,6 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	n->sibling = parent->child;
 	parent->child = n;
 	parent->nr_children++;
-	t->nr_nodes++;
 	return n;
 }
 

@@ -69,10 +69,16 @@ struct rp_ctree {
 	/* (parent, symbol name) -> first named node of chain: where an
 	 * inlined frame meets a frame of the same name */
 	struct rp_hashmap name_index;
-	size_t nr_nodes;
+	/* Nodes of every tree of the report, against RP_CTREE_MAX_NODES:
+	 * shared by the ctrees of one report that are built on several
+	 * threads at once (their own arena, pool and indexes each), so
+	 * counted atomically. */
+	uint64_t *nr_nodes;
 };
 
-void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool);
+/* nr_nodes: the report's count of nodes (see above), not owned. */
+void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool,
+		   uint64_t *nr_nodes);
 void rp_ctree_release(struct rp_ctree *t);
 
 /* A root (no frame) in the report's arena, or NULL (no memory). */

@@ -14,6 +14,7 @@
 #include "report/report_int.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -59,6 +60,10 @@
 /* perf report's --max-stack default (the kernel's perf_event_max_stack):
  * frames of a call stack it looks at, counted from the drawing's root. */
 #define RP_REPORT_MAX_STACK 127
+/* Partitions of the graphs at most (rp_report_opts.nr_threads), and the
+ * distinct stacks a drain must hold to be done on several threads. */
+#define RP_REPORT_MAX_PARTS 64u
+#define RP_REPORT_PAR_MIN_STACKS 64u
 /* perf's default call-graph threshold (percent). */
 #define RP_CALL_THRESHOLD_DEFAULT 0.5
 
@@ -262,6 +267,18 @@ struct rp_report {
 	struct rp_srctext srctext;   /* srcline/srcfile texts, when want_srcline */
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
+	/* The graphs in nr_parts partitions (rp_report_opts.nr_threads): an
+	 * entry's tree is built in partition rp_report_part_of(), whose
+	 * ctree is r->ctree for 0 and parts[k].ctree (with an arena and a
+	 * pool of its own) for the others, so that partitions can be built
+	 * on threads of their own (rp_report_drain_stacks()). */
+	unsigned nr_parts;
+	struct rp_report_part {
+		struct rp_arena arena;
+		struct rp_strpool pool;
+		struct rp_ctree ctree;
+	} *parts;
+	uint64_t nr_nodes; /* of every ctree */
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to */
@@ -896,7 +913,24 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		    r->keys[i] == RP_SORT_SRCLINE_TO)
 			r->nontotal = 1;
 	}
-	rp_ctree_init(&r->ctree, &r->arena, &r->pool);
+	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
+	r->nr_parts = 1;
+	if (o.nr_threads >= 2 && r->graph | r->children) {
+		unsigned parts = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
+								    : RP_REPORT_MAX_PARTS;
+
+		/* Without them the graphs are built on one thread. */
+		r->parts = calloc(parts, sizeof(*r->parts));
+		if (r->parts) {
+			r->nr_parts = parts;
+			for (unsigned k = 1; k < parts; k++) {
+				struct rp_report_part *pt = &r->parts[k];
+
+				pt->pool = (struct rp_strpool)RP_STRPOOL_INIT;
+				rp_ctree_init(&pt->ctree, &pt->arena, &pt->pool, &r->nr_nodes);
+			}
+		}
+	}
 	rp_stacks_init(&r->stacks);
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
@@ -945,6 +979,12 @@ void rp_report_free(struct rp_report *report)
 	}
 	free(report->hists);
 	rp_ctree_release(&report->ctree);
+	for (unsigned k = 1; report->parts && k < report->nr_parts; k++) {
+		rp_ctree_release(&report->parts[k].ctree);
+		rp_strpool_release(&report->parts[k].pool);
+		rp_arena_release(&report->parts[k].arena);
+	}
+	free(report->parts);
 	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
@@ -1636,31 +1676,48 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 }
 
 /* Adds a path to an entry's graph. */
+/* The partition of entry e's graph and --children sums: any function
+ * of e that stays the same for the report's life. */
+static unsigned rp_report_part_of(const struct rp_report *r, const struct rp_hist_entry *e)
+{
+	return r->nr_parts < 2 ? 0
+			       : (unsigned)((rp_hash64((uint64_t)(uintptr_t)e) >> 16) % r->nr_parts);
+}
+
 static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
 			       const struct rp_cframe *frames, size_t nr, uint64_t period,
 			       uint64_t count)
 {
-	if (!e->chain && !(e->chain = rp_ctree_root(&r->ctree)))
+	unsigned k = rp_report_part_of(r, e);
+	struct rp_ctree *t = k ? &r->parts[k].ctree : &r->ctree;
+
+	if (!e->chain && !(e->chain = rp_ctree_root(t)))
 		return RP_ERR_NOMEM;
-	return rp_ctree_add(&r->ctree, e->chain, frames, nr, period, count);
+	return rp_ctree_add(t, e->chain, frames, nr, period, count);
 }
 
-/* A distinct stack's samples into the graphs and the --children sums. */
-static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
+/* A distinct stack's samples into the graphs and the --children sums of
+ * the entries of partition `part` (every entry when part is negative). */
+static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, int part)
 {
-	struct rp_report *r = ctx;
 	int rc;
 
 	if (r->graph) {
-		rc = rp_report_graph_add(r, (struct rp_hist_entry *)(uintptr_t)st->owner[0],
-					 st->frames, st->nr_frames, st->period, st->count);
-		if (rc)
-			return rc;
+		struct rp_hist_entry *self = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
+
+		if (part < 0 || rp_report_part_of(r, self) == (unsigned)part) {
+			rc = rp_report_graph_add(r, self, st->frames, st->nr_frames, st->period,
+						 st->count);
+			if (rc)
+				return rc;
+		}
 	}
 	for (uint32_t i = 0; i < st->nr_links; i++) {
 		struct rp_hist_entry *e = st->links[i].entry;
 		uint32_t from = st->links[i].from;
 
+		if (part >= 0 && rp_report_part_of(r, e) != (unsigned)part)
+			continue;
 		e->acc_period += st->period;
 		e->acc_samples += st->count;
 		if (r->graph) {
@@ -1673,10 +1730,72 @@ static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
 	return 0;
 }
 
-/* Builds the graphs and --children sums of the stacks held so far. */
+static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
+{
+	return rp_report_stack_part(ctx, st, -1);
+}
+
+static int rp_report_stack_none(void *ctx, const struct rp_stack *st)
+{
+	(void)ctx;
+	(void)st;
+	return 0;
+}
+
+/* One partition's share of a drain, on a thread of its own. */
+struct rp_report_drain_job {
+	struct rp_report *r;
+	unsigned part;
+	int rc;
+	pthread_t thread;
+};
+
+static void *rp_report_drain_main(void *arg)
+{
+	struct rp_report_drain_job *job = arg;
+	const struct rp_stacks *t = &job->r->stacks;
+
+	job->rc = 0;
+	for (size_t i = 0; i < t->nr && job->rc >= 0; i++)
+		job->rc = rp_report_stack_part(job->r, t->order[i], (int)job->part);
+	return NULL;
+}
+
+/*
+ * Builds the graphs and --children sums of the stacks held so far.  With
+ * partitions and enough stacks, each partition on a thread of its own:
+ * every partition takes the stacks in the order they were first met, so
+ * each entry's tree and sums grow as with one thread (the drawing is the
+ * same).  An error of any partition is the drain's (the first by
+ * partition).
+ */
 static int rp_report_drain_stacks(struct rp_report *r)
 {
-	return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
+	if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
+		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
+
+	struct rp_report_drain_job jobs[RP_REPORT_MAX_PARTS];
+	unsigned started = 1;
+	int rc = 0;
+
+	for (unsigned k = 0; k < r->nr_parts; k++)
+		jobs[k] = (struct rp_report_drain_job){ r, k, 0, 0 };
+	for (; started < r->nr_parts; started++)
+		if (pthread_create(&jobs[started].thread, NULL, rp_report_drain_main,
+				   &jobs[started]))
+			break;
+	/* Partitions whose thread could not start run here, after 0. */
+	rp_report_drain_main(&jobs[0]);
+	for (unsigned k = started; k < r->nr_parts; k++)
+		rp_report_drain_main(&jobs[k]);
+	for (unsigned k = 1; k < started; k++)
+		pthread_join(jobs[k].thread, NULL);
+	for (unsigned k = 0; k < r->nr_parts && !rc; k++)
+		rc = jobs[k].rc < 0 ? jobs[k].rc : 0;
+	/* The table is emptied as rp_stacks_drain() empties it. */
+	int drc = rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
+
+	return rc ? rc : drc;
 }
 
 /*

@@ -33,6 +33,20 @@ int rp_symbols_new(struct rp_symbols **out, const struct rp_session *session,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return RP_ERR_NOMEM;
+	pthread_mutexattr_t attr;
+
+	if (pthread_mutexattr_init(&attr)) {
+		free(s);
+		return RP_ERR_NOMEM;
+	}
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	int lock_err = pthread_mutex_init(&s->lock, &attr);
+
+	pthread_mutexattr_destroy(&attr);
+	if (lock_err) {
+		free(s);
+		return RP_ERR_NOMEM;
+	}
 	s->session = session;
 	s->no_demangle = o.no_demangle;
 	s->no_inline = o.no_inline;
@@ -96,6 +110,7 @@ void rp_symbols_free(struct rp_symbols *s)
 		if (refs[i].dso->symtab == refs[i].t) {
 			refs[i].dso->symtab = NULL;
 			refs[i].dso->symtab_tried = 0;
+			refs[i].dso->symtab_ready = 0;
 		}
 		if (refs[i].t->dwarf)
 			dwarf_end(refs[i].t->dwarf);
@@ -111,6 +126,7 @@ void rp_symbols_free(struct rp_symbols *s)
 		pthread_join(s->prefetch, NULL);
 	free(s->kallsyms_text);
 	rp_arena_release(&s->scratch);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
 
@@ -197,20 +213,32 @@ nomem:
 
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
 {
-	if (dso->symtab_tried)
+	if (__atomic_load_n(&dso->symtab_ready, __ATOMIC_ACQUIRE))
 		return dso->symtab;
+	pthread_mutex_lock(&s->lock);
+	if (dso->symtab_tried) {
+		/* Loaded meanwhile, or this thread is loading it. */
+		struct rp_dso_symtab *tried = dso->symtab;
+
+		pthread_mutex_unlock(&s->lock);
+		return tried;
+	}
 	dso->symtab_tried = 1;
 	struct rp_dso_symtab *t = NULL;
 	if (RP_ARRAY_RESERVE(s->tables, s->alloc_tables, s->nr_tables + 1) == 0)
 		t = load_table(s, dso);
 	if (!t) {
 		s->error = RP_ERR_NOMEM;
+		__atomic_store_n(&dso->symtab_ready, 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&s->lock);
 		return NULL;
 	}
 	s->tables[s->nr_tables].dso = dso;
 	s->tables[s->nr_tables].t = t;
 	s->nr_tables++;
 	dso->symtab = t;
+	__atomic_store_n(&dso->symtab_ready, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
 	return t;
 }
 

@@ -165,6 +165,10 @@ struct rp_symbols {
 	int prefetching;
 	char *kallsyms_text;
 	size_t kallsyms_len;
+	/* Held while a table loads (rp_symbols_table()), which the
+	 * unwinder's workers may ask for at once with the pipeline's thread;
+	 * recursive, as a loader may ask for another DSO's table. */
+	pthread_mutex_t lock;
 	/* 0, or RP_ERR_NOMEM once a table or a source file name could not
 	 * be loaded for lack of memory (rp_symbols_error()). */
 	int error;
@@ -174,7 +178,9 @@ struct rp_symbols {
  * The symbol table of dso, loaded on the first call (a table with nr 0
  * when no symbols were found).  NULL when an allocation failed while it
  * loaded: s->error is then RP_ERR_NOMEM, and the DSO is not tried again.
- * Owned by s.
+ * Owned by s.  Threads may call it at once for user DSOs (loads are
+ * serialized by s->lock); what a loaded table holds but its lazily
+ * filled caches (sources, DWARF, inlines, lines) does not change after.
  */
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
 

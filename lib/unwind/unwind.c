@@ -75,7 +75,8 @@ struct rp_uw_space {
 
 /* The walk in progress. */
 struct rp_uw_walk {
-	struct rp_thread *thread;
+	struct rp_maps *maps;
+	int32_t pid, tid;
 	const struct rp_sample *d;
 	enum rp_unwind_arch arch;
 	uint64_t sp;
@@ -207,11 +208,12 @@ static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
 	if (*thread_argp)
 		return 0;
 	*thread_argp = dwfl_arg;
-	return sp->u->walk.thread ? sp->u->walk.thread->tid : dwfl_pid(dwfl);
+	return sp->u->walk.maps ? sp->u->walk.tid : dwfl_pid(dwfl);
 }
 
 /* A word of the module's file at addr, for memory below or above the
- * stack bytes (perf reads those from the DSO's file). */
+ * stack bytes (perf reads those from the DSO's file): the module was
+ * reported for the map at addr. */
 static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
@@ -242,16 +244,31 @@ static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 	return false;
 }
 
+enum report_result { REPORT_OK, REPORT_NONE, REPORT_STALE, REPORT_NOMEM };
+
+static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_space *sp,
+					const struct rp_maps *maps, uint64_t pc);
+
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
 {
 	struct rp_uw_space *sp = dwfl_arg;
-	const struct rp_uw_walk *w = &sp->u->walk;
+	struct rp_uw_walk *w = &sp->u->walk;
 	uint64_t size = w->d->stack_user_dyn_size;
 
 	if (addr >= w->sp && addr - w->sp <= size && size - (addr - w->sp) >= sizeof(*result)) {
 		memcpy(result, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*result));
 		return true;
 	}
+	/* The module of the map at addr, reported now if no walk of this
+	 * Dwfl reached it yet: what a read finds depends on the maps alone,
+	 * not on the walks this Dwfl did before (the unwinder's workers
+	 * each have their own, lib/process.c). */
+	enum report_result r = report_module(sp->u, sp, w->maps, addr);
+
+	if (r == REPORT_STALE)
+		w->stale = 1;
+	if (r != REPORT_OK)
+		return false;
 	return read_module_word(dwfl, addr, result);
 }
 
@@ -327,8 +344,6 @@ static uint64_t map_bias(const struct rp_map *map, const struct rp_dso_symtab *t
 	return map->start - map->pgoff;
 }
 
-enum report_result { REPORT_OK, REPORT_NONE, REPORT_STALE, REPORT_NOMEM };
-
 /*
  * Makes sure the module of the map holding pc is reported in sp's Dwfl.
  * REPORT_NONE: no map, no file or libdwfl refused it (the walk stops
@@ -336,11 +351,13 @@ enum report_result { REPORT_OK, REPORT_NONE, REPORT_STALE, REPORT_NOMEM };
  * file or bias.
  */
 static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_space *sp,
-					struct rp_maps *maps, uint64_t pc)
+					const struct rp_maps *maps, uint64_t pc)
 {
-	const struct rp_map *map = maps ? rp_maps_find(maps, pc) : NULL;
+	const struct rp_map *map = maps ? rp_maps_lookup(maps, pc) : NULL;
 
-	if (!map || !map->dso || map->identity)
+	/* Only files' maps: the tables of kernel DSOs are not loaded from a
+	 * walk (their loading reads state the pipeline's thread writes). */
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
 		return REPORT_NONE;
 	struct rp_dso *dso = map->dso;
 	struct rp_dso_symtab *t = rp_symbols_table(u->symbols, dso);
@@ -393,17 +410,17 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
+	if (w->stale || !dwfl_frame_pc(state, &pc, NULL) || !pc)
 		return DWARF_CB_ABORT;
 	/* This frame's module, before libdwfl looks for its CFI: asking
 	 * whether the frame is an activation unwinds it already. */
-	enum report_result r = report_module(u, sp, w->thread->maps, pc);
+	enum report_result r = report_module(u, sp, w->maps, pc);
 
 	if (r == REPORT_STALE) {
 		w->stale = 1;
 		return DWARF_CB_ABORT;
 	}
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!dwfl_frame_pc(state, &pc, &activation) || w->stale)
 		return DWARF_CB_ABORT;
 	/* A return address points after the call: perf reports the call. */
 	w->ips[w->nr++] = activation ? pc : pc - 1;
@@ -444,7 +461,7 @@ static void space_drop(struct rp_unwinder *u, struct rp_maps *maps)
 static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 {
 	struct rp_uw_walk *w = &u->walk;
-	enum report_result r = report_module(u, sp, w->thread->maps, ip);
+	enum report_result r = report_module(u, sp, w->maps, ip);
 
 	w->nr = 0;
 	w->stale = 0;
@@ -453,7 +470,7 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 	if (r != REPORT_OK)
 		return 0;
 	if (!sp->attached) {
-		pid_t pid = w->thread->pid > 0 ? w->thread->pid : w->thread->tid;
+		pid_t pid = w->pid > 0 ? w->pid : w->tid;
 
 		if (!dwfl_attach_state(sp->dwfl, NULL, pid, &thread_callbacks, sp)) {
 			sp->broken = 1;
@@ -461,17 +478,17 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 		}
 		sp->attached = 1;
 	}
-	dwfl_getthread_frames(sp->dwfl, w->thread->tid > 0 ? w->thread->tid : 1, frame_cb, sp);
+	dwfl_getthread_frames(sp->dwfl, w->tid > 0 ? w->tid : 1, frame_cb, sp);
 	return w->stale;
 }
 
-size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
+size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, int32_t tid,
 		      const struct rp_sample *d, uint64_t *ips, size_t max)
 {
 	struct rp_uw_walk *w = &u->walk;
 	uint64_t ip;
 
-	if (!max || !thread || !thread->maps || !rp_unwind_applies(d))
+	if (!max || !maps || !rp_unwind_applies(d))
 		return 0;
 	if (max > RP_UNWIND_MAX_STACK)
 		max = RP_UNWIND_MAX_STACK;
@@ -479,18 +496,20 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
 	if (perf_reg(&d->regs_user, arch_ip(w->arch), &ip) < 0 ||
 	    perf_reg(&d->regs_user, arch_sp(w->arch), &w->sp) < 0 || !ip)
 		return 0;
-	w->thread = thread;
+	w->maps = maps;
+	w->pid = pid;
+	w->tid = tid;
 	w->d = d;
 	w->ips = ips;
 	w->max = max;
 	for (int attempt = 0; attempt < 2; attempt++) {
-		struct rp_uw_space *sp = space_get(u, thread->maps);
+		struct rp_uw_space *sp = space_get(u, maps);
 
 		if (!sp || sp->broken)
 			break;
 		if (!walk_once(u, sp, ip))
 			break;
-		space_drop(u, thread->maps);
+		space_drop(u, maps);
 		w->nr = 0;
 	}
 	/* perf reports the sampled ip even where no walk could start. */
@@ -498,7 +517,7 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
 		ips[0] = ip;
 		w->nr = 1;
 	}
-	w->thread = NULL;
+	w->maps = NULL;
 	w->d = NULL;
 	return w->nr;
 }

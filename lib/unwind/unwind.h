@@ -30,6 +30,7 @@
 #define RP_UNWIND_MAX_SPACES 256u
 
 struct rp_unwinder;
+struct rp_maps;
 
 /*
  * A new unwinder over machine's address spaces, reading binaries through
@@ -46,15 +47,20 @@ void rp_unwinder_free(struct rp_unwinder *u);
 int rp_unwind_applies(const struct rp_sample *d);
 
 /*
- * Walks the user stack of sample d of thread: writes the frames' addresses
+ * Walks the user stack of sample d of thread tid of process pid (-1:
+ * unknown), whose address space at the sample's time is maps: writes the frames' addresses
  * into ips[0..n) in callee order (the sampled user ip first, then each
  * caller's return address minus one, as perf reports them), at most max,
  * and returns n.  A walk ends where the unwinder finds no CFI or no map,
  * at an undefined return address, at a zero address, or at max frames;
  * whatever was found before is kept, never an error.  Samples without
- * what rp_unwind_applies() checks give 0.
+ * what rp_unwind_applies() checks give 0.  The result depends on d and
+ * on maps alone, not on earlier walks.  Unwinders of one machine and
+ * resolver may walk on several threads at once, each unwinder on one
+ * thread at a time, while no one changes maps (the resolver's table
+ * loads are locked: rp_symbols_table()).
  */
-size_t rp_unwind_user(struct rp_unwinder *u, struct rp_thread *thread,
+size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, int32_t tid,
 		      const struct rp_sample *d, uint64_t *ips, size_t max);
 
 #endif

@@ -9,7 +9,11 @@
  *   the same events, with the same resolution, in the same order as with
  *   one, on files whose records come as runs per CPU with sideband in
  *   between, byte-swapped files (read with one thread) and a consumer that
- *   stops the run with an error.
+ *   stops the run with an error;
+ * - with stack walks handed to workers (samples with user registers and
+ *   stack, -j 4), the same, where a thread first seen without its pid
+ *   learns it (and its leader's maps) from a later sample, while earlier
+ *   samples of it wait to be processed.
  * Not timed.
  */
 #include <setjmp.h>
@@ -26,6 +30,7 @@
 
 #include <readperf/machine.h>
 #include <readperf/process.h>
+#include <readperf/symbols.h>
 
 #include "builder.h"
 
@@ -152,6 +157,7 @@ static int digest_event(void *ctx, const struct rp_event *ev, const struct rp_re
 			mix(d, ev->u.sample.callchain[i]);
 		assert_non_null(res);
 		mix(d, (uint64_t)rp_thread_tid(res->thread));
+		mix(d, (uint64_t)rp_thread_pid(res->thread));
 		for (const char *c = res->comm; c && *c; c++)
 			mix(d, (uint8_t)*c);
 		mix(d, res->al.addr);
@@ -170,20 +176,30 @@ static int digest_event(void *ctx, const struct rp_event *ev, const struct rp_re
 	return 0;
 }
 
-/* Runs the pipeline over path with nr_threads; returns rp_process's value. */
-static int run(const char *path, unsigned nr_threads, struct digest *d)
+/* Runs the pipeline over path with nr_threads (and a resolver when
+ * with_symbols: stacks can then be walked); returns rp_process's value. */
+static int run_with(const char *path, unsigned nr_threads, struct digest *d, int with_symbols)
 {
 	struct rp_session *s = tb_open(path, RP_ORDER_TIME, 0);
 	struct rp_machine *m = NULL;
+	struct rp_symbols *sym = NULL;
 
 	assert_non_null(s);
 	assert_int_equal(rp_machine_new(&m, s), 0);
+	if (with_symbols)
+		assert_int_equal(rp_symbols_new(&sym, s, NULL), 0);
 	struct rp_consumer c = { d, digest_event, d->flags };
-	int ret = rp_process_mt(s, m, NULL, &c, 1, nr_threads);
+	int ret = rp_process_mt(s, m, sym, &c, 1, nr_threads);
 
+	rp_symbols_free(sym);
 	rp_machine_free(m);
 	rp_session_close(s);
 	return ret;
+}
+
+static int run(const char *path, unsigned nr_threads, struct digest *d)
+{
+	return run_with(path, nr_threads, d, 0);
 }
 
 /* A field of /proc/self/status in bytes ("VmRSS:", "VmHWM:"), or 0. */
@@ -336,6 +352,109 @@ static void test_threads_consumer_error(void **state)
 	free(path);
 }
 
+/*
+ * Samples with user registers (bp, sp, ip) and 64 bytes of stack, of
+ * threads 500-503 of process 400 (mapped: a file that does not exist, so
+ * each walk gives the sampled ip alone); thread 500's first samples say
+ * pid -1 (a thread first seen without its pid), later ones pid 400; an
+ * MMAP every 50 rounds.
+ */
+static char *write_walks(size_t *nr_samples)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IDENTIFIER | RP_SAMPLE_IP | RP_SAMPLE_TID |
+					   RP_SAMPLE_TIME | RP_SAMPLE_CPU | RP_SAMPLE_PERIOD |
+					   RP_SAMPLE_CALLCHAIN | RP_SAMPLE_REGS_USER |
+					   RP_SAMPLE_STACK_USER);
+	const uint64_t id[1] = { 9 };
+	const uint64_t chain[2] = { RP_CONTEXT_USER, 0x400100 };
+	uint8_t stack[64];
+	uint64_t t = 1000;
+	size_t n = 0;
+
+	a.sample_regs_user = (1ull << 6) | (1ull << 7) | (1ull << 8);
+	a.sample_stack_user = sizeof(stack);
+	memset(stack, 0x5a, sizeof(stack));
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, id, 1);
+	for (unsigned round = 0; round < 200; round++) {
+		struct tb_sample sm;
+
+		memset(&sm, 0, sizeof(sm));
+		sm.id = id[0];
+		sm.pid = 400;
+		sm.tid = 400;
+		sm.time = t;
+		if (round % 50 == 10) {
+			size_t st = tb_rec_begin(&f.data, RP_RECORD_MMAP, RP_MISC_USER);
+
+			tb_u32(&f.data, 400), tb_u32(&f.data, 400);
+			tb_u64(&f.data, 0x400000 + round * 0x10000ull), tb_u64(&f.data, 0x10000);
+			tb_u64(&f.data, 0);
+			tb_str(&f.data, "/nonexistent/rp-walk.so", 8);
+			tb_sample_id(&f.data, &a, &sm);
+			tb_rec_end(&f.data, st);
+		}
+		for (unsigned k = 0; k < 16; k++) {
+			uint64_t regs[3] = { 0x7ff000, 0x7ff000 + k * 8, 0x400000 + k * 0x40 };
+
+			sm.tid = 500 + k % 4;
+			/* thread 500 learns its pid at round 75, between MMAPs */
+			sm.pid = sm.tid == 500 && round < 75 ? (uint32_t)-1 : 400;
+			sm.cpu = k % 2;
+			sm.time = t + k;
+			sm.ip = regs[2];
+			sm.period = 1;
+			sm.callchain_nr = 2;
+			sm.callchain = chain;
+			sm.regs_user_abi = 2; /* PERF_SAMPLE_REGS_ABI_64 */
+			sm.regs_user = regs;
+			sm.stack_size = sizeof(stack);
+			sm.stack = stack;
+			sm.stack_dyn_size = sizeof(stack);
+			tb_sample(&f.data, &a, RP_MISC_USER, &sm);
+			n++;
+		}
+		t += 16;
+		size_t st = tb_rec_begin(&f.data, RP_RECORD_FINISHED_ROUND, 0);
+		tb_rec_end(&f.data, st);
+	}
+	char *path = tb_file_write_tmp(&f);
+	tb_file_free(&f);
+	*nr_samples = n;
+	return path;
+}
+
+static void test_walks_same(void **state)
+{
+	(void)state;
+	size_t nr;
+	char *path = write_walks(&nr);
+
+	for (unsigned threads = 2; threads <= 4; threads += 2) {
+		struct digest one = { .h = 1, .flags = RP_CONSUMER_CALLCHAIN };
+		struct digest many = { .h = 1, .flags = RP_CONSUMER_CALLCHAIN };
+
+		assert_int_equal(run_with(path, 1, &one, 1), 0);
+		assert_int_equal(run_with(path, threads, &many, 1), 0);
+		assert_int_equal(one.nr_samples, nr);
+		assert_int_equal(many.nr_samples, nr);
+		assert_true(one.h == many.h);
+	}
+	/* A consumer that stops the run: the same events before it. */
+	for (uint64_t stop = 1; stop < 3000; stop = stop * 3 + 1) {
+		struct digest one = { .h = 1, .flags = RP_CONSUMER_CALLCHAIN, .stop_after = stop };
+		struct digest many = { .h = 1, .flags = RP_CONSUMER_CALLCHAIN, .stop_after = stop };
+
+		assert_int_equal(run_with(path, 1, &one, 1), RP_ERR_LIMIT);
+		assert_int_equal(run_with(path, 4, &many, 1), RP_ERR_LIMIT);
+		assert_int_equal(one.nr_events, many.nr_events);
+		assert_true(one.h == many.h);
+	}
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_threads_same_swapped),
 		cmocka_unit_test(test_threads_same_unaligned),
 		cmocka_unit_test(test_threads_consumer_error),
+		cmocka_unit_test(test_walks_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

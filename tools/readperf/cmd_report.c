@@ -193,6 +193,16 @@ static void report_init(void *o)
 	cli_config_read(report_config, opts);
 }
 
+/* The call graphs are built on -j threads. */
+static int report_prepare(void *o, const struct cli_input *in)
+{
+	struct rp_report_opts *opts = o;
+
+	(void)in;
+	opts->nr_threads = cli_threads();
+	return 0;
+}
+
 /* A `perf stat record` file: perf report hands it to perf stat report. */
 static int report_instead(void *o, struct cli_input *in, int *status)
 {
@@ -257,6 +267,7 @@ static const struct cli_output_cmd report_cmd = {
 	.opts_size = sizeof(struct rp_report_opts),
 	.option = report_option,
 	.init = report_init,
+	.prepare = report_prepare,
 	.instead = report_instead,
 };
 
