@@ -77,6 +77,9 @@ same() {
 		fail "$tag: perf diff printed no row (test problem)"
 		return
 	fi
+	if [ -n "${unresolved_as_one:-}" ]; then
+		sed -i -E 's/\[\.\] 0x[0-9a-f]+/[.] 0x(unresolved)/' "$base.perf.txt" "$base.rp.txt"
+	fi
 	if cmp -s "$base.perf.txt" "$base.rp.txt"; then
 		echo "ok   $tag ($(grep -cv '^#' "$base.rp.txt") rows)"
 	else
@@ -183,7 +186,13 @@ same old2.data new2.data -c ratio -p
 same old2.data new2.data -b -t ';'
 same new2.data old2.data -c delta
 
-# System-wide, with call stacks (perf diff ignores them).
+# System-wide, with call stacks (perf diff ignores them).  Other
+# processes of the machine (stripped tools another job ran meanwhile) have
+# user addresses without a symbol; perf shows the several such addresses
+# of one process and DSO as one row, under the address of whichever came
+# first in its input tree, which is not a total order (docs/diff.md): the
+# rows are compared with that address left out.
+unresolved_as_one=1
 for opts in "" "-s comm" "-s pid" "-s comm,dso,sym" "-s cpu,comm" "-c ratio -p" \
 	"-c wdiff:2,3 -F" "-b -s pid,sym"; do
 	# shellcheck disable=SC2086 # the options are words
@@ -193,6 +202,7 @@ same sys-old.data sys-new.data -t '|' -s pid,sym
 same sys-old.data sys-new.data --percentage relative -C diffwork
 same sys-old.data sys-new.data -d '[kernel.kallsyms]' -s comm,sym
 same sys-old.data sys-new.data --cpu 0 -s cpu,comm
+unresolved_as_one=
 
 # perf diff's default files: perf.data.old and perf.data; one file is NEW.
 mkdir -p defaults
