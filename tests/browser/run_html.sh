@@ -25,6 +25,13 @@ CHROMIUM=${RP_CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || rp_cannot_run "chromium is not installed (apt-get install chromium)" \
 	"the HTML report was NOT checked in a browser."
 
+# playwright-core 1.65 needs Node.js 20 or later (its "engines"); Debian
+# 12's own nodejs is 18: say so rather than fail obscurely.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+[ "$node_major" -ge 20 ] 2>/dev/null || rp_cannot_run \
+	"Node.js $(node --version 2>/dev/null || echo missing) is too old for playwright-core (20 or later)" \
+	"the HTML report was NOT checked in a browser."
+
 tests_dir=$PWD
 artifacts=$tests_dir/html-artifacts
 node_dir=$tests_dir/browser-node
