@@ -166,6 +166,34 @@ const struct rp_dbx_table_def *rp_dbx_table(const struct rp_dbx_opts *opts, enum
 	return &rp_dbx_tables[t];
 }
 
+const char *rp_dbx_table_name(enum rp_dbx_table t)
+{
+	return rp_dbx_tables[t].name;
+}
+
+size_t rp_dbx_columns_sql(char *sql, size_t size, const struct rp_dbx_table_def *def, size_t first,
+			  int sqlite)
+{
+	size_t n = 0;
+
+	for (size_t c = first; c < def->nr_cols && n < size; c++) {
+		const struct rp_dbx_column *col = &def->cols[c];
+		/* `transaction` is a keyword in SQLite: perf's script names
+		 * the column transaction_ there. */
+		const char *name = sqlite && !strcmp(col->name, "transaction") ? "transaction_"
+										 : col->name;
+		static const char *const types[] = { [RP_DBX_BIGINT] = "bigint",
+						     [RP_DBX_INT] = "integer",
+						     [RP_DBX_BOOL] = "boolean" };
+		int k = col->type == RP_DBX_TEXT
+				? snprintf(sql + n, size - n, ", %s varchar(%u)", name, col->max_chars)
+				: snprintf(sql + n, size - n, ", %s %s", name, types[col->type]);
+
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n < size ? n : size ? size - 1 : 0;
+}
+
 int rp_dbx_has_table(const struct rp_dbx_opts *opts, enum rp_dbx_table t)
 {
 	if (t == RP_DBX_CALL_PATHS)

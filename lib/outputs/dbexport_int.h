@@ -91,6 +91,14 @@ struct rp_dbx;
 /* The table definitions for these options (samples' columns depend on
  * `branches`).  Static storage. */
 const struct rp_dbx_table_def *rp_dbx_table(const struct rp_dbx_opts *opts, enum rp_dbx_table t);
+/* Table t's name. */
+const char *rp_dbx_table_name(enum rp_dbx_table t);
+/* ", name type" for def's columns from number first on (SQL types:
+ * bigint, integer, boolean, varchar(n); with sqlite, `transaction` named
+ * transaction_ as perf's export-to-sqlite.py names it) into sql (NUL
+ * terminated, cut at size).  Returns the length written. */
+size_t rp_dbx_columns_sql(char *sql, size_t size, const struct rp_dbx_table_def *def, size_t first,
+			  int sqlite);
 /* Whether the export has table t (call_paths and calls only with the
  * options that make perf's scripts create them). */
 int rp_dbx_has_table(const struct rp_dbx_opts *opts, enum rp_dbx_table t);

@@ -26,6 +26,7 @@
 #include "common/hex.h"
 #include "common/opts.h"
 #include "outputs/dbexport_int.h"
+#include "outputs/linebuf.h"
 #include "outputs/output_int.h"
 
 #ifdef RP_HAVE_POSTGRES
@@ -40,11 +41,6 @@
 /* The advisory lock that serializes the creation of the schema. */
 #define RP_PG_SCHEMA_LOCK "7526102020161107"
 
-struct rp_pgbuf {
-	char *p;
-	size_t len, cap;
-};
-
 struct rp_pg {
 	struct rp_postgres_opts opts;
 	struct rp_dbx_opts dopts;
@@ -52,9 +48,10 @@ struct rp_pg {
 	PGconn *conn;
 	int copying;        /* the samples' COPY is open */
 	int64_t recording;  /* its id in recordings */
-	struct rp_pgbuf held[RP_DBX_NR_TABLES];
+	int64_t replaced;   /* the recording --replace replaces, or 0 */
+	struct rp_linebuf held[RP_DBX_NR_TABLES];
 	uint64_t held_bytes;
-	struct rp_pgbuf samples;
+	struct rp_linebuf samples;
 	char hash[65];
 };
 
@@ -80,24 +77,6 @@ static int rp_pg_exec(struct rp_pg *pg, const char *sql, struct rp_error *err)
 
 	PQclear(res);
 	return ret;
-}
-
-static int rp_buf_reserve(struct rp_pgbuf *b, size_t more)
-{
-	if (b->len + more <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 65536;
-	while (cap < b->len + more) {
-		if (cap > SIZE_MAX / 2)
-			return RP_ERR_NOMEM;
-		cap *= 2;
-	}
-	char *p = realloc(b->p, cap);
-	if (!p)
-		return RP_ERR_NOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
 }
 
 static inline void rp_put16(char *p, uint16_t v)
@@ -136,16 +115,16 @@ static size_t rp_utf8_prefix(const char *s, size_t len, uint32_t max_chars)
 }
 
 /* One row in COPY's binary format: the recording's id, then the values. */
-static int rp_pg_encode(struct rp_pg *pg, struct rp_pgbuf *b, const struct rp_dbx_table_def *def,
+static int rp_pg_encode(struct rp_pg *pg, struct rp_linebuf *b, const struct rp_dbx_table_def *def,
 			const struct rp_dbx_value *v)
 {
 	size_t need = 2 + 12;
 
 	for (size_t c = 0; c < def->nr_cols; c++)
 		need += 4 + (def->cols[c].type == RP_DBX_TEXT ? v[c].len : 8);
-	if (rp_buf_reserve(b, need) < 0)
+	char *p = rp_lb_room(b, need), *start = p;
+	if (!p)
 		return RP_ERR_NOMEM;
-	char *p = b->p + b->len;
 	rp_put16(p, (uint16_t)(def->nr_cols + 1));
 	rp_put32(p + 2, 8);
 	rp_put64(p + 6, (uint64_t)pg->recording);
@@ -179,7 +158,7 @@ static int rp_pg_encode(struct rp_pg *pg, struct rp_pgbuf *b, const struct rp_db
 		}
 		}
 	}
-	b->len = (size_t)(p - b->p);
+	b->len += (size_t)(p - start);
 	return 0;
 }
 
@@ -198,15 +177,20 @@ static int rp_pg_put(struct rp_pg *pg, const char *p, size_t n, struct rp_error 
 	return 0;
 }
 
-/* "t (recording_id, a, b, ...)" for table t's COPY. */
+/* The recording's own schema, where its partitions and perf's views are. */
+#define RP_PG_SCHEMA_FMT "recording_%" PRId64
+
+/* "COPY recording_N.t (recording_id, a, b, ...) ..." for table t: into
+ * the partition made in this transaction, so FREEZE. */
 static void rp_pg_copy_sql(const struct rp_pg *pg, enum rp_dbx_table t, char *sql, size_t size)
 {
 	const struct rp_dbx_table_def *def = rp_dbx_table(&pg->dopts, t);
-	int n = snprintf(sql, size, "COPY %s (recording_id", def->name);
+	int n = snprintf(sql, size, "COPY " RP_PG_SCHEMA_FMT ".%s (recording_id", pg->recording,
+			 def->name);
 
 	for (size_t c = 0; c < def->nr_cols; c++)
 		n += snprintf(sql + n, size - (size_t)n, ", %s", def->cols[c].name);
-	snprintf(sql + n, size - (size_t)n, ") FROM STDIN (FORMAT binary)");
+	snprintf(sql + n, size - (size_t)n, ") FROM STDIN (FORMAT binary, FREEZE)");
 }
 
 static int rp_pg_copy_begin(struct rp_pg *pg, enum rp_dbx_table t, struct rp_error *err)
@@ -245,22 +229,6 @@ static int rp_pg_copy_end(struct rp_pg *pg, struct rp_error *err)
 }
 
 /* ------------------------------------------------------------- schema */
-
-static const char *rp_pg_type(const struct rp_dbx_column *c, char *buf, size_t n)
-{
-	switch (c->type) {
-	case RP_DBX_BIGINT:
-		return "bigint";
-	case RP_DBX_INT:
-		return "integer";
-	case RP_DBX_BOOL:
-		return "boolean";
-	case RP_DBX_TEXT:
-		snprintf(buf, n, "varchar(%u)", c->max_chars);
-		return buf;
-	}
-	return "";
-}
 
 static const char rp_pg_recordings[] =
 	"CREATE TABLE IF NOT EXISTS recordings ("
@@ -360,32 +328,67 @@ static const char *const rp_pg_views[] = {
 	" INNER JOIN comms c_in ON c_in.recording_id = cs.recording_id AND c_in.id = cs.comm_in_id",
 };
 
-/* The tables (every column, whatever the options: recordings exported
- * with other options share them), their keys and the views, when
- * missing; in a transaction of its own, one exporter at a time. */
-static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
+/* The views' names, in the order of rp_pg_views: each recording's schema
+ * has them too, as perf's script defines them, on that recording alone. */
+static const char *const rp_pg_view_names[] = {
+	"machines_view", "dsos_view",      "symbols_view", "threads_view",	   "comm_threads_view",
+	"call_paths_view", "calls_view", "samples_view", "context_switches_view",
+};
+
+/* "CREATE TABLE name (recording_id bigint NOT NULL<check>, id ... NOT
+ * NULL, the columns of table t<end>" into sql: the same columns for the
+ * partitioned table and each recording's partition (ATTACH PARTITION
+ * wants them equal). */
+static void rp_pg_table_sql(char *sql, size_t size, const char *name, enum rp_dbx_table t,
+			    const char *check, const char *end)
 {
 	static const struct rp_dbx_opts full = { 0, 1, 1 };
-	char sql[4096], type[32];
+	const struct rp_dbx_table_def *def = rp_dbx_table(&full, t);
+	const struct rp_dbx_table_def id = { def->name, def->cols, 1 };
+	int n = snprintf(sql, size, "CREATE TABLE %s (recording_id bigint NOT NULL%s", name, check);
+
+	n += (int)rp_dbx_columns_sql(sql + n, size - (size_t)n, &id, 0, 0);
+	n += snprintf(sql + n, size - (size_t)n, " NOT NULL");
+	n += (int)rp_dbx_columns_sql(sql + n, size - (size_t)n, def, 1, 0);
+	if (t == RP_DBX_COMMS)
+		n += snprintf(sql + n, size - (size_t)n, ", has_calls boolean");
+	snprintf(sql + n, size - (size_t)n, "%s", end);
+}
+
+/* The tables, when missing: perf's, each LIST-partitioned on recording_id
+ * (a recording's rows are its partitions, loaded without keys, keyed and
+ * attached when complete: the partitions have perf's primary keys, the
+ * partitioned tables none), and perf's views over all recordings; in a transaction of its own, one exporter at a time.  A
+ * database that has them is left alone (its tables take no lock). */
+static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
+{
+	char sql[4096], name[64];
 	int ret;
 
 	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 ||
-	    (ret = rp_pg_exec(pg, "SELECT pg_advisory_xact_lock(" RP_PG_SCHEMA_LOCK ")", err)) < 0 ||
-	    (ret = rp_pg_exec(pg, rp_pg_recordings, err)) < 0)
+	    (ret = rp_pg_exec(pg, "SELECT pg_advisory_xact_lock(" RP_PG_SCHEMA_LOCK ")", err)) < 0)
+		return ret;
+	PGresult *res = PQexec(pg->conn, "SELECT c.relkind FROM pg_class c"
+					 " WHERE c.oid = to_regclass('samples')");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		ret = rp_pg_fail(pg, err, "cannot look for the tables", res);
+		PQclear(res);
+		return ret;
+	}
+	char kind = PQntuples(res) ? PQgetvalue(res, 0, 0)[0] : 0;
+	PQclear(res);
+	if (kind == 'p')
+		return rp_pg_exec(pg, "COMMIT", err);
+	if (kind)
+		return rp_error_set(err, RP_ERR_INVAL,
+				    "postgres: the database has a samples table that is not"
+				    " partitioned by recording (an earlier readperf's, or"
+				    " perf's): export into another database");
+	if ((ret = rp_pg_exec(pg, rp_pg_recordings, err)) < 0)
 		return ret;
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
-		const struct rp_dbx_table_def *def = rp_dbx_table(&full, t);
-		int n = snprintf(sql, sizeof(sql),
-				 "CREATE TABLE IF NOT EXISTS %s (recording_id bigint NOT NULL",
-				 def->name);
-
-		for (size_t c = 0; c < def->nr_cols; c++)
-			n += snprintf(sql + n, sizeof(sql) - (size_t)n, ", %s %s%s",
-				      def->cols[c].name, rp_pg_type(&def->cols[c], type, sizeof(type)),
-				      c ? "" : " NOT NULL");
-		if (t == RP_DBX_COMMS)
-			n += snprintf(sql + n, sizeof(sql) - (size_t)n, ", has_calls boolean");
-		snprintf(sql + n, sizeof(sql) - (size_t)n, ", PRIMARY KEY (recording_id, id))");
+		snprintf(name, sizeof(name), "%s", rp_dbx_table_name(t));
+		rp_pg_table_sql(sql, sizeof(sql), name, t, "", ") PARTITION BY LIST (recording_id)");
 		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
 			return ret;
 	}
@@ -393,6 +396,88 @@ static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
 		if ((ret = rp_pg_exec(pg, rp_pg_views[i], err)) < 0)
 			return ret;
 	return rp_pg_exec(pg, "COMMIT", err);
+}
+
+/* The recording's schema and its partitions, empty, without keys: COPY
+ * fills them (FREEZE: made in this transaction), rp_pg_attach() keys
+ * and attaches them.  The check constraint is the partition's bound, so
+ * that ATTACH need not scan the rows. */
+static int rp_pg_partitions(struct rp_pg *pg, struct rp_error *err)
+{
+	char sql[4096], name[96], check[64];
+	int ret;
+
+	snprintf(sql, sizeof(sql), "CREATE SCHEMA " RP_PG_SCHEMA_FMT, pg->recording);
+	if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+		return ret;
+	snprintf(check, sizeof(check), " CHECK (recording_id = %" PRId64 ")", pg->recording);
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		snprintf(name, sizeof(name), RP_PG_SCHEMA_FMT ".%s", pg->recording,
+			 rp_dbx_table_name(t));
+		rp_pg_table_sql(sql, sizeof(sql), name, t, check, ")");
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* After the rows: the partitions' primary keys, perf's (id) (built now,
+ * from all the rows, not row by row), perf's views in the recording's schema (on its
+ * rows alone: `SET search_path TO recording_N` and perf's queries run as
+ * on perf's database), then, table by table, the replaced recording's
+ * partition dropped and the new one attached (the same order in every
+ * exporter: no deadlock). */
+static int rp_pg_attach(struct rp_pg *pg, struct rp_error *err)
+{
+	char sql[1024];
+	int ret;
+
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		snprintf(sql, sizeof(sql),
+			 "ALTER TABLE " RP_PG_SCHEMA_FMT ".%s ADD PRIMARY KEY (id)",
+			 pg->recording, rp_dbx_table_name(t));
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	/* Each view: the columns of the view over all recordings but
+	 * recording_id, from its rows of this recording. */
+	for (size_t i = 0; i < sizeof(rp_pg_view_names) / sizeof(rp_pg_view_names[0]); i++) {
+		snprintf(sql, sizeof(sql),
+			 "DO $rp$ BEGIN EXECUTE format('CREATE VIEW " RP_PG_SCHEMA_FMT ".%s AS"
+			 " SELECT %%s FROM %%I.%s WHERE recording_id = %" PRId64 "',"
+			 " (SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum)"
+			 " FROM pg_attribute WHERE attrelid = to_regclass('%s') AND attnum > 0"
+			 " AND NOT attisdropped AND attname <> 'recording_id'),"
+			 " (SELECT n.nspname FROM pg_class c JOIN pg_namespace n"
+			 " ON n.oid = c.relnamespace WHERE c.oid = to_regclass('%s'))); END $rp$",
+			 pg->recording, rp_pg_view_names[i], rp_pg_view_names[i], pg->recording,
+			 rp_pg_view_names[i], rp_pg_view_names[i]);
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		const char *name = rp_dbx_table_name(t);
+
+		if (pg->replaced) {
+			snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS " RP_PG_SCHEMA_FMT ".%s",
+				 pg->replaced, name);
+			if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+				return ret;
+		}
+		snprintf(sql, sizeof(sql),
+			 "ALTER TABLE %s ATTACH PARTITION " RP_PG_SCHEMA_FMT ".%s"
+			 " FOR VALUES IN (%" PRId64 ")",
+			 name, pg->recording, name, pg->recording);
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	if (pg->replaced) {
+		snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS " RP_PG_SCHEMA_FMT " CASCADE",
+			 pg->replaced);
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------- the recording */
@@ -566,24 +651,17 @@ static int rp_pg_again(struct rp_pg *pg, const struct rp_output_env *env, struct
 				   " SHA-256); --replace replaces it",
 				   rp_session_path(env->session), PQgetvalue(res, 0, 0), name);
 	} else if (PQntuples(res) == 1) {
+		/* Its row goes now (the new one has the same hash), its
+		 * partitions when the new ones are attached: until the commit
+		 * the database shows the old recording whole. */
 		const char *id[1] = { PQgetvalue(res, 0, 0) };
-		char sql[128];
+		PGresult *r = PQexecParams(pg->conn, "DELETE FROM recordings WHERE id = $1", 1, NULL,
+					   id, NULL, NULL, 0);
 
-		for (int t = 0; t < RP_DBX_NR_TABLES && !ret; t++) {
-			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE recording_id = $1",
-				 rp_dbx_table(&pg->dopts, t)->name);
-			PGresult *r = PQexecParams(pg->conn, sql, 1, NULL, id, NULL, NULL, 0);
-			if (PQresultStatus(r) != PGRES_COMMAND_OK)
-				ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
-			PQclear(r);
-		}
-		if (!ret) {
-			PGresult *r = PQexecParams(pg->conn, "DELETE FROM recordings WHERE id = $1", 1,
-						   NULL, id, NULL, NULL, 0);
-			if (PQresultStatus(r) != PGRES_COMMAND_OK)
-				ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
-			PQclear(r);
-		}
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
+		PQclear(r);
+		pg->replaced = strtoll(id[0], NULL, 10);
 	}
 	PQclear(res);
 	return ret;
@@ -671,7 +749,7 @@ static int rp_pg_create(void **state, const struct rp_output_env *env, const voi
 		goto fail;
 	/* The recording's transaction: committed by finish, else nothing. */
 	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 || (ret = rp_pg_again(pg, env, err)) < 0 ||
-	    (ret = rp_pg_recording(pg, env, err)) < 0)
+	    (ret = rp_pg_recording(pg, env, err)) < 0 || (ret = rp_pg_partitions(pg, err)) < 0)
 		goto fail;
 	if ((ret = rp_pg_copy_begin(pg, RP_DBX_SAMPLES, err)) < 0)
 		goto fail;
@@ -724,6 +802,18 @@ static int rp_pg_finish(void *state, struct rp_error *err)
 		free(pg->held[t].p);
 		memset(&pg->held[t], 0, sizeof(pg->held[t]));
 	}
+	if (pg->dopts.calls) {
+		char sql[256];
+
+		snprintf(sql, sizeof(sql),
+			 "UPDATE " RP_PG_SCHEMA_FMT ".comms SET has_calls = TRUE WHERE id IN"
+			 " (SELECT DISTINCT comm_id FROM " RP_PG_SCHEMA_FMT ".calls)",
+			 pg->recording, pg->recording);
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+	}
+	if ((ret = rp_pg_attach(pg, err)) < 0)
+		return ret;
 	snprintf(id, sizeof(id), "%" PRId64, pg->recording);
 	snprintf(count, sizeof(count), "%" PRIu64, rp_dbx_rows(pg->dbx, RP_DBX_SAMPLES) - 1);
 	const char *params[2] = { id, count };
@@ -732,15 +822,6 @@ static int rp_pg_finish(void *state, struct rp_error *err)
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 		ret = rp_pg_fail(pg, err, "cannot complete the recording", res);
 	PQclear(res);
-	if (!ret && pg->dopts.calls) {
-		res = PQexecParams(pg->conn,
-				   "UPDATE comms SET has_calls = TRUE WHERE recording_id = $1 AND id IN"
-				   " (SELECT DISTINCT comm_id FROM calls WHERE recording_id = $1)",
-				   1, NULL, params, NULL, NULL, 0);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			ret = rp_pg_fail(pg, err, "cannot mark the comms with calls", res);
-		PQclear(res);
-	}
 	if (ret < 0)
 		return ret;
 	return rp_pg_exec(pg, "COMMIT", err);

@@ -148,6 +148,29 @@ want=$(awk -F'|' -v a="$ida" -v b="$idb" '$1 == a { x = $6 } $1 == b { y = $6 }
 [ -n "$got" ] && [ "$got" = "$want" ] && echo "ok   diff of two builds: work_unit $got" ||
 	fail "diff of two builds: work_unit $got, shares $want"
 
+# perf's schema on one recording: its schema recording_N holds its
+# partitions and perf's views, so perf's queries (unqualified names) run
+# on its rows alone with `SET search_path`: samples per command, DSO and
+# symbol from perf's samples_view equal those of the views over all
+# recordings, and readperf report's.
+perf_query="SELECT command, dso_short_name, symbol, count(*) FROM samples_view WHERE id > 0
+	GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+for f in a c; do
+	id=$(sql -c "SELECT id FROM recordings WHERE file_name = '$f.data'")
+	sql -c "SET search_path TO recording_$id" -c "$perf_query" >"$f.perfschema" ||
+		fail "$f.data: perf's query on recording_$id failed"
+	sql -c "SELECT command, dso_short_name, symbol, count(*) FROM samples_view
+		WHERE recording_id = $id AND id > 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" >"$f.allschema"
+	n=$(sql -c "SET search_path TO recording_$id" -c "SELECT count(*) FROM samples s
+		JOIN symbols y ON y.id = s.symbol_id JOIN dsos d ON d.id = s.dso_id WHERE s.id > 0")
+	want=$(awk -F'|' '$1 ~ /cpu-clock|task-clock/ { t += $2 } END { print t + 0 }' "$f.data.sql.totals")
+	if [ -s "$f.perfschema" ] && cmp -s "$f.perfschema" "$f.allschema" && [ "$n" = "$want" ]; then
+		echo "ok   $f.data: perf's queries on recording_$id ($(wc -l <"$f.perfschema") rows, $n samples)"
+	else
+		fail "$f.data: perf's schema recording_$id: $n samples (want $want), view rows differ"
+	fi
+done
+
 # Exporting a file again: refused, nothing duplicated; --replace replaces.
 before=$(sql -c "SELECT count(*) FROM samples")
 if "$RP" postgres --dsn "$dsn" --callchains a.data 2>again.err; then
@@ -164,11 +187,13 @@ cp a.data a-copy.data
 [ "$(sql -c "SELECT id FROM recordings WHERE file_name = 'a.data'")" != "$ida" ] ||
 	fail "--replace kept the old recording"
 check_totals a.data
+old_schema=$(sql -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'recording_$ida'")
+[ "$old_schema" = 0 ] || fail "--replace left the old recording's schema recording_$ida"
 echo "ok   a second export is refused; --replace replaces"
 
-# SIGKILL in the middle: the samples have gone to the server when the
-# export waits for a lock on symbols (copied after them); killed there,
-# nothing of it may stay.
+# SIGKILL in the middle: the export's rows are all on the server (in its
+# own partitions, keyed) when it waits to attach them to the locked
+# symbols table; killed there, nothing of it may stay.
 record_workload d -e cpu-clock -g -- -t 200
 counts() { sql -c "SELECT (SELECT count(*) FROM recordings), (SELECT count(*) FROM samples),
 		(SELECT count(*) FROM symbols), (SELECT count(*) FROM call_paths)"; }
@@ -186,7 +211,8 @@ for _ in $(seq 100); do
 	[ "$n" = 1 ] && { waited=1; break; }
 	sleep 0.1
 done
-inflight=$(sql -c "SELECT n_tup_ins FROM pg_stat_xact_user_tables WHERE relname = 'samples'" 2>/dev/null)
+waiting=$(sql -c "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+	AND query LIKE 'ALTER TABLE symbols ATTACH PARTITION%'")
 kill -9 "$exporter" 2>/dev/null
 wait "$exporter" 2>/dev/null
 # Release the lock: the server then finds the client gone.
@@ -199,6 +225,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 [ "$waited" = 1 ] || fail "the export never waited for the lock (test problem)"
+[ -n "$waiting" ] || fail "the export waited for the lock before it had sent its rows"
 after=$(counts)
 if [ "$before" = "$after" ]; then
 	echo "ok   an export killed in the middle left nothing ($after)"
@@ -210,7 +237,6 @@ fi
 # And the file exports cleanly afterwards.
 "$RP" postgres --dsn "$dsn" --callchains d.data 2>/dev/null || fail "d.data after the kill"
 check_totals d.data
-: "$inflight"
 
 # Several recordings in one command (-j 4: in parallel), into a second
 # database: per recording the same rows as the exports one at a time.
