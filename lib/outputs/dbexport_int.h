@@ -55,6 +55,9 @@ struct rp_dbx_column {
 	uint32_t max_chars; /* RP_DBX_TEXT: the varchar's length */
 };
 
+/* The most columns a table has (samples: 25). */
+#define RP_DBX_MAX_COLS 32
+
 struct rp_dbx_table_def {
 	const char *name;
 	const struct rp_dbx_column *cols;
