@@ -11,7 +11,9 @@
 # Needs perf with Python scripting, python3-pyside2.qtsql, sqlite3's
 # headers, PostgreSQL's server (started here, as nobody when root) and
 # /usr/bin/time.  RP_BENCH_RUNS (default 3) runs of each command, the two
-# of a pair in turn; medians.
+# of a pair in turn; medians.  The server runs with its defaults (fsync
+# on); RP_BENCH_PG_OPTS adds settings ("-c wal_level=minimal -c
+# max_wal_senders=0", ...).
 set -eu
 RP=$(readlink -f "${1:?usage: sql.sh readperf FILE.data}")
 FILE=$(readlink -f "${2:?usage: sql.sh readperf FILE.data}")
@@ -64,28 +66,35 @@ mkdir pg sock
 [ ${#as[@]} -eq 0 ] || chown nobody pg sock
 "${as[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U rp -E UTF8 --no-sync >/dev/null
 "${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -w -l "$work/pg/log" \
-	-o "-k $work/sock -c listen_addresses='' -c fsync=off -c synchronous_commit=off" start >/dev/null
+	-o "-k $work/sock -c listen_addresses='' ${RP_BENCH_PG_OPTS:-}" start >/dev/null
 trap '"${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null; cd /; rm -rf "$work"' EXIT
 export PGHOST=$work/sock PGUSER=rp
 psql -qX -d postgres -c "CREATE DATABASE perf"
 dsn="host=$work/sock user=rp dbname=perf"
 "$RP" postgres --dsn "$dsn" --callchains "$FILE"
-tables="recordings samples selected_events machines threads comms comm_threads dsos symbols branch_types call_paths calls context_switches"
-trunc="TRUNCATE $(echo $tables | tr ' ' ',')"
-# The floor: the rows readperf wrote, copied out and back in (binary COPY
-# through the client, one transaction), into the same tables.
+id=$(psql -qXAt -d perf -c "SELECT max(id) FROM recordings")
+tables="samples selected_events machines threads comms comm_threads dsos symbols branch_types call_paths calls context_switches"
+# The floor: the rows readperf wrote for the recording, copied out, then
+# back in as perf's script loads them (and as readperf does): binary COPY
+# into new tables without keys, in one transaction, primary keys added
+# after the rows.
 {
+	echo "\\set QUIET on"
+	for t in $tables; do echo "DROP TABLE IF EXISTS floor_$t;"; done
 	echo "BEGIN;"
-	echo "$trunc;"
 	for t in $tables; do
-		psql -qX -d perf -c "\\copy (SELECT * FROM $t) TO '$work/$t.bin' (FORMAT binary)"
-		echo "\\copy $t FROM '$work/$t.bin' (FORMAT binary)"
+		psql -qX -d perf -c "\\copy (SELECT * FROM recording_$id.$t) TO '$work/$t.bin' (FORMAT binary)"
+		echo "CREATE TABLE floor_$t (LIKE recording_$id.$t);"
+		echo "\\copy floor_$t FROM '$work/$t.bin' (FORMAT binary)"
 	done
+	for t in $tables; do echo "ALTER TABLE floor_$t ADD PRIMARY KEY (id);"; done
 	echo "COMMIT;"
 } >floor.sql
-echo "== postgres, callchains: readperf (A) vs perf's export-to-postgresql.py (B)"
-pair "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE" \
+echo "== postgres server: $(psql -qXAt -d perf -c "SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings
+	WHERE name IN ('fsync', 'synchronous_commit', 'wal_level', 'shared_buffers')")"
+echo "== postgres, callchains: readperf (A, the recording replaced) vs perf's export-to-postgresql.py (B)"
+pair "exec $RP postgres --dsn '$dsn' --replace --callchains $FILE" \
 	"dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb all calls callchains"
-echo "== postgres, callchains: readperf (A) vs a bare COPY of the same rows (B)"
-pair "psql -qX -d perf -c '$trunc' && exec $RP postgres --dsn '$dsn' --callchains $FILE" \
+echo "== postgres, callchains: readperf (A) vs a bare COPY of the same rows into tables without keys, keys after (B)"
+pair "exec $RP postgres --dsn '$dsn' --replace --callchains $FILE" \
 	"psql -qX -d perf -f floor.sql"

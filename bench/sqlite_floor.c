@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	remove(argv[2]);
 	if (sqlite3_open(argv[2], &dst) != SQLITE_OK)
 		die(dst, "open");
-	if (sqlite3_exec(dst, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	if (sqlite3_exec(dst, "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
 			      " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; BEGIN",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		die(dst, "begin");

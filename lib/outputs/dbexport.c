@@ -87,36 +87,33 @@ static const struct rp_dbx_column rp_cols_branch_types[] = {
 	{ "id", RP_DBX_INT, 0 },
 	{ "name", RP_DBX_TEXT, 80 },
 };
-/* The samples' columns; with `branches` the four marked ones are left out. */
+/* The samples' columns; with `branches` period, weight, transaction and
+ * data_src are left out. */
+#define RP_SAMPLE_COLS_HEAD                                                             \
+	{ "id", RP_DBX_BIGINT, 0 }, { "evsel_id", RP_DBX_BIGINT, 0 },                   \
+	{ "machine_id", RP_DBX_BIGINT, 0 }, { "thread_id", RP_DBX_BIGINT, 0 },          \
+	{ "comm_id", RP_DBX_BIGINT, 0 }, { "dso_id", RP_DBX_BIGINT, 0 },                \
+	{ "symbol_id", RP_DBX_BIGINT, 0 }, { "sym_offset", RP_DBX_BIGINT, 0 },          \
+	{ "ip", RP_DBX_BIGINT, 0 }, { "time", RP_DBX_BIGINT, 0 }, { "cpu", RP_DBX_INT, 0 }, \
+	{ "to_dso_id", RP_DBX_BIGINT, 0 }, { "to_symbol_id", RP_DBX_BIGINT, 0 },        \
+	{ "to_sym_offset", RP_DBX_BIGINT, 0 }, { "to_ip", RP_DBX_BIGINT, 0 }
+#define RP_SAMPLE_COLS_TAIL                                                             \
+	{ "branch_type", RP_DBX_INT, 0 }, { "in_tx", RP_DBX_BOOL, 0 },                  \
+	{ "call_path_id", RP_DBX_BIGINT, 0 }, { "insn_count", RP_DBX_BIGINT, 0 },       \
+	{ "cyc_count", RP_DBX_BIGINT, 0 }, { "flags", RP_DBX_INT, 0 }
 static const struct rp_dbx_column rp_cols_samples[] = {
-	{ "id", RP_DBX_BIGINT, 0 },	       { "evsel_id", RP_DBX_BIGINT, 0 },
-	{ "machine_id", RP_DBX_BIGINT, 0 },    { "thread_id", RP_DBX_BIGINT, 0 },
-	{ "comm_id", RP_DBX_BIGINT, 0 },       { "dso_id", RP_DBX_BIGINT, 0 },
-	{ "symbol_id", RP_DBX_BIGINT, 0 },     { "sym_offset", RP_DBX_BIGINT, 0 },
-	{ "ip", RP_DBX_BIGINT, 0 },	       { "time", RP_DBX_BIGINT, 0 },
-	{ "cpu", RP_DBX_INT, 0 },	       { "to_dso_id", RP_DBX_BIGINT, 0 },
-	{ "to_symbol_id", RP_DBX_BIGINT, 0 },  { "to_sym_offset", RP_DBX_BIGINT, 0 },
-	{ "to_ip", RP_DBX_BIGINT, 0 },	       { "period", RP_DBX_BIGINT, 0 },
-	{ "weight", RP_DBX_BIGINT, 0 },	       { "transaction", RP_DBX_BIGINT, 0 },
-	{ "data_src", RP_DBX_BIGINT, 0 },      { "branch_type", RP_DBX_INT, 0 },
-	{ "in_tx", RP_DBX_BOOL, 0 },	       { "call_path_id", RP_DBX_BIGINT, 0 },
-	{ "insn_count", RP_DBX_BIGINT, 0 },    { "cyc_count", RP_DBX_BIGINT, 0 },
-	{ "flags", RP_DBX_INT, 0 },
+	RP_SAMPLE_COLS_HEAD,
+	{ "period", RP_DBX_BIGINT, 0 },
+	{ "weight", RP_DBX_BIGINT, 0 },
+	{ "transaction", RP_DBX_BIGINT, 0 },
+	{ "data_src", RP_DBX_BIGINT, 0 },
+	RP_SAMPLE_COLS_TAIL,
 };
 #define RP_SAMPLE_COL_PERIOD 15 /* period, weight, transaction, data_src */
 #define RP_SAMPLE_NR_COLS 25
 static const struct rp_dbx_column rp_cols_samples_branches[] = {
-	{ "id", RP_DBX_BIGINT, 0 },	       { "evsel_id", RP_DBX_BIGINT, 0 },
-	{ "machine_id", RP_DBX_BIGINT, 0 },    { "thread_id", RP_DBX_BIGINT, 0 },
-	{ "comm_id", RP_DBX_BIGINT, 0 },       { "dso_id", RP_DBX_BIGINT, 0 },
-	{ "symbol_id", RP_DBX_BIGINT, 0 },     { "sym_offset", RP_DBX_BIGINT, 0 },
-	{ "ip", RP_DBX_BIGINT, 0 },	       { "time", RP_DBX_BIGINT, 0 },
-	{ "cpu", RP_DBX_INT, 0 },	       { "to_dso_id", RP_DBX_BIGINT, 0 },
-	{ "to_symbol_id", RP_DBX_BIGINT, 0 },  { "to_sym_offset", RP_DBX_BIGINT, 0 },
-	{ "to_ip", RP_DBX_BIGINT, 0 },	       { "branch_type", RP_DBX_INT, 0 },
-	{ "in_tx", RP_DBX_BOOL, 0 },	       { "call_path_id", RP_DBX_BIGINT, 0 },
-	{ "insn_count", RP_DBX_BIGINT, 0 },    { "cyc_count", RP_DBX_BIGINT, 0 },
-	{ "flags", RP_DBX_INT, 0 },
+	RP_SAMPLE_COLS_HEAD,
+	RP_SAMPLE_COLS_TAIL,
 };
 static const struct rp_dbx_column rp_cols_call_paths[] = {
 	{ "id", RP_DBX_BIGINT, 0 },
@@ -158,6 +155,9 @@ static const struct rp_dbx_table_def rp_dbx_tables[RP_DBX_NR_TABLES] = {
 static const struct rp_dbx_table_def rp_dbx_samples_branches = {
 	"samples", COLS(rp_cols_samples_branches)
 };
+
+/* The options whose tables have every column. */
+static const struct rp_dbx_opts rp_dbx_all_columns = { 0, 1, 1 };
 
 const struct rp_dbx_table_def *rp_dbx_table(const struct rp_dbx_opts *opts, enum rp_dbx_table t)
 {
@@ -1071,52 +1071,39 @@ int rp_dbx_begin(struct rp_dbx *d)
 	int ret;
 	size_t nr = sizeof(rp_branch_types) / sizeof(rp_branch_types[0]);
 
-	/* Id 0 means unknown: each table has a row for it. */
-	for (int c = 0; c < RP_SAMPLE_NR_COLS; c++)
-		rp_val_i(&v[c], 0);
-	rp_val_s(&v[1], "unknown");
-	if ((ret = rp_dbx_emit(d, RP_DBX_SELECTED_EVENTS, v)) < 0)
-		return ret;
-	rp_val_i(&v[1], 0);
-	rp_val_s(&v[2], "unknown");
-	if ((ret = rp_dbx_emit(d, RP_DBX_MACHINES, v)) < 0)
-		return ret;
-	for (int c = 0; c < 5; c++)
-		rp_val_i(&v[c], 0);
-	rp_val_i(&v[3], -1);
-	rp_val_i(&v[4], -1);
-	if ((ret = rp_dbx_emit(d, RP_DBX_THREADS, v)) < 0)
-		return ret;
-	for (int c = 0; c < 5; c++)
-		rp_val_i(&v[c], 0);
-	rp_val_s(&v[1], "unknown");
-	if ((ret = rp_dbx_emit(d, RP_DBX_COMMS, v)) < 0)
-		return ret;
-	for (int c = 0; c < 5; c++)
-		rp_val_i(&v[c], 0);
-	rp_val_s(&v[2], "unknown");
-	rp_val_s(&v[3], "unknown");
-	rp_val_s(&v[4], "");
-	if ((ret = rp_dbx_emit(d, RP_DBX_DSOS, v)) < 0)
-		return ret;
-	for (int c = 0; c < 6; c++)
-		rp_val_i(&v[c], 0);
-	rp_val_s(&v[5], "unknown");
-	if ((ret = rp_dbx_emit(d, RP_DBX_SYMBOLS, v)) < 0)
-		return ret;
-	for (int c = 0; c < RP_SAMPLE_NR_COLS; c++)
-		rp_val_i(&v[c], 0);
-	if ((ret = rp_dbx_emit(d, RP_DBX_SAMPLES, v)) < 0)
-		return ret;
-	if (rp_dbx_has_table(&d->opts, RP_DBX_CALL_PATHS)) {
-		for (int c = 0; c < RP_SAMPLE_NR_COLS; c++)
-			rp_val_i(&v[c], 0);
-		if ((ret = rp_dbx_emit(d, RP_DBX_CALL_PATHS, v)) < 0)
+	/* Id 0 means unknown: each table has a row for it, "unknown" in
+	 * its names (bit c of the mask: column c), -1 as pid and tid. */
+	static const struct {
+		enum rp_dbx_table t;
+		uint32_t unknown, minus_one;
+	} zero[] = {
+		{ RP_DBX_SELECTED_EVENTS, 1u << 1, 0 }, { RP_DBX_MACHINES, 1u << 2, 0 },
+		{ RP_DBX_THREADS, 0, 3u << 3 },		 { RP_DBX_COMMS, 1u << 1, 0 },
+		{ RP_DBX_DSOS, 3u << 2, 0 },		 { RP_DBX_SYMBOLS, 1u << 5, 0 },
+		{ RP_DBX_SAMPLES, 0, 0 },		 { RP_DBX_CALL_PATHS, 0, 0 },
+		{ RP_DBX_CALLS, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		const struct rp_dbx_table_def *def = rp_dbx_table(&rp_dbx_all_columns, zero[i].t);
+
+		if (zero[i].t == RP_DBX_CALLS || !rp_dbx_has_table(&d->opts, zero[i].t))
+			continue;
+		for (size_t c = 0; c < def->nr_cols; c++) {
+			if (def->cols[c].type == RP_DBX_TEXT)
+				rp_val_s(&v[c], zero[i].unknown >> c & 1 ? "unknown" : "");
+			else
+				rp_val_i(&v[c], zero[i].minus_one >> c & 1 ? -1 : 0);
+		}
+		if ((ret = rp_dbx_emit(d, zero[i].t, v)) < 0)
 			return ret;
-		for (int c = 0; c < RP_SAMPLE_NR_COLS; c++)
-			rp_val_i(&v[c], 0);
-		if ((ret = rp_dbx_emit(d, RP_DBX_CALLS, v)) < 0)
-			return ret;
+		/* calls' id-0 row goes with call_paths' (perf's scripts make
+		 * both tables for `calls` or `callchains`). */
+		if (zero[i].t == RP_DBX_CALL_PATHS) {
+			for (int c = 0; c < RP_SAMPLE_NR_COLS; c++)
+				rp_val_i(&v[c], 0);
+			if ((ret = rp_dbx_emit(d, RP_DBX_CALLS, v)) < 0)
+				return ret;
+		}
 	}
 	for (size_t i = 0; i < nr; i++)
 		if ((ret = rp_dbx_branch_type(d, rp_branch_types[i].type, rp_branch_types[i].name)) < 0)

@@ -39,50 +39,43 @@ static const struct option postgres_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* perf's script arguments, the same options in both commands. */
+static int sql_option(int *branches, int *calls, int *callchains, int c)
+{
+	int *flag = c == OPT_BRANCHES ? branches : c == OPT_CALLS ? calls
+		  : c == OPT_CALLCHAINS ? callchains : NULL;
+
+	if (!flag)
+		return 0;
+	*flag = 1;
+	return 1;
+}
+
 static int sqlite_option(void *o, int c, const char *arg)
 {
 	struct rp_sqlite_opts *opts = o;
 
 	(void)arg;
-	switch (c) {
-	case OPT_BRANCHES:
-		opts->branches = 1;
-		return 1;
-	case OPT_CALLS:
-		opts->calls = 1;
-		return 1;
-	case OPT_CALLCHAINS:
-		opts->callchains = 1;
-		return 1;
-	case 'f':
+	if (c == 'f') {
 		opts->force = 1;
 		return 1;
 	}
-	return 0;
+	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
 static int postgres_option(void *o, int c, const char *arg)
 {
 	struct rp_postgres_opts *opts = o;
 
-	switch (c) {
-	case OPT_BRANCHES:
-		opts->branches = 1;
-		return 1;
-	case OPT_CALLS:
-		opts->calls = 1;
-		return 1;
-	case OPT_CALLCHAINS:
-		opts->callchains = 1;
-		return 1;
-	case OPT_REPLACE:
+	if (c == OPT_REPLACE) {
 		opts->again = RP_POSTGRES_REPLACE;
 		return 1;
-	case OPT_NAME:
+	}
+	if (c == OPT_NAME) {
 		opts->file_name = arg;
 		return 1;
 	}
-	return 0;
+	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
 static const struct cli_output_cmd sqlite_cmd = {
