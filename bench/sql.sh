@@ -84,7 +84,7 @@ tables="samples selected_events machines threads comms comm_threads dsos symbols
 	echo "BEGIN;"
 	for t in $tables; do
 		psql -qX -d perf -c "\\copy (SELECT * FROM recording_$id.$t) TO '$work/$t.bin' (FORMAT binary)"
-		echo "CREATE TABLE floor_$t (LIKE recording_$id.$t);"
+		echo "CREATE TABLE floor_$t (LIKE $t);"
 		echo "\\copy floor_$t FROM '$work/$t.bin' (FORMAT binary)"
 	done
 	for t in $tables; do echo "ALTER TABLE floor_$t ADD PRIMARY KEY (id);"; done
@@ -97,4 +97,4 @@ pair "exec $RP postgres --dsn '$dsn' --replace --callchains $FILE" \
 	"dropdb --if-exists pb; rm -rf pb-perf-data; exec perf script -i $FILE -s $scripts/export-to-postgresql.py pb all calls callchains"
 echo "== postgres, callchains: readperf (A) vs a bare COPY of the same rows into tables without keys, keys after (B)"
 pair "exec $RP postgres --dsn '$dsn' --replace --callchains $FILE" \
-	"psql -qX -d perf -f floor.sql"
+	"psql -qX -v ON_ERROR_STOP=1 -d perf -f floor.sql"
