@@ -711,16 +711,23 @@ static struct rp_uw_dso *fast_module(struct rp_unwinder *u, const struct rp_maps
 	return ds;
 }
 
-/* Reads the stack word at addr, as cb_memory_read() does from the stack
- * bytes; 0 when addr is outside them. */
+/* Reads the word at addr as cb_memory_read() does: 1 from the stack
+ * bytes; 0 where cb_memory_read() fails without looking further (no map,
+ * or a map without a user file: the stack beyond the bytes copied); -1
+ * where it would read a module's file (libdwfl decides). */
 static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
 {
 	uint64_t size = w->d->stack_user_dyn_size;
 
-	if (addr < w->sp || addr - w->sp > size || size - (addr - w->sp) < sizeof(*v))
+	if (addr >= w->sp && addr - w->sp <= size && size - (addr - w->sp) >= sizeof(*v)) {
+		memcpy(v, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*v));
+		return 1;
+	}
+	const struct rp_map *map = rp_maps_lookup(w->maps, addr);
+
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
 		return 0;
-	memcpy(v, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*v));
-	return 1;
+	return -1;
 }
 
 /* The modules one walk went through, to keep libdwfl's view: modules of
@@ -791,25 +798,31 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 		w->ips[w->nr++] = at;
 		if (w->nr >= w->max || r.ra_undef)
 			return FAST_DONE;
-		if (r.cfa_rbp && !rbp_set) {
-			u->stats.fb_rule++;
-			return FAST_FALLBACK;
-		}
-		uint64_t cfa = (r.cfa_rbp ? rbp : rsp) + (uint64_t)r.cfa_off, ra;
+		/* Without the CFA's base register libdwfl finds no CFA, hence no
+		 * return address: the walk ends here. */
+		if (r.cfa_rbp && !rbp_set)
+			return FAST_DONE;
+		uint64_t cfa = (r.cfa_rbp ? rbp : rsp) + (uint64_t)r.cfa_off, ra = 0;
+		int got = stack_word(w, cfa + (uint64_t)r.ra_off, &ra);
 
-		if (!stack_word(w, cfa + (uint64_t)r.ra_off, &ra)) {
+		if (got < 0) {
 			u->stats.fb_stack++;
 			return FAST_FALLBACK;
 		}
 		if (r.rbp == RBP_UNDEF) {
 			rbp_set = 0;
 		} else if (r.rbp == RBP_AT) {
-			if (!stack_word(w, cfa + (uint64_t)r.rbp_off, &rbp)) {
+			int b = stack_word(w, cfa + (uint64_t)r.rbp_off, &rbp);
+
+			if (b < 0) {
 				u->stats.fb_stack++;
 				return FAST_FALLBACK;
 			}
-			rbp_set = 1;
+			rbp_set = b;
 		}
+		/* An unreadable return address is undefined for libdwfl. */
+		if (!got)
+			return FAST_DONE;
 		rsp = cfa;
 		if (!ra)
 			return FAST_DONE; /* libdwfl: the return address is undefined */
