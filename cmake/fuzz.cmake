@@ -17,7 +17,9 @@ set(RP_FUZZ_TARGETS open records pipe compressed swapped report csv dump stats
 # The unwind target builds its perf.data with the unit tests' builder.
 set(RP_FUZZ_BUILDER ${CMAKE_SOURCE_DIR}/tests/unit/builder.c)
 add_executable(rp-fuzz-replay ${RP_FUZZ_DIR}/replay.c ${RP_FUZZ_DIR}/targets.c ${RP_FUZZ_BUILDER})
-target_include_directories(rp-fuzz-replay PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
+# (lib/: the unwind target compares the unwinder's two walks itself)
+target_include_directories(rp-fuzz-replay PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit
+                                                  ${CMAKE_SOURCE_DIR}/lib)
 target_link_libraries(rp-fuzz-replay PRIVATE readperf)
 if(LIBZSTD_FOUND)
   target_compile_definitions(rp-fuzz-replay PRIVATE RP_HAVE_ZSTD=1)
@@ -39,7 +41,8 @@ if(RP_FUZZ)
   foreach(t ${RP_FUZZ_TARGETS})
     add_executable(fuzz_${t} ${RP_FUZZ_DIR}/fuzz_main.c ${RP_FUZZ_DIR}/targets.c
                    ${RP_FUZZ_BUILDER})
-    target_include_directories(fuzz_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
+    target_include_directories(fuzz_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit
+                                                 ${CMAKE_SOURCE_DIR}/lib)
     target_compile_definitions(fuzz_${t} PRIVATE RP_FUZZ_TARGET="${t}")
     target_compile_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)

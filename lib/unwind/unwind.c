@@ -15,10 +15,13 @@
  * Registers: perf's sample_regs_user numbering (arch/<arch>/include/uapi/
  * asm/perf_regs.h) mapped to the DWARF numbering of the psABI.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/hashmap.h"
 #include "machine/machine_int.h"
@@ -85,10 +88,28 @@ struct rp_uw_walk {
 	int stale; /* a module's map changed: rebuild and walk again */
 };
 
+/* A DSO's state for fast walks (one per unwinder and DSO). */
+struct rp_uw_dso {
+	int ready; /* 1: CFI open; -1: none (walks reaching it fall back) */
+	int fd;
+	Elf *elf;
+	Dwarf_CFI *cfi;  /* .eh_frame, what libdwfl tries first */
+	int exec;        /* ET_EXEC: libdwfl ignores the load bias */
+	uint64_t lo, hi; /* the module's span, file addresses (as libdwfl's) */
+	/* The last map seen for it and the bias it gives. */
+	uint64_t map_start, map_pgoff, bias;
+	int have_map;
+	/* File address -> packed rule (see rule_pack()), never NULL. */
+	struct rp_hashmap rules;
+};
+
 struct rp_unwinder {
 	struct rp_machine *machine;
 	struct rp_symbols *symbols;
 	struct rp_hashmap spaces; /* struct rp_maps * -> struct rp_uw_space */
+	struct rp_hashmap dsos;   /* struct rp_dso * -> struct rp_uw_dso */
+	enum rp_unwind_mode mode;
+	struct rp_unwind_stats stats;
 	struct rp_uw_walk walk;
 	char *debuginfo_path; /* libdwfl's search path: NULL, its default */
 	Dwfl_Callbacks callbacks;
@@ -130,12 +151,45 @@ static void spaces_clear(struct rp_unwinder *u)
 	u->spaces = (struct rp_hashmap)RP_HASHMAP_INIT;
 }
 
+static void uw_dso_free(struct rp_uw_dso *ds)
+{
+	if (!ds)
+		return;
+	if (ds->cfi)
+		dwarf_cfi_end(ds->cfi);
+	if (ds->elf)
+		elf_end(ds->elf);
+	if (ds->fd >= 0)
+		close(ds->fd);
+	rp_hashmap_release(&ds->rules);
+	free(ds);
+}
+
+static void dsos_clear(struct rp_unwinder *u)
+{
+	for (size_t i = 0; i < u->dsos.cap; i++)
+		uw_dso_free(u->dsos.slots[i].value);
+	rp_hashmap_release(&u->dsos);
+	u->dsos = (struct rp_hashmap)RP_HASHMAP_INIT;
+}
+
 void rp_unwinder_free(struct rp_unwinder *u)
 {
 	if (!u)
 		return;
 	spaces_clear(u);
+	dsos_clear(u);
 	free(u);
+}
+
+void rp_unwinder_set_mode(struct rp_unwinder *u, enum rp_unwind_mode mode)
+{
+	u->mode = mode;
+}
+
+void rp_unwinder_stats(const struct rp_unwinder *u, struct rp_unwind_stats *out)
+{
+	*out = u->stats;
 }
 
 /* perf register `idx` of regs into *v: 0, or -1 when not sampled. */
@@ -429,6 +483,353 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* ---- the fast walker (x86-64) ----------------------------------------
+ *
+ * libdwfl evaluates every register's rule of every frame as a DWARF
+ * expression (allocating its stack), and finds each frame's row again.
+ * Most rows of compiled code are simple: CFA = rsp or rbp + offset, the
+ * return address at CFA + offset (or undefined: the outermost frame), rbp
+ * the same, undefined or at CFA + offset, rsp = CFA.  Those rows are
+ * asked of libdw once per address and DSO (dwarf_cfi_addrframe,
+ * dwarf_frame_cfa, dwarf_frame_register, dwarf_frame_info), packed in 8
+ * bytes, and the walk steps over the sample's rsp, rbp and stack bytes
+ * with them.  Anything else in a frame (an expression, another register
+ * as the CFA's base, a signal frame, no FDE in .eh_frame, a read outside
+ * the stack bytes, a map without a file, a frame at a map's edge) hands
+ * the whole sample to libdwfl: the frames are libdwfl's either way.
+ */
+
+enum {
+	DW_X86_64_RBP = 6,
+	DW_X86_64_RSP = 7,
+	DW_X86_64_RA = 16,
+};
+
+/* A packed rule: bit 0 always set (values are never NULL); bit 1: simple;
+ * bit 2: CFA base rbp (else rsp); bit 3: return address undefined; bits
+ * 4-5: rbp same (0), undefined (1), at CFA + offset (2); bits 8-31: CFA
+ * offset, 32-47: return address offset, 48-63: rbp offset (signed). */
+#define RULE_NOT_SIMPLE 1ull
+#define RULE_SIMPLE 2ull
+#define RULE_CFA_RBP 4ull
+#define RULE_RA_UNDEF 8ull
+#define RULE_RBP_SHIFT 4
+enum { RBP_SAME = 0, RBP_UNDEF = 1, RBP_AT = 2 };
+
+struct fast_rule {
+	int cfa_rbp, ra_undef, rbp;
+	int64_t cfa_off, ra_off, rbp_off;
+};
+
+static uint64_t rule_pack(const struct fast_rule *r)
+{
+	if (r->cfa_off < -(1 << 23) || r->cfa_off >= (1 << 23) || r->ra_off < INT16_MIN ||
+	    r->ra_off > INT16_MAX || r->rbp_off < INT16_MIN || r->rbp_off > INT16_MAX)
+		return RULE_NOT_SIMPLE;
+	return 1ull | RULE_SIMPLE | (r->cfa_rbp ? RULE_CFA_RBP : 0) |
+	       (r->ra_undef ? RULE_RA_UNDEF : 0) | ((uint64_t)r->rbp << RULE_RBP_SHIFT) |
+	       (((uint64_t)r->cfa_off & 0xffffffull) << 8) |
+	       (((uint64_t)r->ra_off & 0xffffull) << 32) | (((uint64_t)r->rbp_off & 0xffffull) << 48);
+}
+
+static void rule_unpack(uint64_t v, struct fast_rule *r)
+{
+	r->cfa_rbp = !!(v & RULE_CFA_RBP);
+	r->ra_undef = !!(v & RULE_RA_UNDEF);
+	r->rbp = (int)((v >> RULE_RBP_SHIFT) & 3);
+	r->cfa_off = (int32_t)((uint32_t)(v >> 8) << 8) >> 8;
+	r->ra_off = (int16_t)(uint16_t)(v >> 32);
+	r->rbp_off = (int16_t)(uint16_t)(v >> 48);
+}
+
+/* A register's rule as dwarf_frame_register() gives it: 0 same value, 1
+ * undefined, 2 at CFA + *off, -1 anything else. */
+static int reg_rule(Dwarf_Frame *fr, int regno, int64_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+
+	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
+		return -1;
+	if (nops == 0)
+		return ops == mem ? 1 : ops == NULL ? 0 : -1;
+	if (ops != mem || ops[0].atom != DW_OP_call_frame_cfa)
+		return -1;
+	if (nops == 1) {
+		*off = 0;
+		return 2;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst) {
+		*off = (int64_t)ops[1].number;
+		return 2;
+	}
+	return -1;
+}
+
+/* rsp's rule is the ABI's: rsp = CFA (val_offset 0). */
+static int rsp_is_cfa(Dwarf_Frame *fr)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+
+	return dwarf_frame_register(fr, DW_X86_64_RSP, mem, &ops, &nops) == 0 && ops == mem &&
+	       nops == 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+	       ops[1].atom == DW_OP_stack_value;
+}
+
+/* The packed rule of file address pc, from libdw. */
+static uint64_t rule_lookup(Dwarf_CFI *cfi, uint64_t pc)
+{
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Addr start, end;
+	bool signal = false;
+	struct fast_rule r = { 0 };
+	uint64_t v = RULE_NOT_SIMPLE;
+
+	if (dwarf_cfi_addrframe(cfi, pc, &fr) != 0)
+		return RULE_NOT_SIMPLE;
+	if (dwarf_frame_info(fr, &start, &end, &signal) != DW_X86_64_RA || signal)
+		goto out;
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    (ops[0].number != DW_X86_64_RSP && ops[0].number != DW_X86_64_RBP))
+		goto out;
+	r.cfa_rbp = ops[0].number == DW_X86_64_RBP;
+	r.cfa_off = (int64_t)ops[0].number2;
+	int ra = reg_rule(fr, DW_X86_64_RA, &r.ra_off);
+
+	if (ra == 1)
+		r.ra_undef = 1;
+	else if (ra != 2)
+		goto out;
+	r.rbp = reg_rule(fr, DW_X86_64_RBP, &r.rbp_off);
+	if (r.rbp < 0 || !rsp_is_cfa(fr))
+		goto out;
+	v = rule_pack(&r);
+out:
+	free(fr);
+	return v;
+}
+
+/* The unwinder's state of dso, made on first use; NULL when out of
+ * memory.  ready -1: no fast walks through it. */
+static struct rp_uw_dso *uw_dso_get(struct rp_unwinder *u, struct rp_dso *dso,
+				    const struct rp_dso_symtab *t)
+{
+	struct rp_uw_dso *ds = rp_hashmap_get(&u->dsos, (uint64_t)(uintptr_t)dso);
+
+	if (ds)
+		return ds;
+	if (u->dsos.nr >= RP_UNWIND_MAX_DSOS)
+		dsos_clear(u);
+	ds = calloc(1, sizeof(*ds));
+	if (!ds)
+		return NULL;
+	ds->fd = -1;
+	ds->ready = -1;
+	if (rp_hashmap_put(&u->dsos, (uint64_t)(uintptr_t)dso, ds) < 0) {
+		free(ds);
+		return NULL;
+	}
+	ds->fd = open(t->elf_path, O_RDONLY | O_CLOEXEC);
+	if (ds->fd < 0)
+		return ds;
+	ds->elf = elf_begin(ds->fd, ELF_C_READ_MMAP, NULL);
+
+	GElf_Ehdr eh;
+	size_t n;
+
+	if (!ds->elf || elf_kind(ds->elf) != ELF_K_ELF || !gelf_getehdr(ds->elf, &eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    (eh.e_type != ET_DYN && eh.e_type != ET_EXEC) || elf_getphdrnum(ds->elf, &n) != 0)
+		return ds;
+	/* The module's span as dwfl_report_elf() computes it: from the first
+	 * PT_LOAD's aligned address to the last one's end. */
+	int first = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(ds->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first)
+			ds->lo = ph.p_vaddr & -ph.p_align;
+		first = 0;
+		if (ph.p_vaddr + ph.p_memsz > 0)
+			ds->hi = ph.p_vaddr + ph.p_memsz;
+	}
+	if (first || ds->hi <= ds->lo)
+		return ds;
+	ds->exec = eh.e_type == ET_EXEC;
+	ds->cfi = dwarf_getcfi_elf(ds->elf);
+	if (ds->cfi)
+		ds->ready = 1;
+	return ds;
+}
+
+enum fast_result { FAST_DONE, FAST_FALLBACK };
+
+/* The DSO state and bias of the map at pc, for a frame whose CFI is
+ * looked up at `at` (pc, or pc - 1 for a caller): NULL where libdwfl
+ * must decide. */
+static struct rp_uw_dso *fast_module(struct rp_unwinder *u, const struct rp_maps *maps,
+				     uint64_t pc, uint64_t at, uint64_t *bias)
+{
+	const struct rp_map *map = rp_maps_lookup(maps, pc);
+
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return NULL;
+	if (at != pc && (at < map->start || at >= map->end))
+		return NULL; /* the call is in another map */
+	struct rp_uw_dso *ds = rp_hashmap_get(&u->dsos, (uint64_t)(uintptr_t)map->dso);
+
+	if (!ds || !ds->have_map || ds->map_start != map->start || ds->map_pgoff != map->pgoff) {
+		struct rp_dso_symtab *t = rp_symbols_table(u->symbols, map->dso);
+
+		if (!t || !t->elf_path)
+			return NULL;
+		if (!ds)
+			ds = uw_dso_get(u, map->dso, t);
+		if (!ds || ds->ready != 1)
+			return NULL;
+		ds->bias = map_bias(map, t);
+		ds->map_start = map->start;
+		ds->map_pgoff = map->pgoff;
+		ds->have_map = 1;
+	}
+	if (ds->ready != 1)
+		return NULL;
+	/* libdwfl places an ET_EXEC file at its own addresses. */
+	if (ds->exec && ds->bias)
+		return NULL;
+	/* Both addresses in the module's span. */
+	if (pc - ds->bias < ds->lo || pc - ds->bias >= ds->hi || at - ds->bias < ds->lo ||
+	    at - ds->bias >= ds->hi)
+		return NULL;
+	*bias = ds->bias;
+	return ds;
+}
+
+/* Reads the word at addr as cb_memory_read() does: 1 from the stack
+ * bytes; 0 where cb_memory_read() fails without looking further (no map,
+ * or a map without a user file: the stack beyond the bytes copied); -1
+ * where it would read a module's file (libdwfl decides). */
+static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
+{
+	uint64_t size = w->d->stack_user_dyn_size;
+
+	if (addr >= w->sp && addr - w->sp <= size && size - (addr - w->sp) >= sizeof(*v)) {
+		memcpy(v, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*v));
+		return 1;
+	}
+	const struct rp_map *map = rp_maps_lookup(w->maps, addr);
+
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return 0;
+	return -1;
+}
+
+/* The modules one walk went through, to keep libdwfl's view: modules of
+ * one Dwfl never overlap. */
+#define FAST_MODS 16
+
+static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
+{
+	struct rp_uw_walk *w = &u->walk;
+	const struct rp_regs *regs = &w->d->regs_user;
+	uint64_t rsp = w->sp, rbp = 0, pc = ip;
+	int rbp_set = perf_reg(regs, RP_X86_BP, &rbp) == 0;
+	struct {
+		const struct rp_uw_dso *ds;
+		uint64_t bias;
+	} mods[FAST_MODS];
+	size_t nr_mods = 0;
+
+	w->nr = 0;
+	for (int initial = 1;; initial = 0) {
+		uint64_t at = initial ? pc : pc - 1, bias;
+		struct rp_uw_dso *ds = fast_module(u, w->maps, pc, at, &bias);
+
+		if (!ds) {
+			u->stats.fb_module++;
+			return FAST_FALLBACK;
+		}
+		size_t m;
+
+		for (m = 0; m < nr_mods && (mods[m].ds != ds || mods[m].bias != bias); m++)
+			;
+		if (m == nr_mods) {
+			/* A new module: it must not overlap those of this walk. */
+			if (nr_mods == FAST_MODS) {
+				u->stats.fb_module++;
+				return FAST_FALLBACK;
+			}
+			for (size_t k = 0; k < nr_mods; k++) {
+				const struct rp_uw_dso *o = mods[k].ds;
+
+				if (ds->lo + bias < o->hi + mods[k].bias &&
+				    o->lo + mods[k].bias < ds->hi + bias) {
+					u->stats.fb_module++;
+					return FAST_FALLBACK;
+				}
+			}
+			mods[nr_mods].ds = ds;
+			mods[nr_mods++].bias = bias;
+		}
+		uint64_t key = at - bias, packed = (uint64_t)(uintptr_t)rp_hashmap_get(&ds->rules, key);
+
+		if (!packed) {
+			u->stats.rule_misses++;
+			packed = rule_lookup(ds->cfi, key);
+			if (ds->rules.nr >= RP_UNWIND_MAX_RULES)
+				rp_hashmap_release(&ds->rules);
+			if (rp_hashmap_put(&ds->rules, key, (void *)(uintptr_t)packed) < 0)
+				return FAST_FALLBACK;
+		}
+		if (!(packed & RULE_SIMPLE)) {
+			u->stats.fb_rule++;
+			return FAST_FALLBACK;
+		}
+		struct fast_rule r;
+
+		rule_unpack(packed, &r);
+		/* The frame: the sampled ip, then each call instruction. */
+		w->ips[w->nr++] = at;
+		if (w->nr >= w->max || r.ra_undef)
+			return FAST_DONE;
+		/* Without the CFA's base register libdwfl finds no CFA, hence no
+		 * return address: the walk ends here. */
+		if (r.cfa_rbp && !rbp_set)
+			return FAST_DONE;
+		uint64_t cfa = (r.cfa_rbp ? rbp : rsp) + (uint64_t)r.cfa_off, ra = 0;
+		int got = stack_word(w, cfa + (uint64_t)r.ra_off, &ra);
+
+		if (got < 0) {
+			u->stats.fb_stack++;
+			return FAST_FALLBACK;
+		}
+		if (r.rbp == RBP_UNDEF) {
+			rbp_set = 0;
+		} else if (r.rbp == RBP_AT) {
+			int b = stack_word(w, cfa + (uint64_t)r.rbp_off, &rbp);
+
+			if (b < 0) {
+				u->stats.fb_stack++;
+				return FAST_FALLBACK;
+			}
+			rbp_set = b;
+		}
+		/* An unreadable return address is undefined for libdwfl. */
+		if (!got)
+			return FAST_DONE;
+		rsp = cfa;
+		if (!ra)
+			return FAST_DONE; /* libdwfl: the return address is undefined */
+		pc = ra;
+	}
+}
+
 /* The address space's state, created when missing.  NULL when out of
  * memory. */
 static struct rp_uw_space *space_get(struct rp_unwinder *u, struct rp_maps *maps)
@@ -502,6 +903,15 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, 
 	w->d = d;
 	w->ips = ips;
 	w->max = max;
+	u->stats.walks++;
+	if (u->mode == RP_UNWIND_AUTO && w->arch == RP_UW_X86_64) {
+		if (fast_walk(u, ip) == FAST_DONE) {
+			u->stats.fast++;
+			goto done;
+		}
+		u->stats.fallbacks++;
+		w->nr = 0;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct rp_uw_space *sp = space_get(u, maps);
 
@@ -517,6 +927,7 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, 
 		ips[0] = ip;
 		w->nr = 1;
 	}
+done:
 	w->maps = NULL;
 	w->d = NULL;
 	return w->nr;

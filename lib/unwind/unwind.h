@@ -29,8 +29,38 @@
  * CFI caches of an `-a` recording of many processes). */
 #define RP_UNWIND_MAX_SPACES 256u
 
+/* Fast walks' caches (x86-64, docs/unwind.md): the most DSOs one unwinder
+ * keeps CFI state for, and the most addresses whose reduced CFI row one
+ * DSO keeps; past either, that cache is emptied and refilled on demand.
+ * A rule is 8 bytes and its key 8, in a hash table at most 3/4 full of
+ * at most 256 Ki slots: at most 4 MiB per DSO and unwinder. */
+#define RP_UNWIND_MAX_DSOS 256u
+#define RP_UNWIND_MAX_RULES (128u * 1024u)
+
 struct rp_unwinder;
 struct rp_maps;
+
+/* How rp_unwind_user() walks (internal switch, for tests and benches). */
+enum rp_unwind_mode {
+	/* The default: x86-64 samples whose every frame has a simple CFI row
+	 * are walked over rows cached per DSO; any other sample goes through
+	 * libdwfl.  Same frames as RP_UNWIND_LIBDWFL. */
+	RP_UNWIND_AUTO,
+	/* Every sample through libdwfl's unwinder. */
+	RP_UNWIND_LIBDWFL,
+};
+
+/* What an unwinder did so far. */
+struct rp_unwind_stats {
+	uint64_t walks;     /* rp_unwind_user() calls that walked */
+	uint64_t fast;      /* of them, done by the cached rows alone */
+	uint64_t fallbacks; /* of them, handed to libdwfl by the fast walker */
+	uint64_t rule_misses; /* rows looked up in libdw (cache misses) */
+	/* Fallbacks by cause: a frame's map has no file the fast walker can
+	 * use (or sits at a map's or module's edge), a row is not simple, a
+	 * read falls outside the stack bytes. */
+	uint64_t fb_module, fb_rule, fb_stack;
+};
 
 /*
  * A new unwinder over machine's address spaces, reading binaries through
@@ -40,6 +70,9 @@ struct rp_maps;
 int rp_unwinder_new(struct rp_unwinder **out, struct rp_machine *machine,
 		    struct rp_symbols *symbols);
 void rp_unwinder_free(struct rp_unwinder *u);
+/* The walk mode (RP_UNWIND_AUTO when made). */
+void rp_unwinder_set_mode(struct rp_unwinder *u, enum rp_unwind_mode mode);
+void rp_unwinder_stats(const struct rp_unwinder *u, struct rp_unwind_stats *out);
 
 /* Whether sample d carries what a walk needs (user registers with an ip
  * and a stack pointer, and stack bytes), as perf's

@@ -24,7 +24,9 @@
 #include <readperf/readperf.h>
 
 #include "builder.h"
+#include "machine/machine_int.h"
 #include "targets.h"
+#include "unwind/unwind.h"
 
 /* Most evsels, entries and bytes a target walks per record (the decoder
  * checked the counts against the record; this only bounds the time). */
@@ -1015,8 +1017,39 @@ static int unwind_frames(void *ctx, const struct rp_event *ev, const struct rp_r
 	return 0;
 }
 
+/* The unwinder's fast walker against libdwfl's walk, each on an
+ * unwinder of its own: the same frames, or abort. */
+struct unwind_diff {
+	struct rp_unwinder *fast, *slow;
+	uint64_t a[RP_UNWIND_MAX_STACK], b[RP_UNWIND_MAX_STACK];
+};
+
+static int unwind_compare(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
+{
+	struct unwind_diff *d = ctx;
+
+	if (ev->type != RP_RECORD_SAMPLE || !res || !res->thread || !d->fast || !d->slow ||
+	    !rp_unwind_applies(&ev->u.sample))
+		return 0;
+	struct rp_thread *t = res->thread;
+	size_t na = rp_unwind_user(d->fast, t->maps, t->pid, t->tid, &ev->u.sample, d->a,
+				   RP_UNWIND_MAX_STACK);
+	size_t nb = rp_unwind_user(d->slow, t->maps, t->pid, t->tid, &ev->u.sample, d->b,
+				   RP_UNWIND_MAX_STACK);
+
+	if (na != nb || memcmp(d->a, d->b, na * sizeof(*d->a)) != 0) {
+		fprintf(stderr, "unwind: the fast walker found %zu frames, libdwfl %zu\n", na, nb);
+		for (size_t i = 0; i < na || i < nb; i++)
+			fprintf(stderr, "  %#" PRIx64 " %#" PRIx64 "\n", i < na ? d->a[i] : 0,
+				i < nb ? d->b[i] : 0);
+		abort();
+	}
+	return 0;
+}
+
 static int fuzz_unwind(const uint8_t *data, size_t size)
 {
+	static struct unwind_diff diff;
 	struct tb_buf file;
 	uint32_t elf_size;
 
@@ -1054,9 +1087,13 @@ static int fuzz_unwind(const uint8_t *data, size_t size)
 	struct rp_report_opts ro = { .sz = sizeof(ro), .symbols = sym, .children = size & 1 };
 	struct rp_report *r = NULL;
 	struct rp_pprof *pp = NULL;
-	struct rp_consumer c[3];
+	struct rp_consumer c[4];
 	size_t nc = 0;
 
+	diff.fast = diff.slow = NULL;
+	if (rp_unwinder_new(&diff.fast, m, sym) == 0 && rp_unwinder_new(&diff.slow, m, sym) == 0)
+		rp_unwinder_set_mode(diff.slow, RP_UNWIND_LIBDWFL);
+	c[nc++] = (struct rp_consumer){ &diff, unwind_compare, 0 };
 	rp_report_parse_sort(&ro, (size & 2) ? "sym,srcline" : "srcline,srcfile");
 	rp_report_parse_call_graph(&ro, "graph,0.0,caller");
 	c[nc++] = (struct rp_consumer){ sym, unwind_frames, RP_CONSUMER_CALLCHAIN };
@@ -1075,6 +1112,8 @@ static int fuzz_unwind(const uint8_t *data, size_t size)
 		rp_pprof_write(pp, devnull());
 		rp_pprof_free(pp);
 	}
+	rp_unwinder_free(diff.fast);
+	rp_unwinder_free(diff.slow);
 	rp_symbols_free(sym);
 	rp_machine_free(m);
 	rp_session_close(s);
