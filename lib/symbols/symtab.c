@@ -345,20 +345,63 @@ static int demangle_ocaml(const char *name, char **res)
 }
 
 #ifdef RP_HAVE_LIBIBERTY
-static void demangle_discard(const char *piece, size_t len, void *opaque)
+/* The demangled text as libiberty's callbacks hand it out in pieces. */
+struct rp_demangled {
+	char *p;
+	size_t len, cap;
+	int failed; /* out of memory */
+};
+
+static void demangle_append(const char *piece, size_t n, void *opaque)
 {
-	(void)piece;
-	(void)len;
-	(void)opaque;
+	struct rp_demangled *d = opaque;
+
+	/* What a symbol name keeps (rp_symb_add() cuts there too). */
+	if (n > RP_SYMBOLS_MAX_NAME - d->len)
+		n = RP_SYMBOLS_MAX_NAME - d->len;
+	if (d->failed || !n)
+		return;
+	if (d->len + n + 1 > d->cap) {
+		size_t cap = d->cap ? d->cap : 64;
+		char *p;
+
+		while (cap < d->len + n + 1)
+			cap *= 2;
+		if (!(p = realloc(d->p, cap))) {
+			d->failed = 1;
+			return;
+		}
+		d->p = p;
+		d->cap = cap;
+	}
+	memcpy(d->p + d->len, piece, n);
+	d->len += n;
+	d->p[d->len] = '\0';
 }
 
-/* Whether libiberty can demangle name: its callback forms build the
- * demangled text on the stack and hand it out in pieces, without the
- * heap, so they answer even where cplus_demangle() ran out of memory. */
-static int demangles(const char *name)
+/*
+ * libiberty's demangler for one language through its callback form, so
+ * that the text is built here with malloc: the forms that return a string
+ * may allocate with xmalloc, which exits when memory runs out.  Returns
+ * 1 (demangled into *d), 0 (not that language's name) or RP_ERR_NOMEM.
+ */
+static int demangle_with(int (*fn)(const char *, int, demangle_callbackref, void *),
+			 const char *name, struct rp_demangled *d)
 {
-	return rust_demangle_callback(name, DMGL_NO_OPTS, demangle_discard, NULL) ||
-	       cplus_demangle_v3_callback(name, DMGL_NO_OPTS, demangle_discard, NULL);
+	memset(d, 0, sizeof(*d));
+	if (!fn(name, DMGL_NO_OPTS, demangle_append, d)) {
+		free(d->p);
+		d->p = NULL;
+		return 0;
+	}
+	if (!d->failed && !d->p && !(d->p = calloc(1, 1)))
+		d->failed = 1;
+	if (d->failed) {
+		free(d->p);
+		d->p = NULL;
+		return RP_ERR_NOMEM;
+	}
+	return 1;
 }
 #endif
 
@@ -366,15 +409,24 @@ int rp_demangle(const char *name, char **out)
 {
 	*out = NULL;
 #ifdef RP_HAVE_LIBIBERTY
-	/* perf 6.1 without libbfd calls cplus_demangle(name, DMGL_NO_OPTS)
-	 * unless -v: no parameter lists, no const qualifiers. */
-	*out = cplus_demangle(name, DMGL_NO_OPTS);
-	if (*out)
+	/*
+	 * perf 6.1 without libbfd calls cplus_demangle(name, DMGL_NO_OPTS)
+	 * unless -v: no parameter lists, no const qualifiers.  In libiberty's
+	 * default (auto) style that is Rust first, then the C++ (GNU v3)
+	 * demangler; Ada (GNAT) and D names stay as they are, which is what
+	 * perf prints for them too.  The same two, by their callbacks.
+	 */
+	struct rp_demangled d;
+	int ret = demangle_with(rust_demangle_callback, name, &d);
+
+	if (!ret)
+		ret = demangle_with(cplus_demangle_v3_callback, name, &d);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		*out = d.p;
 		return 0;
-	/* cplus_demangle() answers NULL both for a name that is not
-	 * mangled and when its buffer could not grow. */
-	if (demangles(name))
-		return RP_ERR_NOMEM;
+	}
 #endif
 	return demangle_ocaml(name, out);
 }
