@@ -24,6 +24,13 @@
  *   rp_diff_write(d, stdout);
  *   rp_diff_free(d);
  *
+ * Or as the output "diff" (output.h): one output per recording, made
+ * with these options; the first recording's is the baseline and
+ * rp_output_merge() adds the second's as the new profile (a third merge
+ * is refused); rp_output_finish() writes.  That output copies what it
+ * shows of threads while it consumes, so the machines may be freed
+ * before the merge and the write (the baseline's session may not).
+ *
  * Format: tools/perf/builtin-diff.c (columns, computations, the order of
  * the rows), util/hist.c (pairing), util/sort.c (the keys), ui/stdio/hist.c
  * (the printing).  docs/diff.md states every rule.
@@ -107,8 +114,9 @@ RP_API void rp_diff_free(struct rp_diff *diff);
  * (may be NULL: every source line unknown) give the srcline and srcfile
  * keys; filter (may be NULL) is the one the processing call applies: a
  * --comms, --dsos or --symbols list of one entry leaves its column out, as
- * perf does (the baseline's is looked at).  The session, its machine,
- * symbols and filter must outlive rp_diff_write().  Returns 0,
+ * perf does (the baseline's is looked at).  The session must outlive
+ * rp_diff_write(); its machine, symbols and filter, the input's
+ * processing.  Returns 0,
  * RP_ERR_INVAL (bad which, or given twice) or RP_ERR_NOMEM.
  */
 RP_API int rp_diff_add_input(struct rp_diff *diff, unsigned which,
@@ -122,8 +130,9 @@ RP_API struct rp_consumer rp_diff_consumer(struct rp_diff *diff, unsigned which)
 /*
  * Writes the diff to out, once both inputs were processed: for each event
  * of the baseline (attr order), paired with the new profile's first event
- * of the same attr type and config, its section.  The machines that fed
- * the inputs must still exist (entries name their threads).  Returns 0,
+ * of the same attr type and config, its section.  The sessions must still
+ * exist; the machines need not (the comms of the entries' threads are
+ * kept as the inputs are consumed).  Returns 0,
  * RP_ERR_INVAL (an input not added, or a second write), RP_ERR_NOMEM or
  * RP_ERR_IO.
  */

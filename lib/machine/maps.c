@@ -75,15 +75,17 @@ static struct rp_map *rp_map_clone(struct rp_machine *machine, const struct rp_m
 	return map;
 }
 
-/* Index of the first map whose start is above addr. */
-static size_t rp_maps_upper(const struct rp_maps *maps, uint64_t addr)
+/* Index of the first map whose start (by_end: end) is above addr; by
+ * end, the maps must not overlap. */
+static size_t rp_maps_search(const struct rp_maps *maps, uint64_t addr, int by_end)
 {
 	size_t lo = 0, hi = maps->nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct rp_map *m = maps->items[mid];
 
-		if (maps->items[mid]->start <= addr)
+		if ((by_end ? m->end : m->start) <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -91,20 +93,14 @@ static size_t rp_maps_upper(const struct rp_maps *maps, uint64_t addr)
 	return lo;
 }
 
-/* Index of the first map whose end is above addr (maps must not overlap). */
+static size_t rp_maps_upper(const struct rp_maps *maps, uint64_t addr)
+{
+	return rp_maps_search(maps, addr, 0);
+}
+
 static size_t rp_maps_first_ending_after(const struct rp_maps *maps, uint64_t addr)
 {
-	size_t lo = 0, hi = maps->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (maps->items[mid]->end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return rp_maps_search(maps, addr, 1);
 }
 
 static int rp_map_contains(const struct rp_map *map, uint64_t addr)

@@ -23,6 +23,7 @@ static const struct rp_output_def *const rp_output_defs[] = {
 	&rp_output_sqlite,
 	&rp_output_postgres,
 	&rp_output_pprof,
+	&rp_output_diff,
 };
 
 #define RP_NR_OUTPUTS (sizeof(rp_output_defs) / sizeof(rp_output_defs[0]))

@@ -53,5 +53,6 @@ extern const struct rp_output_def rp_output_html;
 extern const struct rp_output_def rp_output_sqlite;
 extern const struct rp_output_def rp_output_postgres;
 extern const struct rp_output_def rp_output_pprof;
+extern const struct rp_output_def rp_output_diff;
 
 #endif

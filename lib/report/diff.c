@@ -25,10 +25,12 @@
 
 #include "common/arena.h"
 #include "common/array.h"
+#include "common/error_int.h"
 #include "common/hashmap.h"
 #include "common/opts.h"
 #include "common/strbuf.h"
 #include "common/strpool.h"
+#include "outputs/output_int.h"
 #include "report/rbsort.h"
 #include "report/srctext_int.h"
 
@@ -40,7 +42,26 @@
 #define RP_DIFF_ADDR_DIGITS 16
 /* perf formats each diff cell into a buffer of MAX_COL_WIDTH (70) bytes. */
 #define RP_DIFF_CELL_MAX 70
-/* Slots of the cache of source-line texts by location (a power of two). */
+
+/*
+ * What the write shows of a thread (its comm at the end, its first comm),
+ * kept up to date while its recording is read, as COMM and FORK records
+ * change them: the machine may be gone by the write (output.h: an output
+ * that merges reads the machine only while it consumes).
+ */
+struct rp_dthread {
+	const struct rp_thread *th; /* while its input is consumed; NULL once copied */
+	const char *comm;           /* interned: the thread's current comm */
+	const char *first;          /* interned: rp_thread_first_comm() */
+	int32_t tid;
+};
+
+/* The attr of an evsel of an input read without its session (merged). */
+struct rp_devsel {
+	uint32_t type;
+	uint64_t config;
+	int valid;
+};
 
 struct rp_dentry {
 	struct rp_dentry *next; /* hash chain */
@@ -57,7 +78,7 @@ struct rp_dentry {
 	uint64_t sym_start, sym_end;
 	uint64_t ip;            /* al.addr (al.ip without a map) */
 	/* Shown, not compared. */
-	struct rp_thread *thread;
+	struct rp_dthread *thread;
 	char level;
 	/* The RP_FILTERED_* marks of the first sample: perf hides the row
 	 * when set and counts it in the totals. */
@@ -86,9 +107,17 @@ struct rp_dhists {
 
 struct rp_diff_input {
 	struct rp_diff *diff;
+	/* The session that fed it; NULL for an input copied from another
+	 * diff (rp_diff_output merge): its evsels' attrs are in evsels. */
 	const struct rp_session *session;
+	struct rp_devsel *evsels;
+	size_t nr_evsels;
 	struct rp_symbols *symbols;
 	int added;
+	struct rp_hashmap threads;     /* struct rp_thread * -> struct rp_dthread * */
+	struct rp_hashmap thread_tids; /* tid -> the last struct rp_dthread of it */
+	const struct rp_thread *last_th;
+	struct rp_dthread *last_dt;
 	struct rp_dhists *hists;
 	size_t nr_hists;
 	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
@@ -229,6 +258,9 @@ static void rp_diff_input_release(struct rp_diff_input *in)
 		free(in->hists[i].coll);
 	}
 	free(in->hists);
+	free(in->evsels);
+	rp_hashmap_release(&in->threads);
+	rp_hashmap_release(&in->thread_tids);
 	rp_hashmap_release(&in->dso_names);
 	rp_hashmap_release(&in->sym_names);
 	rp_srctext_release(&in->srctext);
@@ -533,6 +565,53 @@ static int rp_diff_srcline(struct rp_diff_input *in, struct rp_dentry *key, stru
 	return rp_srctext_get(&in->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
 }
 
+/* Reads t's comms again from its thread (0 or RP_ERR_NOMEM). */
+static int rp_dthread_refresh(struct rp_diff_input *in, struct rp_dthread *t)
+{
+	const char *comm = rp_thread_comm(t->th), *first = rp_thread_first_comm(t->th);
+
+	t->comm = rp_diff_intern_comm(in, comm ? comm : "");
+	t->first = first ? rp_strpool_intern_str(&in->diff->pool, first) : NULL;
+	return !t->comm || (first && !t->first) ? RP_ERR_NOMEM : 0;
+}
+
+/* The snapshot of th, made at its first sample; NULL when out of memory. */
+static struct rp_dthread *rp_diff_thread(struct rp_diff_input *in, const struct rp_thread *th)
+{
+	struct rp_dthread *t;
+
+	if (th == in->last_th)
+		return in->last_dt;
+	t = rp_hashmap_get(&in->threads, (uint64_t)(uintptr_t)th);
+	if (!t) {
+		t = rp_arena_alloc(&in->diff->arena, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->th = th;
+		t->tid = rp_thread_tid(th);
+		if (rp_dthread_refresh(in, t) < 0 ||
+		    rp_hashmap_put(&in->threads, (uint64_t)(uintptr_t)th, t) < 0 ||
+		    rp_hashmap_put(&in->thread_tids, (uint32_t)t->tid, t) < 0)
+			return NULL;
+	}
+	in->last_th = th;
+	in->last_dt = t;
+	return t;
+}
+
+/*
+ * After the machine applied a COMM or FORK record (the only ones that
+ * change a thread's comms): the snapshot of the thread of that tid, if a
+ * sample made one, reads them again.  A thread replaced by a newer one of
+ * its tid no longer changes, so reading it again is harmless.
+ */
+static int rp_diff_comm_changed(struct rp_diff_input *in, uint32_t tid)
+{
+	struct rp_dthread *t = rp_hashmap_get(&in->thread_tids, tid);
+
+	return t && t->th ? rp_dthread_refresh(in, t) : 0;
+}
+
 static struct rp_dhists *rp_diff_hists(struct rp_diff_input *in, size_t idx)
 {
 	if (idx >= RP_DIFF_MAX_EVSELS)
@@ -567,14 +646,15 @@ static int rp_diff_add_sample(struct rp_diff_input *in, const struct rp_event *e
 		return (size_t)idx >= RP_DIFF_MAX_EVSELS ? 0 : RP_ERR_NOMEM;
 	memset(&key, 0, sizeof(key));
 	key.filtered = res ? res->filtered : 0;
-	key.thread = res ? res->thread : NULL;
-	key.tid = key.thread ? rp_thread_tid(key.thread) : (int32_t)s->tid;
+	if (res && res->thread && !(key.thread = rp_diff_thread(in, res->thread)))
+		return RP_ERR_NOMEM;
+	key.tid = key.thread ? key.thread->tid : (int32_t)s->tid;
 	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
 	key.level = '.';
 	key.ip = s->ip;
 	const char *comm = res ? res->comm : NULL;
-	if (!comm && key.thread)
-		comm = rp_thread_comm(key.thread);
+	if (!comm && res && res->thread)
+		comm = rp_thread_comm(res->thread);
 	key.comm = rp_diff_intern_comm(in, comm ? comm : "");
 	if (!key.comm)
 		return RP_ERR_NOMEM;
@@ -627,6 +707,10 @@ static int rp_diff_add_sample(struct rp_diff_input *in, const struct rp_event *e
 
 static int rp_diff_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
+	if (ev->type == RP_RECORD_COMM)
+		return rp_diff_comm_changed(ctx, ev->u.comm.tid);
+	if (ev->type == RP_RECORD_FORK)
+		return rp_diff_comm_changed(ctx, ev->u.task.tid);
 	if (ev->type != RP_RECORD_SAMPLE || !ev->evsel)
 		return 0;
 	return rp_diff_add_sample(ctx, ev, res);
@@ -694,11 +778,11 @@ static int rp_diff_collapse(struct rp_diff *d, struct rp_diff_input *in)
 
 		for (size_t j = 0; has_comm && j < h->nr_entries; j++) {
 			struct rp_dentry *e = h->entries[j];
-			const char *first = e->thread ? rp_thread_first_comm(e->thread) : NULL;
+			const char *first = e->thread ? e->thread->first : NULL;
 
 			if (!first)
 				continue;
-			snprintf(def, sizeof(def), ":%d", (int)rp_thread_tid(e->thread));
+			snprintf(def, sizeof(def), ":%d", (int)e->thread->tid);
 			if (strcmp(e->comm, def) || !strcmp(first, def))
 				continue;
 			e->comm = rp_strpool_intern_str(&d->pool, first);
@@ -892,9 +976,7 @@ static int rp_max(int a, int b)
 
 static const char *rp_dentry_final_comm(const struct rp_dentry *e)
 {
-	const char *c = e->thread ? rp_thread_comm(e->thread) : NULL;
-
-	return c ? c : e->comm;
+	return e->thread ? e->thread->comm : e->comm;
 }
 
 /* perf's hists__calc_col_len over the rows shown, then the headers. */
@@ -1139,10 +1221,17 @@ static long rp_diff_match_evsel(const struct rp_diff *d, size_t i)
 {
 	const struct rp_evsel *be = rp_session_evsel(d->in[0].session, i);
 	const struct rp_attr *ba = be ? rp_evsel_attr(be) : NULL;
-	size_t n = rp_session_nr_evsels(d->in[1].session);
+	const struct rp_diff_input *in = &d->in[1];
+	size_t n = in->session ? rp_session_nr_evsels(in->session) : in->nr_evsels;
 
 	for (size_t j = 0; ba && j < n; j++) {
-		const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(d->in[1].session, j));
+		if (!in->session) {
+			if (in->evsels[j].valid && in->evsels[j].type == ba->type &&
+			    in->evsels[j].config == ba->config)
+				return (long)j;
+			continue;
+		}
+		const struct rp_attr *a = rp_evsel_attr(rp_session_evsel(in->session, j));
 
 		if (a && a->type == ba->type && a->config == ba->config)
 			return (long)j;
@@ -1350,3 +1439,168 @@ int rp_diff_write(struct rp_diff *diff, FILE *out)
 		return RP_ERR_IO;
 	return 0;
 }
+
+/* ---- the output "diff" --------------------------------------------------- */
+
+/* An interned copy in d's pool of s (NULL stays NULL); 0 or RP_ERR_NOMEM. */
+static int rp_diff_reintern(struct rp_diff *d, const char **s)
+{
+	if (*s && !(*s = rp_strpool_intern_str(&d->pool, *s)))
+		return RP_ERR_NOMEM;
+	return 0;
+}
+
+/*
+ * Makes dst (an input of d not added yet) a copy of src, an input of
+ * another diff with the same keys whose recording has been read: its
+ * entries in their order, their strings interned in d's pool (equal keys,
+ * equal pointers), its threads' snapshots, and its evsels' attrs (src's
+ * session may be freed afterwards).  Returns 0, RP_ERR_NOMEM or
+ * RP_ERR_LIMIT.
+ */
+static int rp_diff_copy_input(struct rp_diff *d, struct rp_diff_input *dst,
+			      const struct rp_diff_input *src)
+{
+	struct rp_hashmap threads = RP_HASHMAP_INIT; /* src's rp_dthread -> dst's */
+	size_t ne = src->session ? rp_session_nr_evsels(src->session) : src->nr_evsels;
+	int rc = RP_ERR_NOMEM;
+
+	if (!(dst->evsels = calloc(ne ? ne : 1, sizeof(*dst->evsels))))
+		return RP_ERR_NOMEM;
+	dst->nr_evsels = ne;
+	for (size_t j = 0; j < ne; j++) {
+		const struct rp_attr *a =
+			src->session ? rp_evsel_attr(rp_session_evsel(src->session, j)) : NULL;
+
+		if (!src->session)
+			dst->evsels[j] = src->evsels[j];
+		else if (a)
+			dst->evsels[j] = (struct rp_devsel){ a->type, a->config, 1 };
+	}
+	if (src->nr_hists && !(dst->hists = calloc(src->nr_hists, sizeof(*dst->hists))))
+		return RP_ERR_NOMEM;
+	dst->nr_hists = src->nr_hists;
+	for (size_t i = 0; i < src->nr_hists; i++) {
+		const struct rp_dhists *sh = &src->hists[i];
+		struct rp_dhists *h = &dst->hists[i];
+
+		h->total_period = sh->total_period;
+		h->total_nf = sh->total_nf;
+		for (size_t k = 0; k < sh->nr_entries; k++) {
+			struct rp_dentry key = *sh->entries[k], *e;
+			struct rp_dthread *t = key.thread;
+
+			if (t && !(key.thread = rp_hashmap_get(&threads, (uint64_t)(uintptr_t)t))) {
+				key.thread = rp_arena_alloc(&d->arena, sizeof(*key.thread));
+				if (!key.thread)
+					goto out;
+				*key.thread = *t;
+				key.thread->th = NULL;
+				if (rp_diff_reintern(d, &key.thread->comm) ||
+				    rp_diff_reintern(d, &key.thread->first) ||
+				    rp_hashmap_put(&threads, (uint64_t)(uintptr_t)t, key.thread) < 0)
+					goto out;
+			}
+			if (rp_diff_reintern(d, &key.comm) || rp_diff_reintern(d, &key.dso) ||
+			    rp_diff_reintern(d, &key.sym) || rp_diff_reintern(d, &key.srcline) ||
+			    rp_diff_reintern(d, &key.srcfile))
+				goto out;
+			/* Distinct entries of src stay distinct: interning keeps
+			 * strings apart as src's pool did. */
+			key.next = NULL;
+			key.paired = 0;
+			key.hash = rp_dentry_hash(d, RP_DSTAGE_INPUT, &key);
+			if ((rc = rp_dhists_insert(d, h, &key, &e)))
+				goto out;
+			rc = RP_ERR_NOMEM;
+		}
+	}
+	dst->added = 1;
+	rc = 0;
+out:
+	rp_hashmap_release(&threads);
+	return rc;
+}
+
+/* The output "diff" (output.h): one per recording, the first one read the
+ * baseline; rp_output_merge() adds the new profile (perf diff OLD NEW). */
+struct rp_diff_output {
+	struct rp_diff *d;
+	FILE *f;
+	int merged;
+};
+
+static void rp_diff_output_destroy(void *state)
+{
+	struct rp_diff_output *o = state;
+
+	rp_diff_free(o->d);
+	free(o);
+}
+
+static int rp_diff_output_create(void **state, const struct rp_output_env *env, const void *opts,
+				 const struct rp_output_target *target, struct rp_error *err)
+{
+	struct rp_diff_output *o = calloc(1, sizeof(*o));
+	int ret;
+
+	if (!o)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if ((ret = rp_diff_new(&o->d, opts)) < 0) {
+		free(o);
+		return rp_error_set(err, ret, ret == RP_ERR_INVAL ? "diff: bad options" : "out of memory");
+	}
+	o->f = target->stream;
+	if (rp_diff_add_input(o->d, RP_DIFF_BASELINE, env->session, env->symbols, env->filter) < 0) {
+		rp_diff_output_destroy(o);
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	}
+	*state = o;
+	return 0;
+}
+
+static struct rp_consumer rp_diff_output_consumer(void *state)
+{
+	return rp_diff_consumer(((struct rp_diff_output *)state)->d, RP_DIFF_BASELINE);
+}
+
+static int rp_diff_output_merge(void *state, void *from, struct rp_error *err)
+{
+	struct rp_diff_output *o = state;
+	const struct rp_diff_output *f = from;
+	int ret;
+
+	if (o->merged || f->merged)
+		return rp_error_set(err, RP_ERR_INVAL, "diff compares two recordings: OLD NEW");
+	if (o->d->nr_keys != f->d->nr_keys ||
+	    memcmp(o->d->keys, f->d->keys, o->d->nr_keys * sizeof(o->d->keys[0])))
+		return rp_error_set(err, RP_ERR_INVAL, "diff: outputs of other sort keys");
+	o->merged = 1;
+	ret = rp_diff_copy_input(o->d, &o->d->in[RP_DIFF_NEW], &f->d->in[RP_DIFF_BASELINE]);
+	if (ret == RP_ERR_LIMIT)
+		return rp_error_set(err, ret, "diff: too many entries");
+	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
+}
+
+static int rp_diff_output_finish(void *state, struct rp_error *err)
+{
+	struct rp_diff_output *o = state;
+	int ret;
+
+	if (!o->merged)
+		return rp_error_set(err, RP_ERR_INVAL, "diff compares two recordings: OLD NEW");
+	ret = rp_diff_write(o->d, o->f);
+	if (ret == RP_ERR_IO)
+		return rp_error_set(err, ret, "cannot write the diff");
+	return ret < 0 ? rp_error_set(err, ret, "diff: %s", rp_strerror(ret)) : 0;
+}
+
+const struct rp_output_def rp_output_diff = {
+	.name = "diff",
+	.flags = RP_OUTPUT_SYMBOLS | RP_OUTPUT_MERGE,
+	.create = rp_diff_output_create,
+	.consumer = rp_diff_output_consumer,
+	.merge = rp_diff_output_merge,
+	.finish = rp_diff_output_finish,
+	.destroy = rp_diff_output_destroy,
+};

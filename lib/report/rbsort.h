@@ -14,14 +14,14 @@
 
 #include <stddef.h>
 
-struct rp_rbnode;
+#include "common/rbtree.h"
 
 /*
- * Inserts items[0..n) in that order into a red-black tree ordered by cmp
+ * Inserts items[0..n) in that order into a red-black tree (rbtree.h) ordered by cmp
  * (called as qsort_r's, with pointers to two elements, the new one first, and ctx;
  * a negative value puts the new one to the left, anything else to the
- * right) and writes them back in the tree's order.  Returns 0 or
- * RP_ERR_NOMEM (items unchanged then).
+ * right) and writes them back in the tree's order.  Returns 0,
+ * RP_ERR_NOMEM or RP_ERR_LIMIT (4 Gi items; items unchanged then).
  */
 int rp_rbsort(void **items, size_t n, int (*cmp)(const void *, const void *, void *), void *ctx);
 
@@ -52,7 +52,7 @@ size_t rp_rbinc_find(const struct rp_rbinc *t, void *const *items, const void *k
 		     int (*cmp)(void *ctx, const void *node, const void *key), void *ctx,
 		     size_t where[2]);
 /* Links node t->nr (the caller's next item) where rp_rbinc_find() said.
- * Returns 0 or RP_ERR_NOMEM. */
+ * Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT (4 Gi nodes). */
 int rp_rbinc_add(struct rp_rbinc *t, const size_t where[2]);
 
 /* Writes items[0..t->nr) back in the tree's order.  Returns 0 or

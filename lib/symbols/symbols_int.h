@@ -19,6 +19,7 @@
 #include <readperf/symbols.h>
 
 #include "common/arena.h"
+#include "common/rbtree.h"
 #include "common/hashmap.h"
 #include "machine/dso.h"
 
@@ -49,10 +50,9 @@ struct rp_symtab_builder {
 	 * tree's shape: the builder replays perf's inserts and erases on a
 	 * tree of its own (indexed by seq) when track_tree is set. */
 	int track_tree;
-	struct rp_rbtree {
-		uint32_t *left, *right, *parent;
-		uint64_t *key;
-		uint8_t *red;
+	struct rp_symtree {
+		struct rp_rbnode *n; /* common/rbtree.h, by seq */
+		uint64_t *key;       /* start, by seq */
 		uint32_t root;
 		size_t alloc;
 	} tree;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/rbtree.h"
 #include "symbols/symbols_int.h"
 
 #ifdef RP_HAVE_LIBIBERTY
@@ -21,280 +22,58 @@
 
 
 /*
- * The red-black tree perf keeps symbols in (the kernel's lib/rbtree.c
- * algorithm: insert as a leaf, equal keys to the right, then the classic
- * recolouring and rotations; erase replacing a node with two children by
- * its successor).  Only the shape matters here: it decides which of two
- * overlapping symbols perf's descent meets first.
+ * perf keeps symbols in a red-black tree (common/rbtree.h) keyed by
+ * start, equal keys to the right.  Only the shape matters here: it
+ * decides which of two overlapping symbols perf's descent meets first.
  */
-#define NIL UINT32_MAX
+#define NIL RP_RB_NIL
 
-static void rb_set_child(struct rp_rbtree *t, uint32_t parent, uint32_t old, uint32_t new_)
+static void tree_insert(struct rp_symtree *t, uint32_t n)
 {
-	if (parent == NIL)
-		t->root = new_;
-	else if (t->left[parent] == old)
-		t->left[parent] = new_;
-	else
-		t->right[parent] = new_;
-}
-
-static void rb_rotate_left(struct rp_rbtree *t, uint32_t x)
-{
-	uint32_t y = t->right[x], p = t->parent[x];
-
-	t->right[x] = t->left[y];
-	if (t->left[y] != NIL)
-		t->parent[t->left[y]] = x;
-	t->left[y] = x;
-	t->parent[x] = y;
-	t->parent[y] = p;
-	rb_set_child(t, p, x, y);
-}
-
-static void rb_rotate_right(struct rp_rbtree *t, uint32_t x)
-{
-	uint32_t y = t->left[x], p = t->parent[x];
-
-	t->left[x] = t->right[y];
-	if (t->right[y] != NIL)
-		t->parent[t->right[y]] = x;
-	t->right[y] = x;
-	t->parent[x] = y;
-	t->parent[y] = p;
-	rb_set_child(t, p, x, y);
-}
-
-static int rb_red(const struct rp_rbtree *t, uint32_t n)
-{
-	return n != NIL && t->red[n];
-}
-
-static void rb_insert(struct rp_rbtree *t, uint32_t n)
-{
+	struct rp_rbtree rb = { t->n, t->root };
 	uint32_t p = NIL, cur = t->root;
 	int go_left = 0;
 
 	while (cur != NIL) {
 		p = cur;
 		go_left = t->key[n] < t->key[cur];
-		cur = go_left ? t->left[cur] : t->right[cur];
+		cur = go_left ? t->n[cur].child[0] : t->n[cur].child[1];
 	}
-	t->left[n] = t->right[n] = NIL;
-	t->parent[n] = p;
-	t->red[n] = 1;
-	if (p == NIL)
-		t->root = n;
-	else if (go_left)
-		t->left[p] = n;
-	else
-		t->right[p] = n;
-
-	for (;;) {
-		p = t->parent[n];
-		if (p == NIL) {
-			t->red[n] = 0;
-			break;
-		}
-		if (!t->red[p])
-			break;
-		uint32_t g = t->parent[p];
-		if (p == t->left[g]) {
-			uint32_t u = t->right[g];
-			if (rb_red(t, u)) {
-				t->red[u] = t->red[p] = 0;
-				t->red[g] = 1;
-				n = g;
-				continue;
-			}
-			if (n == t->right[p]) {
-				rb_rotate_left(t, p);
-				p = n;
-			}
-			rb_rotate_right(t, g);
-			t->red[p] = 0;
-			t->red[g] = 1;
-			break;
-		} else {
-			uint32_t u = t->left[g];
-			if (rb_red(t, u)) {
-				t->red[u] = t->red[p] = 0;
-				t->red[g] = 1;
-				n = g;
-				continue;
-			}
-			if (n == t->left[p]) {
-				rb_rotate_right(t, p);
-				p = n;
-			}
-			rb_rotate_left(t, g);
-			t->red[p] = 0;
-			t->red[g] = 1;
-			break;
-		}
-	}
+	rp_rb_insert(&rb, n, p, go_left);
+	t->root = rb.root;
 }
 
-/* Restores the colours after erasing a black leaf below parent. */
-static void rb_erase_color(struct rp_rbtree *t, uint32_t parent)
+static void tree_erase(struct rp_symtree *t, uint32_t n)
 {
-	uint32_t node = NIL;
+	struct rp_rbtree rb = { t->n, t->root };
 
-	for (;;) {
-		uint32_t sib = t->right[parent];
-		if (node != sib) {
-			/* node is parent's left child. */
-			if (rb_red(t, sib)) {
-				rb_rotate_left(t, parent);
-				t->red[sib] = 0;
-				t->red[parent] = 1;
-				sib = t->right[parent];
-			}
-			if (!rb_red(t, t->right[sib]) && !rb_red(t, t->left[sib])) {
-				t->red[sib] = 1;
-				if (t->red[parent]) {
-					t->red[parent] = 0;
-				} else {
-					node = parent;
-					parent = t->parent[node];
-					if (parent != NIL)
-						continue;
-				}
-				break;
-			}
-			if (!rb_red(t, t->right[sib])) {
-				uint32_t l = t->left[sib];
-				rb_rotate_right(t, sib);
-				t->red[l] = 0;
-				t->red[sib] = 1;
-				sib = l;
-			}
-			rb_rotate_left(t, parent);
-			t->red[sib] = t->red[parent];
-			t->red[parent] = 0;
-			t->red[t->right[sib]] = 0;
-			break;
-		} else {
-			sib = t->left[parent];
-			if (rb_red(t, sib)) {
-				rb_rotate_right(t, parent);
-				t->red[sib] = 0;
-				t->red[parent] = 1;
-				sib = t->left[parent];
-			}
-			if (!rb_red(t, t->left[sib]) && !rb_red(t, t->right[sib])) {
-				t->red[sib] = 1;
-				if (t->red[parent]) {
-					t->red[parent] = 0;
-				} else {
-					node = parent;
-					parent = t->parent[node];
-					if (parent != NIL)
-						continue;
-				}
-				break;
-			}
-			if (!rb_red(t, t->left[sib])) {
-				uint32_t r = t->right[sib];
-				rb_rotate_left(t, sib);
-				t->red[r] = 0;
-				t->red[sib] = 1;
-				sib = r;
-			}
-			rb_rotate_right(t, parent);
-			t->red[sib] = t->red[parent];
-			t->red[parent] = 0;
-			t->red[t->left[sib]] = 0;
-			break;
-		}
-	}
+	rp_rb_erase(&rb, n);
+	t->root = rb.root;
 }
 
-static void rb_erase(struct rp_rbtree *t, uint32_t n)
-{
-	uint32_t child = t->right[n], l = t->left[n], rebalance = NIL;
-
-	if (l == NIL) {
-		uint32_t p = t->parent[n];
-		rb_set_child(t, p, n, child);
-		if (child != NIL) {
-			t->parent[child] = p;
-			t->red[child] = t->red[n];
-		} else if (!t->red[n]) {
-			rebalance = p;
-		}
-	} else if (child == NIL) {
-		uint32_t p = t->parent[n];
-		rb_set_child(t, p, n, l);
-		t->parent[l] = p;
-		t->red[l] = t->red[n];
-	} else {
-		uint32_t succ = child, parent, child2;
-		if (t->left[succ] == NIL) {
-			parent = succ;
-			child2 = t->right[succ];
-		} else {
-			do {
-				parent = succ;
-				succ = t->left[succ];
-			} while (t->left[succ] != NIL);
-			child2 = t->right[succ];
-			t->left[parent] = child2;
-			t->right[succ] = child;
-			t->parent[child] = succ;
-		}
-		t->left[succ] = l;
-		t->parent[l] = succ;
-		uint32_t p = t->parent[n];
-		rb_set_child(t, p, n, succ);
-		if (child2 != NIL) {
-			t->parent[child2] = parent;
-			t->red[child2] = 0;
-		} else if (!t->red[succ]) {
-			rebalance = parent;
-		}
-		t->parent[succ] = p;
-		t->red[succ] = t->red[n];
-	}
-	if (rebalance != NIL)
-		rb_erase_color(t, rebalance);
-}
-
-static int tree_reserve(struct rp_rbtree *t, size_t want)
+static int tree_reserve(struct rp_symtree *t, size_t want)
 {
 	if (want <= t->alloc)
 		return 0;
 	size_t n = t->alloc ? t->alloc * 2 : 64;
 	while (n < want)
 		n *= 2;
-	uint32_t *l = realloc(t->left, n * sizeof(*l));
-	if (l)
-		t->left = l;
-	uint32_t *r = realloc(t->right, n * sizeof(*r));
-	if (r)
-		t->right = r;
-	uint32_t *p = realloc(t->parent, n * sizeof(*p));
-	if (p)
-		t->parent = p;
+	struct rp_rbnode *nodes = realloc(t->n, n * sizeof(*nodes));
+	if (nodes)
+		t->n = nodes;
 	uint64_t *k = realloc(t->key, n * sizeof(*k));
 	if (k)
 		t->key = k;
-	uint8_t *c = realloc(t->red, n);
-	if (c)
-		t->red = c;
-	if (!l || !r || !p || !k || !c)
+	if (!nodes || !k)
 		return -1;
 	t->alloc = n;
 	return 0;
 }
 
-static void tree_release(struct rp_rbtree *t)
+static void tree_release(struct rp_symtree *t)
 {
-	free(t->left);
-	free(t->right);
-	free(t->parent);
+	free(t->n);
 	free(t->key);
-	free(t->red);
 	memset(t, 0, sizeof(*t));
 	t->root = NIL;
 }
@@ -345,20 +124,63 @@ static int demangle_ocaml(const char *name, char **res)
 }
 
 #ifdef RP_HAVE_LIBIBERTY
-static void demangle_discard(const char *piece, size_t len, void *opaque)
+/* The demangled text as libiberty's callbacks hand it out in pieces. */
+struct rp_demangled {
+	char *p;
+	size_t len, cap;
+	int failed; /* out of memory */
+};
+
+static void demangle_append(const char *piece, size_t n, void *opaque)
 {
-	(void)piece;
-	(void)len;
-	(void)opaque;
+	struct rp_demangled *d = opaque;
+
+	/* What a symbol name keeps (rp_symb_add() cuts there too). */
+	if (n > RP_SYMBOLS_MAX_NAME - d->len)
+		n = RP_SYMBOLS_MAX_NAME - d->len;
+	if (d->failed || !n)
+		return;
+	if (d->len + n + 1 > d->cap) {
+		size_t cap = d->cap ? d->cap : 64;
+		char *p;
+
+		while (cap < d->len + n + 1)
+			cap *= 2;
+		if (!(p = realloc(d->p, cap))) {
+			d->failed = 1;
+			return;
+		}
+		d->p = p;
+		d->cap = cap;
+	}
+	memcpy(d->p + d->len, piece, n);
+	d->len += n;
+	d->p[d->len] = '\0';
 }
 
-/* Whether libiberty can demangle name: its callback forms build the
- * demangled text on the stack and hand it out in pieces, without the
- * heap, so they answer even where cplus_demangle() ran out of memory. */
-static int demangles(const char *name)
+/*
+ * libiberty's demangler for one language through its callback form, so
+ * that the text is built here with malloc: the forms that return a string
+ * may allocate with xmalloc, which exits when memory runs out.  Returns
+ * 1 (demangled into *d), 0 (not that language's name) or RP_ERR_NOMEM.
+ */
+static int demangle_with(int (*fn)(const char *, int, demangle_callbackref, void *),
+			 const char *name, struct rp_demangled *d)
 {
-	return rust_demangle_callback(name, DMGL_NO_OPTS, demangle_discard, NULL) ||
-	       cplus_demangle_v3_callback(name, DMGL_NO_OPTS, demangle_discard, NULL);
+	memset(d, 0, sizeof(*d));
+	if (!fn(name, DMGL_NO_OPTS, demangle_append, d)) {
+		free(d->p);
+		d->p = NULL;
+		return 0;
+	}
+	if (!d->failed && !d->p && !(d->p = calloc(1, 1)))
+		d->failed = 1;
+	if (d->failed) {
+		free(d->p);
+		d->p = NULL;
+		return RP_ERR_NOMEM;
+	}
+	return 1;
 }
 #endif
 
@@ -366,15 +188,24 @@ int rp_demangle(const char *name, char **out)
 {
 	*out = NULL;
 #ifdef RP_HAVE_LIBIBERTY
-	/* perf 6.1 without libbfd calls cplus_demangle(name, DMGL_NO_OPTS)
-	 * unless -v: no parameter lists, no const qualifiers. */
-	*out = cplus_demangle(name, DMGL_NO_OPTS);
-	if (*out)
+	/*
+	 * perf 6.1 without libbfd calls cplus_demangle(name, DMGL_NO_OPTS)
+	 * unless -v: no parameter lists, no const qualifiers.  In libiberty's
+	 * default (auto) style that is Rust first, then the C++ (GNU v3)
+	 * demangler; Ada (GNAT) and D names stay as they are, which is what
+	 * perf prints for them too.  The same two, by their callbacks.
+	 */
+	struct rp_demangled d;
+	int ret = demangle_with(rust_demangle_callback, name, &d);
+
+	if (!ret)
+		ret = demangle_with(cplus_demangle_v3_callback, name, &d);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		*out = d.p;
 		return 0;
-	/* cplus_demangle() answers NULL both for a name that is not
-	 * mangled and when its buffer could not grow. */
-	if (demangles(name))
-		return RP_ERR_NOMEM;
+	}
 #endif
 	return demangle_ocaml(name, out);
 }
@@ -440,7 +271,7 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 	r->dead = 0;
 	if (b->track_tree) {
 		b->tree.key[r->seq] = start;
-		rb_insert(&b->tree, r->seq);
+		tree_insert(&b->tree, r->seq);
 	}
 	return 0;
 }
@@ -547,7 +378,7 @@ void rp_symb_fixup_duplicate(struct rp_symtab_builder *b)
 		}
 		b->v[loser].dead = 1;
 		if (b->track_tree)
-			rb_erase(&b->tree, b->v[loser].seq);
+			tree_erase(&b->tree, b->v[loser].seq);
 	}
 }
 
@@ -621,8 +452,8 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		pos[b->v[i].seq] = (uint32_t)i;
 	for (size_t i = 0; i < b->nr; i++) {
 		uint32_t q = b->v[i].seq;
-		t->tree_left[i] = b->tree.left[q] == NIL ? NIL : pos[b->tree.left[q]];
-		t->tree_right[i] = b->tree.right[q] == NIL ? NIL : pos[b->tree.right[q]];
+		t->tree_left[i] = b->tree.n[q].child[0] == NIL ? NIL : pos[b->tree.n[q].child[0]];
+		t->tree_right[i] = b->tree.n[q].child[1] == NIL ? NIL : pos[b->tree.n[q].child[1]];
 	}
 	t->tree_root = b->tree.root == NIL ? NIL : pos[b->tree.root];
 	free(pos);

@@ -13,6 +13,10 @@
 #define RP_EXIT_USAGE 1
 #define RP_EXIT_BAD_INPUT 2
 
+/* What struct cli_output_cmd's option() returns for a bad argument (1
+ * is "taken", which RP_EXIT_USAGE would read as). */
+#define CLI_OPTION_BAD (-1)
+
 /* Prints "readperf: error: FILE: <err>" on stderr. */
 void cli_error(const char *path, const struct rp_error *err);
 /* Prints "readperf: error: <printf>" on stderr. */
@@ -91,16 +95,21 @@ enum {
 	CLI_OPT_FILTER_TID,
 	CLI_OPT_FILTER_DSOS,
 	CLI_OPT_FILTER_TIME,
+	/* the long options of those that have a short one too, so that a
+	 * command may give the letters other meanings (perf diff's -c) */
+	CLI_OPT_FILTER_COMMS,
+	CLI_OPT_FILTER_SYMBOLS,
+	CLI_OPT_FILTER_CPU,
 };
 #define CLI_FILTER_SHORTOPTS "c:S:C:"
 #define CLI_FILTER_LONGOPTS                                                   \
-	{ "comms", required_argument, NULL, 'c' },                            \
-	{ "comm", required_argument, NULL, 'c' },                             \
+	{ "comms", required_argument, NULL, CLI_OPT_FILTER_COMMS },           \
+	{ "comm", required_argument, NULL, CLI_OPT_FILTER_COMMS },            \
 	{ "pid", required_argument, NULL, CLI_OPT_FILTER_PID },               \
 	{ "tid", required_argument, NULL, CLI_OPT_FILTER_TID },               \
 	{ "dsos", required_argument, NULL, CLI_OPT_FILTER_DSOS },             \
-	{ "symbols", required_argument, NULL, 'S' },                          \
-	{ "cpu", required_argument, NULL, 'C' },                              \
+	{ "symbols", required_argument, NULL, CLI_OPT_FILTER_SYMBOLS },       \
+	{ "cpu", required_argument, NULL, CLI_OPT_FILTER_CPU },               \
 	{ "time", required_argument, NULL, CLI_OPT_FILTER_TIME }
 #define CLI_FILTER_USAGE                                                            \
 	"  filters (perf's; see docs/filters.md):\n"                                 \
@@ -142,6 +151,8 @@ int cli_parse_threads(const char *arg);
 /* The threads -j asked for, resolved: 1 or more. */
 unsigned cli_threads(void);
 
+struct cli_paths;
+
 /*
  * A command built on one library output (output.h) of the same name.
  * cli_output_main() parses its options with the common ones (-i, -j, -h,
@@ -158,14 +169,25 @@ struct cli_output_cmd {
 	const char *shortopts;         /* its own; or NULL */
 	size_t opts_size;              /* sizeof its options struct (sz first); 0: none */
 	/* Applies its option c to opts: 1 taken, 0 not one of its options,
-	 * RP_EXIT_USAGE after printing why it is wrong. */
+	 * CLI_OPTION_BAD after printing why it is wrong. */
 	int (*option)(void *opts, int c, const char *arg);
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, const struct cli_input *in);
-	/* multi: whether nr recordings suit the options (NULL: any number);
-	 * 0, or an exit status after printing why. */
-	int (*check_paths)(const void *opts, size_t nr);
+	/* multi: whether the recordings named suit the options, before
+	 * perf.data is taken for none (NULL: any number); it may add the
+	 * command's default ones.  0, or an exit status after printing why. */
+	int (*check_paths)(const void *opts, struct cli_paths *paths);
+	/* multi: recording idx's filter, made from the one the options gave
+	 * (in *f; NULL: that one for every recording).  0, or an exit status
+	 * after printing why. */
+	int (*recording_filter)(const void *opts, size_t idx, struct cli_filter *f);
+	/* The short options of --comms, --dsos, --symbols and --cpu, '-' for
+	 * none, where the command's perf names them otherwise (perf diff:
+	 * "CdS-"); NULL: -c, none, -S, -C.  filter_help then lists them
+	 * (NULL: CLI_FILTER_USAGE). */
+	const char *filter_letters;
+	const char *filter_help;
 	/* The operands after the options, when they are more than [FILE]:
 	 * *path holds -i's file (or NULL) and may be set; 0, or
 	 * RP_EXIT_USAGE (the usage is printed then).  operands_usage shows
@@ -193,6 +215,9 @@ struct cli_output_cmd {
 	 * output, merged (RP_OUTPUT_MERGE outputs; cli_multi.c); prepare()
 	 * is then called with no input. */
 	unsigned multi : 1;
+	/* multi: a recording that cannot be read to its end writes nothing
+	 * (each recording has its place: perf diff's OLD and NEW). */
+	unsigned strict : 1;
 	/* Takes several recordings, each into an output of its own (path
 	 * outputs: cli_multi_each(); with each_in_dir, -o is then a directory
 	 * of one target per recording).  One recording is the usual run. */
@@ -200,6 +225,31 @@ struct cli_output_cmd {
 	unsigned each_in_dir : 1;
 };
 int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv);
+
+/*
+ * The options of folded stacks (perf's stackcollapse script), collapse's
+ * and flamegraph's: the getopt entries, their help, and the parser that
+ * sets the fields of the same names of either's options struct.
+ */
+enum {
+	CLI_OPT_INCLUDE_TID = 0x1400, /* apart from the filter, inline, symbol codes */
+	CLI_OPT_INCLUDE_PID,
+	CLI_OPT_NO_COMM,
+	CLI_OPT_TIDY_JAVA,
+};
+#define CLI_FOLD_LONGOPTS                                                \
+	{ "include-tid", no_argument, NULL, CLI_OPT_INCLUDE_TID },       \
+	{ "include-pid", no_argument, NULL, CLI_OPT_INCLUDE_PID },       \
+	{ "no-comm", no_argument, NULL, CLI_OPT_NO_COMM },               \
+	{ "tidy-java", no_argument, NULL, CLI_OPT_TIDY_JAVA }
+struct cli_fold_opts {
+	int *include_tid, *include_pid, *no_comm, *tidy_java;
+};
+/* Takes c when it is one of CLI_FOLD_LONGOPTS: 1, else 0. */
+int cli_fold_option(const struct cli_fold_opts *f, int c);
+/* perf's script refuses a pid or tid without the comm: 0, or
+ * RP_EXIT_USAGE after saying so. */
+int cli_fold_check(const char *cmd, const struct cli_fold_opts *f);
 
 /* -j N: cli_parse_threads(), and N kept in *jobs (the workers of
  * cli_multi_run()). */
@@ -234,6 +284,11 @@ struct cli_multi_opts {
 	enum rp_order order;
 	const struct cli_symbol_opts *sym; /* NULL: no symbols */
 	const struct cli_filter *filter;   /* NULL: none */
+	/* Not NULL: filters[i] is recording i's (instead of filter). */
+	const struct cli_filter *filters;
+	/* A recording that cannot be opened or read to its end stops the
+	 * run: cli_multi_merge() writes nothing. */
+	int strict;
 	/* -j: at most this many recordings read at once, one thread each
 	 * (0: one per CPU); with one at a time, the pipeline's own -j. */
 	unsigned jobs;

@@ -6,7 +6,7 @@
 
 /* Each command offers every option to cli_filter_option() first: its codes
  * must be no other shared option's. */
-_Static_assert((int)CLI_OPT_FILTER_TIME < (int)CLI_OPT_INLINE ||
+_Static_assert((int)CLI_OPT_FILTER_CPU < (int)CLI_OPT_INLINE ||
 		       (int)CLI_OPT_FILTER_PID > (int)CLI_OPT_NO_INLINE,
 	       "the filter options' codes overlap the inline options'");
 
@@ -15,6 +15,7 @@ int cli_filter_option(struct cli_filter *f, int c, const char *arg)
 	f->opts.sz = sizeof(f->opts);
 	switch (c) {
 	case 'c':
+	case CLI_OPT_FILTER_COMMS:
 		f->opts.comms = arg;
 		return 1;
 	case CLI_OPT_FILTER_PID:
@@ -28,9 +29,11 @@ int cli_filter_option(struct cli_filter *f, int c, const char *arg)
 		f->opts.dsos = arg;
 		return 1;
 	case 'S':
+	case CLI_OPT_FILTER_SYMBOLS:
 		f->opts.symbols = arg;
 		return 1;
 	case 'C':
+	case CLI_OPT_FILTER_CPU:
 		f->opts.cpus = arg;
 		return 1;
 	case CLI_OPT_FILTER_TIME:

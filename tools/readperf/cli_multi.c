@@ -151,7 +151,7 @@ static void cli_job_run(struct cli_multi_run *r, struct cli_job *job)
 		return;
 	job->opened = 1;
 	job->in.threads = r->pipeline_threads;
-	if ((job->status = cli_input_filter(&job->in, o->filter)))
+	if ((job->status = cli_input_filter(&job->in, o->filters ? &o->filters[job->idx] : o->filter)))
 		return;
 	if ((job->status = r->ops->open(r->ctx, job)))
 		return;
@@ -290,6 +290,7 @@ int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *op
 
 struct cli_merge {
 	const char *name;
+	int strict;
 	const void *opts;
 	const struct rp_output_target *target;
 	/* the first recording that made an output: the result, merged into */
@@ -322,6 +323,11 @@ static int cli_merge_done(void *ctx, struct cli_job *job)
 	struct cli_merge *m = ctx;
 	struct rp_error err = { 0 };
 
+	/* Each recording has its place: without one, nothing is written. */
+	if (m->strict && (!job->out || !job->processed || job->status)) {
+		m->failed = 1;
+		return job->status ? job->status : RP_EXIT_BAD_INPUT;
+	}
 	/* A recording that could not be read at all adds nothing; one whose
 	 * reading stopped at an error adds what was read before it. */
 	if (!job->out || !job->processed)
@@ -353,7 +359,7 @@ int cli_multi_merge(const struct cli_paths *paths, const struct cli_multi_opts *
 		    const char *name, const void *opts, const struct rp_output_target *target,
 		    int *written)
 {
-	struct cli_merge m = { .name = name, .opts = opts, .target = target };
+	struct cli_merge m = { .name = name, .strict = mo->strict, .opts = opts, .target = target };
 	struct cli_multi_ops ops = { cli_merge_open, cli_merge_done };
 	struct rp_error err = { 0 };
 	int status = cli_multi_run(paths, mo, &ops, &m);

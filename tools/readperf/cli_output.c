@@ -72,7 +72,7 @@ static void cli_output_usage(const struct cli_output_cmd *cmd, unsigned flags, F
 		      CLI_INLINE_HELP,
 		      out);
 	if (!cmd->no_filters)
-		fputs(CLI_FILTER_USAGE, out);
+		fputs(cmd->filter_help ? cmd->filter_help : CLI_FILTER_USAGE, out);
 	fputs("  -j, --threads N  threads: 1 reads and processes in one, 0 (default) one per CPU\n",
 	      out);
 	if (cmd->multi || cmd->each)
@@ -125,6 +125,47 @@ static int cli_symbol_option(struct cli_symbol_opts *sym, int c, const char *arg
 	case CLI_OPT_NO_INLINE:
 		sym->no_inline = c == CLI_OPT_NO_INLINE;
 		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The code cli_filter_option() knows for option c of a command that
+ * names the filters' short options itself (filter_letters), 0 for a short
+ * option of its own; c as it is otherwise.
+ */
+static int cli_filter_code(const struct cli_output_cmd *cmd, int c)
+{
+	static const int codes[4] = { CLI_OPT_FILTER_COMMS, CLI_OPT_FILTER_DSOS,
+				      CLI_OPT_FILTER_SYMBOLS, CLI_OPT_FILTER_CPU };
+
+	if (!cmd->filter_letters || c < 0 || c > 0xff)
+		return c;
+	for (size_t i = 0; i < 4 && cmd->filter_letters[i]; i++)
+		if (cmd->filter_letters[i] == c)
+			return codes[i];
+	return 0;
+}
+
+int cli_fold_option(const struct cli_fold_opts *f, int c)
+{
+	int *field = c == CLI_OPT_INCLUDE_TID ? f->include_tid
+		     : c == CLI_OPT_INCLUDE_PID ? f->include_pid
+		     : c == CLI_OPT_NO_COMM	? f->no_comm
+		     : c == CLI_OPT_TIDY_JAVA	? f->tidy_java
+						: NULL;
+
+	if (!field)
+		return 0;
+	*field = 1;
+	return 1;
+}
+
+int cli_fold_check(const char *cmd, const struct cli_fold_opts *f)
+{
+	if (*f->no_comm && (*f->include_pid || *f->include_tid)) {
+		cli_errorf("%s: --include-pid and --include-tid need the comm", cmd);
+		return RP_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -319,16 +360,35 @@ static int cli_output_multi(const struct cli_output_cmd *cmd, unsigned flags,
 				     .jobs = cli_threads(), .progress = cmd->progress };
 	struct rp_output_target target = { .sz = sizeof(target), .path = target_path };
 	struct cli_stream d = { 0 };
+	struct cli_filter *filters = NULL;
 	int written = 0, status;
 
+	mo.strict = cmd->strict;
 	if (cmd->prepare && (status = cmd->prepare(opts, NULL)))
 		return status;
+	if (cmd->recording_filter && !cmd->no_filters) {
+		if (!(filters = calloc(paths->nr, sizeof(*filters)))) {
+			cli_errorf("out of memory");
+			return RP_EXIT_BAD_INPUT;
+		}
+		for (size_t i = 0; i < paths->nr; i++) {
+			filters[i] = *filter;
+			if ((status = cmd->recording_filter(opts, i, &filters[i]))) {
+				free(filters);
+				return status;
+			}
+		}
+		mo.filters = filters;
+	}
 	if (!(flags & RP_OUTPUT_PATH)) {
-		if ((status = cli_stream_open(&d, target_path)))
+		if ((status = cli_stream_open(&d, target_path))) {
+			free(filters);
 			return status;
+		}
 		target.stream = d.f;
 	}
 	status = cli_multi_merge(paths, &mo, cmd->name, opts, &target, &written);
+	free(filters);
 	return (flags & RP_OUTPUT_PATH) ? status : cli_stream_close(&d, written, status);
 }
 
@@ -346,8 +406,20 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 
 	int has_o = (flags & RP_OUTPUT_PATH) || cmd->stream_option;
 
+	char filter_short[16] = CLI_FILTER_SHORTOPTS;
+
+	if (cmd->filter_letters) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < 4 && cmd->filter_letters[i]; i++)
+			if (cmd->filter_letters[i] != '-') {
+				filter_short[n++] = cmd->filter_letters[i];
+				filter_short[n++] = ':';
+			}
+		filter_short[n] = '\0';
+	}
 	snprintf(shortopts, sizeof(shortopts), "i:j:h%s%s%s",
-		 cmd->no_filters ? "" : CLI_FILTER_SHORTOPTS,
+		 cmd->no_filters ? "" : filter_short,
 		 has_o && !cmd->path_option ? "o:" : "", cmd->shortopts ? cmd->shortopts : "");
 	struct option *longopts = cli_output_longopts(cmd, flags, has_o);
 	opts = cmd->opts_size ? calloc(1, cmd->opts_size) : NULL;
@@ -364,7 +436,7 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	status = RP_EXIT_OK;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (!cmd->no_filters && cli_filter_option(&filter, c, optarg))
+		if (!cmd->no_filters && cli_filter_option(&filter, cli_filter_code(cmd, c), optarg))
 			continue;
 		if ((flags & RP_OUTPUT_SYMBOLS) && cli_symbol_option(&sym, c, optarg))
 			continue;
@@ -402,9 +474,9 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 		for (; optind < argc; optind++)
 			if ((status = cli_paths_add(&paths, argv[optind])))
 				goto out;
-		if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
+		if (cmd->check_paths && (status = cmd->check_paths(opts, &paths)))
 			goto out;
-		if (cmd->check_paths && (status = cmd->check_paths(opts, paths.nr)))
+		if (!paths.nr && (status = cli_paths_add(&paths, "perf.data")))
 			goto out;
 		if (cmd->multi) {
 			status = cli_output_multi(cmd, flags, &paths, &sym, &filter, opts,

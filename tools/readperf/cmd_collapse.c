@@ -3,62 +3,44 @@
 #include "cli.h"
 
 enum {
-	OPT_INCLUDE_TID = 256,
-	OPT_INCLUDE_PID,
-	OPT_NO_COMM,
-	OPT_TIDY_JAVA,
-	OPT_KERNEL,
+	OPT_KERNEL = 256,
 	OPT_JIT,
 };
 
 static const struct option collapse_longopts[] = {
-	{ "include-tid", no_argument, NULL, OPT_INCLUDE_TID },
-	{ "include-pid", no_argument, NULL, OPT_INCLUDE_PID },
-	{ "no-comm", no_argument, NULL, OPT_NO_COMM },
-	{ "tidy-java", no_argument, NULL, OPT_TIDY_JAVA },
+	CLI_FOLD_LONGOPTS,
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
 	{ "jit", no_argument, NULL, OPT_JIT },
 	{ NULL, 0, NULL, 0 },
 };
 
+static struct cli_fold_opts collapse_fold(struct rp_collapse_opts *opts)
+{
+	return (struct cli_fold_opts){ &opts->include_tid, &opts->include_pid, &opts->no_comm,
+				       &opts->tidy_java };
+}
+
 static int collapse_option(void *o, int c, const char *arg)
 {
 	struct rp_collapse_opts *opts = o;
+	struct cli_fold_opts fold = collapse_fold(opts);
 
 	(void)arg;
-	switch (c) {
-	case OPT_INCLUDE_TID:
-		opts->include_tid = 1;
-		return 1;
-	case OPT_INCLUDE_PID:
-		opts->include_pid = 1;
-		return 1;
-	case OPT_NO_COMM:
-		opts->no_comm = 1;
-		return 1;
-	case OPT_TIDY_JAVA:
-		opts->tidy_java = 1;
-		return 1;
-	case OPT_KERNEL:
+	if (c == OPT_KERNEL)
 		opts->annotate_kernel = 1;
-		return 1;
-	case OPT_JIT:
+	else if (c == OPT_JIT)
 		opts->annotate_jit = 1;
-		return 1;
-	}
-	return 0;
+	else
+		return cli_fold_option(&fold, c);
+	return 1;
 }
 
 static int collapse_prepare(void *o, const struct cli_input *in)
 {
-	const struct rp_collapse_opts *opts = o;
+	struct cli_fold_opts fold = collapse_fold(o);
 
 	(void)in; /* NULL: several recordings */
-	if (opts->no_comm && (opts->include_pid || opts->include_tid)) {
-		cli_errorf("collapse: --include-pid and --include-tid need the comm");
-		return RP_EXIT_USAGE;
-	}
-	return 0;
+	return cli_fold_check("collapse", &fold);
 }
 
 static const struct cli_output_cmd collapse_cmd = {

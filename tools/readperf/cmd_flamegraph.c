@@ -6,11 +6,7 @@
 #include "cli.h"
 
 enum {
-	OPT_INCLUDE_TID = 256,
-	OPT_INCLUDE_PID,
-	OPT_NO_COMM,
-	OPT_TIDY_JAVA,
-	OPT_TITLE,
+	OPT_TITLE = 256,
 	OPT_WIDTH,
 	OPT_DIFF,
 	OPT_NO_NORMALIZE,
@@ -19,18 +15,22 @@ enum {
 static const struct option flamegraph_longopts[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "include-tid", no_argument, NULL, OPT_INCLUDE_TID },
-	{ "include-pid", no_argument, NULL, OPT_INCLUDE_PID },
-	{ "no-comm", no_argument, NULL, OPT_NO_COMM },
-	{ "tidy-java", no_argument, NULL, OPT_TIDY_JAVA },
+	CLI_FOLD_LONGOPTS,
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ NULL, 0, NULL, 0 },
 };
 
+static struct cli_fold_opts flamegraph_fold(struct rp_flamegraph_opts *opts)
+{
+	return (struct cli_fold_opts){ &opts->include_tid, &opts->include_pid, &opts->no_comm,
+				       &opts->tidy_java };
+}
+
 static int flamegraph_option(void *o, int c, const char *arg)
 {
 	struct rp_flamegraph_opts *opts = o;
+	struct cli_fold_opts fold = flamegraph_fold(opts);
 	char *end;
 	unsigned long w;
 
@@ -42,21 +42,9 @@ static int flamegraph_option(void *o, int c, const char *arg)
 		w = strtoul(arg, &end, 10);
 		if (end == arg || *end || w < 100 || w > 100000) {
 			cli_errorf("bad --width '%s' (100 to 100000 pixels)", arg);
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		}
 		opts->width = (unsigned)w;
-		return 1;
-	case OPT_INCLUDE_TID:
-		opts->include_tid = 1;
-		return 1;
-	case OPT_INCLUDE_PID:
-		opts->include_pid = 1;
-		return 1;
-	case OPT_NO_COMM:
-		opts->no_comm = 1;
-		return 1;
-	case OPT_TIDY_JAVA:
-		opts->tidy_java = 1;
 		return 1;
 	case OPT_DIFF:
 		opts->diff = 1;
@@ -65,27 +53,23 @@ static int flamegraph_option(void *o, int c, const char *arg)
 		opts->no_normalize = 1;
 		return 1;
 	}
-	return 0;
+	return cli_fold_option(&fold, c);
 }
 
 static int flamegraph_prepare(void *o, const struct cli_input *in)
 {
-	const struct rp_flamegraph_opts *opts = o;
+	struct cli_fold_opts fold = flamegraph_fold(o);
 
 	(void)in;
-	if (opts->no_comm && (opts->include_pid || opts->include_tid)) {
-		cli_errorf("flamegraph: --include-pid and --include-tid need the comm");
-		return RP_EXIT_USAGE;
-	}
-	return 0;
+	return cli_fold_check("flamegraph", &fold);
 }
 
 /* --diff takes OLD NEW: exactly two recordings. */
-static int flamegraph_check_paths(const void *o, size_t nr)
+static int flamegraph_check_paths(const void *o, struct cli_paths *paths)
 {
 	const struct rp_flamegraph_opts *opts = o;
 
-	if (opts->diff && nr != 2) {
+	if (opts->diff && paths->nr != 2) {
 		cli_errorf("flamegraph --diff takes two files: OLD NEW");
 		return RP_EXIT_USAGE;
 	}

@@ -45,12 +45,12 @@ static int html_option(void *o, int c, const char *arg)
 		return 1;
 	case OPT_BINS:
 		if (parse_count("--bins", arg, RP_HTML_BINS_MAX, &v))
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		opts->bins = (uint32_t)v;
 		return 1;
 	case OPT_MAX_WEIGHTS:
 		if (parse_count("--max-weights", arg, 1ull << 32, &v))
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		opts->max_weights = v;
 		return 1;
 	case OPT_NO_SRCLINE:

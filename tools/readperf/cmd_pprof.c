@@ -52,7 +52,7 @@ static int pprof_option(void *o, int c, const char *arg)
 		return 0;
 	if ((bits = pprof_labels(arg)) < 0) {
 		cli_errorf("bad --no-labels '%s' (a list of pid, tid, comm, cpu)", arg);
-		return RP_EXIT_USAGE;
+		return CLI_OPTION_BAD;
 	}
 	opts->no_labels |= (unsigned)bits;
 	return 1;

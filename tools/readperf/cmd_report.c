@@ -138,7 +138,7 @@ static int report_option(void *o, int c, const char *arg)
 		opts->percent_limit = strtod(arg, &end);
 		if (end == arg || *end) {
 			cli_errorf("bad --percent-limit '%s'", arg);
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		}
 		return 1;
 	case 'g':
@@ -147,7 +147,7 @@ static int report_option(void *o, int c, const char *arg)
 				   "(graph, fractal, none, caller, callee, function, "
 				   "percent, period, count, threshold, print limit)",
 				   arg);
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		}
 		return 1;
 	case 'G':

@@ -24,7 +24,7 @@ static int script_option(void *o, int c, const char *arg)
 	case 'F':
 		if (rp_script_parse_fields(opts, arg, err, sizeof(err)) < 0) {
 			cli_errorf("script: %s", err);
-			return RP_EXIT_USAGE;
+			return CLI_OPTION_BAD;
 		}
 		return 1;
 	case OPT_TASK:
