@@ -53,6 +53,7 @@
 #include "common/opts.h"
 #include "format/session_int.h"
 #include "machine/machine_int.h"
+#include "symbols/symbols_int.h"
 #include "unwind/unwind.h"
 #include "process_int.h"
 
@@ -380,7 +381,10 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 		const struct rp_inline_frame *inl = NULL;
 		int nr_inl = 0;
 
-		if (i >= inline_from && al.sym && al.dso && p->symbols &&
+		uint8_t looked_up = i >= inline_from && al.sym && al.dso && p->symbols &&
+				    !p->symbols->no_inline;
+
+		if (looked_up &&
 		    (nr_inl = rp_symbols_inlines(p->symbols, al.dso, al.sym, al.addr, &inl)) < 0)
 			return nr_inl;
 		if (nr_inl > 1 || (nr_inl == 1 && inl[0].sym != al.sym)) {
@@ -396,10 +400,11 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 				f->src_file = inl[k].file;
 				f->src_line = inl[k].line;
 				f->inlined_into_next = k + 1 < nr_inl;
+				f->inline_looked_up = 1;
 			}
 			continue;
 		}
-		(*frames)[n] = (struct rp_frame){ .al = al };
+		(*frames)[n] = (struct rp_frame){ .al = al, .inline_looked_up = looked_up };
 		n++;
 	}
 	*nr = n;

@@ -29,12 +29,21 @@ rp_banner() {
 	echo "************************************************************" >&2
 }
 
-# rp_take_binary PATH: RP becomes PATH, made absolute; exit 1 when it is
-# not an executable.
+# rp_take_binary PATH [nocheck]: RP becomes PATH, made absolute; exit 1
+# when it is not an executable.  When the test runs under
+# tests/jcheck_run.sh (as ctest runs every script test), RP is instead
+# tests/jcheck.sh, which runs each readperf command with -j 4 and with
+# -j 1 and logs any difference (proof that threads change nothing);
+# "nocheck" keeps the binary itself, for tests that need its path or
+# time it, or compare -j themselves.
 rp_take_binary() {
 	RP=$1
 	case "$RP" in /*) ;; *) RP=$PWD/$RP ;; esac
 	[ -x "$RP" ] || { echo "$rp_name: $RP is not an executable" >&2; exit 1; }
+	if [ -n "${RP_JCHECK_LOG:-}" ] && [ "${2:-}" != nocheck ]; then
+		export RP_JCHECK_BINARY=$RP
+		RP=$root/tests/jcheck.sh
+	fi
 }
 
 # rp_cannot_run REASON [WHAT]: the test cannot do its comparison.  Exit 77

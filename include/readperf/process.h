@@ -34,6 +34,14 @@ struct rp_frame {
 	const char *src_file;
 	uint32_t src_line;
 	uint8_t inlined_into_next;
+	/*
+	 * 1 when this entry's inline chain was looked up (an unwound entry
+	 * of a --call-graph dwarf sample with a symbol, inline frames on:
+	 * perf's append_inlines()), whether or not code was inlined there:
+	 * perf then keeps the line that lookup found as the frame's source
+	 * line; 0 for other frames.
+	 */
+	uint8_t inline_looked_up;
 };
 
 /*

@@ -40,6 +40,14 @@ struct rp_cframe {
 	uint64_t ip;                 /* as sampled */
 	uint8_t has_map;
 	char level;                  /* the map's level, 0 when unknown */
+	/* For the srcline and srcfile keys of --children rows: the line an
+	 * inline chain's record carries (rp_frame.src_file, src_line; NULL,
+	 * 0 for other frames), whether perf's inline lookup applied, and the
+	 * address in the map's file (rp_addr_location.addr). */
+	uint32_t src_line;
+	uint8_t inline_looked_up; /* rp_frame.inline_looked_up */
+	uint64_t addr;
+	const char *src_file;
 };
 
 struct rp_cnode {

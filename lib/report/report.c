@@ -1084,6 +1084,41 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
 	return rp_srctext_get(&r->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
 }
 
+/*
+ * The srcline and srcfile texts of a --children row's frame, as perf
+ * makes them for the entries fill_callchain_info() adds, whose address
+ * is the frame's ip as sampled, not the map's:
+ * - srcline: where perf's inline lookup applied (unwound frames), the
+ *   line it found: an inline record's own line, or the line at the
+ *   frame's address, "??:0" in a file without one, "sym+OFFSET" from the
+ *   sampled ip where perf's lookup cannot run (PLT entries, the vdso);
+ *   elsewhere (frame-pointer and kernel entries, frames without a
+ *   symbol) perf looks the sampled ip up as if it were the map's
+ *   address: a line only where the two are the same (a file mapped at
+ *   its link address, the kernel), else "sym+OFFSET" or "dso[ip]" from
+ *   the sampled ip;
+ * - srcfile: always that lookup at the sampled ip ("" without a line).
+ * 0 or RP_ERR_NOMEM.
+ */
+static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
+				   const struct rp_cframe *f)
+{
+	const char *line = NULL, *file = NULL, *unused;
+	int rc = 0;
+
+	if (f->src_file)
+		rc = rp_srctext_line(&r->srctext, f->src_file, f->src_line, &line, &unused);
+	else if (f->inline_looked_up)
+		rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->addr, f->ip, f->has_map,
+				       RP_SRCTEXT_ENTRY, &line, &unused);
+	if (!rc && (!line || (r->need & (1ull << RP_SORT_SRCFILE))))
+		rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->ip, f->ip, f->has_map,
+				       RP_SRCTEXT_NO_LINE, line ? &unused : &line, &file);
+	k->srcline = line;
+	k->srcfile = file;
+	return rc;
+}
+
 static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
 {
 	if (dso == r->last_dso && r->last_dso_name)
@@ -1654,6 +1689,8 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 			k.sym_inlined = f->sym->inlined;
 			k.sym_end = f->sym->end;
 		}
+		if (r->want_srcline && (rc = rp_report_frame_srcline(r, &k, f)))
+			return rc;
 		k.hash = rp_entry_hash(r, &k);
 		e = rp_hists_find(r, h, &k);
 		if (e) {
@@ -1833,12 +1870,15 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		/* perf walks the stack from the drawing's root and stops after
 		 * --max-stack frames: caller order keeps the outermost ones. */
 		for (size_t i = 0; i < n; i++) {
-			const struct rp_addr_location *al =
-				r->caller ? &res->callchain[res->nr_callchain - 1 - i].al
-					  : &res->callchain[i].al;
+			const struct rp_frame *fr = r->caller ? &res->callchain[res->nr_callchain - 1 - i]
+							    : &res->callchain[i];
+			const struct rp_addr_location *al = &fr->al;
 
-			r->path[i] = (struct rp_cframe){ al->dso, al->sym, al->ip, al->map != NULL,
-							 al->level };
+			r->path[i] = (struct rp_cframe){ al->dso,	   al->sym,
+							 al->ip,	   al->map != NULL,
+							 al->level,	   fr->src_line,
+							 fr->inline_looked_up, al->addr,
+							 fr->src_file };
 		}
 		uint64_t hash = rp_stacks_hash(owner, r->path, n);
 

@@ -28,18 +28,43 @@ void rp_srctext_release(struct rp_srctext *t)
 	t->cache = NULL;
 }
 
+int rp_srctext_line(struct rp_srctext *t, const char *file, uint32_t line, const char **srcline,
+		    const char **srcfile)
+{
+	const char *slash = t->full_source_path ? NULL : strrchr(file, '/');
+	const char *file_txt = slash ? slash + 1 : file;
+	char *line_txt = NULL;
+
+	if (asprintf(&line_txt, "%s:%u", file_txt, line) < 0)
+		return RP_ERR_NOMEM;
+	*srcline = rp_strpool_intern_str(t->pool, line_txt);
+	*srcfile = rp_strpool_intern_str(t->pool, file_txt);
+	free(line_txt);
+	return *srcline && *srcfile ? 0 : RP_ERR_NOMEM;
+}
+
 int rp_srctext_get(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
 		   uint64_t addr, int has_map, const char **srcline, const char **srcfile)
 {
-	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr)) ^ (uint64_t)(uintptr_t)sym;
+	return rp_srctext_get_at(t, dso, sym, addr, addr, has_map, RP_SRCTEXT_ENTRY, srcline,
+				 srcfile);
+}
+
+int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
+		      uint64_t addr, uint64_t shown, int has_map, enum rp_srctext_mode mode,
+		      const char **srcline, const char **srcfile)
+{
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)dso ^ rp_hash64(addr) ^ shown ^ mode) ^
+		     (uint64_t)(uintptr_t)sym;
 	struct rp_srctext_ent *c = &t->cache[h & (RP_SRCTEXT_CACHE - 1)];
 
-	if (c->srcline && c->dso == dso && c->addr == addr && c->sym == sym && c->has_map == has_map) {
+	if (c->srcline && c->dso == dso && c->addr == addr && c->shown == shown && c->sym == sym &&
+	    c->has_map == has_map && c->mode == mode) {
 		*srcline = c->srcline;
 		*srcfile = c->srcfile;
 		return 0;
 	}
-	const char *file = NULL, *file_txt = "";
+	const char *file = NULL;
 	uint32_t line = 0;
 	char *line_txt = NULL;
 	int found = has_map && dso && t->symbols
@@ -50,27 +75,30 @@ int rp_srctext_get(struct rp_srctext *t, struct rp_dso *dso, const struct rp_sym
 	if (found < 0)
 		return found;
 	if (found) {
-		const char *slash = t->full_source_path ? NULL : strrchr(file, '/');
+		int rc = rp_srctext_line(t, file, line, srcline, srcfile);
 
-		file_txt = slash ? slash + 1 : file;
-		n = asprintf(&line_txt, "%s:%u", file_txt, line);
-	} else if (!has_map || !dso ||
-		   (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
+		if (rc)
+			return rc;
+		*c = (struct rp_srctext_ent){ dso, sym, addr, shown, has_map, mode, *srcline, *srcfile };
+		return 0;
+	}
+	if (!has_map || !dso ||
+	    (mode == RP_SRCTEXT_ENTRY && rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
 		/* What perf 6.1 prints for a file's address without a line
 		 * (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
 	} else if (sym) {
-		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", addr - sym->start);
+		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", shown - sym->start);
 	} else {
-		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), addr);
+		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), shown);
 	}
 	if (n < 0)
 		return RP_ERR_NOMEM;
 	*srcline = rp_strpool_intern_str(t->pool, line_txt);
-	*srcfile = rp_strpool_intern_str(t->pool, file_txt);
+	*srcfile = rp_strpool_intern_str(t->pool, "");
 	free(line_txt);
 	if (!*srcline || !*srcfile)
 		return RP_ERR_NOMEM;
-	*c = (struct rp_srctext_ent){ dso, sym, addr, has_map, *srcline, *srcfile };
+	*c = (struct rp_srctext_ent){ dso, sym, addr, shown, has_map, mode, *srcline, *srcfile };
 	return 0;
 }

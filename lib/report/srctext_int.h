@@ -21,11 +21,24 @@
 /* Recent locations kept (a power of two). */
 #define RP_SRCTEXT_CACHE 1024u
 
+/* What a location without a line becomes (rp_srctext_get_at()). */
+enum rp_srctext_mode {
+	/* perf's hist entry of a sample, or the inline lookup of an unwound
+	 * frame: "??:0" in a file, "sym+OFFSET" of a PLT entry or kernel
+	 * symbol, "dso[addr]" without a symbol. */
+	RP_SRCTEXT_ENTRY,
+	/* perf's lookup that fails for want of a line at all (a --children
+	 * entry of a frame perf looks up at its ip as sampled): "sym+OFFSET",
+	 * or "dso[addr]" without a symbol, in files too. */
+	RP_SRCTEXT_NO_LINE,
+};
+
 struct rp_srctext_ent {
 	const struct rp_dso *dso;
 	const struct rp_symbol *sym;
-	uint64_t addr;
+	uint64_t addr, shown;
 	int has_map;
+	enum rp_srctext_mode mode;
 	const char *srcline, *srcfile; /* NULL: empty slot */
 };
 
@@ -48,5 +61,25 @@ void rp_srctext_release(struct rp_srctext *t);
  */
 int rp_srctext_get(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
 		   uint64_t addr, int has_map, const char **srcline, const char **srcfile);
+
+
+/*
+ * The same, where addr is looked up and the "sym+OFFSET" and
+ * "dso[addr]" texts are made from shown (perf's --children entries keep
+ * the frame's ip as sampled), and mode says what a location without a
+ * line becomes.  0 or RP_ERR_NOMEM.
+ */
+int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_symbol *sym,
+		      uint64_t addr, uint64_t shown, int has_map, enum rp_srctext_mode mode,
+		      const char **srcline, const char **srcfile);
+
+/*
+ * The texts of a known line (an inline chain's record: file as DWARF
+ * names it) into *srcline ("file:line", the base name unless
+ * full_source_path) and *srcfile, interned in t's pool.  0 or
+ * RP_ERR_NOMEM.
+ */
+int rp_srctext_line(struct rp_srctext *t, const char *file, uint32_t line, const char **srcline,
+		    const char **srcfile);
 
 #endif

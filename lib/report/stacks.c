@@ -43,7 +43,9 @@ static int rp_cframes_equal(const struct rp_cframe *a, const struct rp_cframe *b
 {
 	for (size_t i = 0; i < nr; i++)
 		if (a[i].ip != b[i].ip || a[i].sym != b[i].sym || a[i].dso != b[i].dso ||
-		    a[i].has_map != b[i].has_map || a[i].level != b[i].level)
+		    a[i].has_map != b[i].has_map || a[i].level != b[i].level ||
+		    a[i].src_line != b[i].src_line || a[i].src_file != b[i].src_file ||
+		    a[i].inline_looked_up != b[i].inline_looked_up)
 			return 0;
 	return 1;
 }

@@ -19,7 +19,8 @@
 #     docs/unwind.md);
 #   - report --no-children and --children (graphs), with --no-inline, equal
 #     perf's; report --no-children with inlined frames equals perf's;
-#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's, and
+#   - report --sort srcline, srcfile,dso and sym,srcline equal perf's
+#     (--no-children, and srcline and srcfile with --children), and
 #     script -F +srcline on >= 99 % of the frames (glibc's aside);
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
@@ -138,6 +139,11 @@ RP_DWARF_SKIP='(libc|libm|ld-linux-x86-64)\.so|@plt'
 report_same stacks.srcline stacks.data "--sort dso,srcline -g none" --no-children --sort dso,srcline -g none
 report_same stacks.srcfile stacks.data "--sort dso,srcfile -g none" --no-children --sort dso,srcfile -g none
 report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no-children --sort dso,sym,srcline -g none
+# The same keys in perf's default view: every frame of a stack is a row,
+# with an inline record's own line, and perf's lookup at the sampled ip
+# (no srcfile in a relocated file, "dso[ip]" without a symbol).
+report_same stacks.children-srcline stacks.data "--children --sort dso,srcline -g none" --children --sort dso,srcline -g none
+report_same stacks.children-srcfile stacks.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
 RP_DWARF_SKIP=
 
 # --children: one row for a function on every main-thread stack.  perf

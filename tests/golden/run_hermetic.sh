@@ -15,7 +15,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/golden/hermetic.sh
 . "$here/hermetic.sh"
-rp_take_binary "${1:?usage: run_hermetic.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_hermetic.sh /path/to/readperf}" nocheck
 rp_workdir rp-hermetic keep-on-failure
 work=$rp_work_dir
 checked=0

@@ -30,7 +30,7 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_parallel.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_parallel.sh /path/to/readperf}" nocheck
 require_perf
 require_cc
 CXX=${CXX:-c++}

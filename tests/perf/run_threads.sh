@@ -10,7 +10,7 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_threads.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_threads.sh /path/to/readperf}" nocheck
 corpus=$(rp_corpus_dir "${RP_CORPUS_DIR:-}")
 rp_workdir rp-threads
 work=$rp_work_dir

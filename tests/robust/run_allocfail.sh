@@ -21,7 +21,7 @@
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_allocfail.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_allocfail.sh /path/to/readperf}" nocheck
 ALLOC=$(dirname "$RP")/rp-alloc-readperf
 if [ ! -x "$ALLOC" ]; then
 	echo "run_allocfail: SKIP: no $ALLOC (cmake/fuzz.cmake builds it)" >&2

@@ -22,7 +22,7 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_corrupt.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_corrupt.sh /path/to/readperf}" nocheck
 command -v python3 >/dev/null || { echo "run_corrupt: python3 is needed" >&2; exit 1; }
 require_perf
 rp_workdir rp-corrupt keep-on-failure

@@ -23,7 +23,7 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_truncate.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_truncate.sh /path/to/readperf}" nocheck
 corpus=$(rp_corpus_dir "${RP_CORPUS_DIR:-}")
 command -v python3 >/dev/null || { echo "run_truncate: python3 is needed (apt-get install python3)" >&2; exit 1; }
 if [ ! -d "$corpus" ]; then
