@@ -27,7 +27,7 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_unwind_fast.sh /path/to/readperf}"
+rp_take_binary "${1:?usage: run_unwind_fast.sh /path/to/readperf}" nocheck
 [ "$(uname -m)" = x86_64 ] ||
 	{ rp_banner "$rp_name SKIPPED: the fast walker is x86-64 only"; exit 77; }
 check=$(dirname "$RP")/tests/rp-unwind-check

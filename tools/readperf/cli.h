@@ -4,6 +4,7 @@
 #define RP_CLI_H
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <readperf/readperf.h>
@@ -19,6 +20,9 @@
 
 /* Prints "readperf: error: FILE: <err>" on stderr. */
 void cli_error(const char *path, const struct rp_error *err);
+/* The calling thread's errors and warnings go to f from now on (NULL:
+ * standard error again). */
+void cli_messages_to(FILE *f);
 /* Prints "readperf: error: <printf>" on stderr. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "readperf: warning: <printf>" on stderr. */
@@ -305,6 +309,10 @@ struct cli_job {
 	int processed;       /* the pipeline ran (to the end or an error) */
 	int status;          /* exit status of opening and reading */
 	int finished;        /* (the run's) */
+	/* What a worker thread printed for it, shown when the job is handed
+	 * back, in the order of the paths, as one thread would print it. */
+	char *messages;
+	size_t messages_len;
 };
 
 struct cli_multi_ops {

@@ -184,7 +184,16 @@ static void *cli_worker(void *arg)
 		struct cli_job *job = &r->jobs[r->next++];
 
 		pthread_mutex_unlock(&r->lock);
+		/* Its messages wait for the hand-back: recordings read ahead
+		 * print nothing out of order, nor after one that stopped the
+		 * run (as with -j 1). */
+		FILE *msg = open_memstream(&job->messages, &job->messages_len);
+
+		cli_messages_to(msg);
 		cli_job_run(r, job);
+		cli_messages_to(NULL);
+		if (msg)
+			fclose(msg);
 		pthread_mutex_lock(&r->lock);
 		job->finished = 1;
 		pthread_cond_broadcast(&r->cond);
@@ -259,6 +268,8 @@ int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *op
 			/* no worker thread (-j 1, or none could start) */
 			cli_job_run(&r, job);
 		}
+		if (job->messages_len)
+			fwrite(job->messages, 1, job->messages_len, stderr);
 		if (job->status > status)
 			status = job->status;
 		st = ops->done(ctx, job);
@@ -277,8 +288,10 @@ int cli_multi_run(const struct cli_paths *paths, const struct cli_multi_opts *op
 	}
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
-	for (size_t i = 0; i < paths->nr; i++)
+	for (size_t i = 0; i < paths->nr; i++) {
 		cli_job_release(&r.jobs[i]);
+		free(r.jobs[i].messages);
+	}
 	free(threads);
 	free(r.jobs);
 	pthread_cond_destroy(&r.cond);

@@ -13,15 +13,26 @@
 
 #include "cli.h"
 
+/* Where this thread's messages go: NULL, standard error (cli_multi.c
+ * gives each recording's worker a buffer of its own). */
+static __thread FILE *cli_messages;
+
+void cli_messages_to(FILE *f)
+{
+	cli_messages = f;
+}
+
 __attribute__((format(printf, 2, 0)))
 static void cli_vprint(const char *level, const char *fmt, va_list ap)
 {
-	/* one line, whole, when worker threads report (cli_multi.c) */
-	flockfile(stderr);
-	fprintf(stderr, "readperf: %s: ", level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	FILE *f = cli_messages ? cli_messages : stderr;
+
+	/* one line, whole, when several threads report */
+	flockfile(f);
+	fprintf(f, "readperf: %s: ", level);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	funlockfile(f);
 }
 
 void cli_errorf(const char *fmt, ...)
