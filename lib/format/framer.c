@@ -38,10 +38,10 @@
 #include "common/cursor.h"
 #include "format/session_int.h"
 
-#define RP_FRAME_RING 8192u          /* records per input (a power of two) */
+#define RP_FRAME_RING 2048u          /* records per input (a power of two) */
 #define RP_FRAME_RING_TOTAL (1u << 20) /* records in all the rings */
-#define RP_FRAME_AHEAD (4u << 20)    /* bytes framed ahead of the reader */
-#define RP_FRAME_BATCH 512u          /* records published at once */
+#define RP_FRAME_AHEAD (2u << 20)    /* bytes framed ahead of the reader */
+#define RP_FRAME_BATCH 256u          /* records published at once */
 
 /* One input's ring.  p_* belong to the framer, c_* to the reader, the
  * rest is read and written under the lock. */
