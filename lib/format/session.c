@@ -737,10 +737,12 @@ const char *rp_session_kcore_kallsyms(const struct rp_session *s)
 	return s->kcore_kallsyms;
 }
 
-void rp_session_set_framers(struct rp_session *s, unsigned n)
+void rp_session_set_threads(struct rp_session *s, unsigned n)
 {
-	if (!s->started)
+	if (!s->started) {
 		s->nr_framers = n >= 2 ? n : 0;
+		s->queue.nr_threads = n;
+	}
 }
 
 int rp_session_next(struct rp_session *s, const struct rp_event **ev)

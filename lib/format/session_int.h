@@ -99,6 +99,7 @@ struct rp_order_queue {
 	uint64_t max_timestamp;
 	uint64_t last_flush;  /* time of the last delivered record */
 	size_t flush_end;     /* entries [head, flush_end) may be delivered */
+	unsigned nr_threads;  /* a large sort is split among this many */
 	uint8_t sorted;
 };
 
@@ -180,7 +181,7 @@ struct rp_session {
 	struct rp_zchunk *held_chunk;
 	uint32_t held_input;
 
-	/* Directories: framer threads asked for (rp_session_set_framers())
+	/* Directories: framer threads asked for (rp_session_set_threads())
 	 * and, once reading began, the framers (framer.c), NULL when none. */
 	unsigned nr_framers;
 	struct rp_framers *framers;
@@ -268,9 +269,11 @@ struct rp_frec {
 	uint64_t time;
 	uint32_t size, type;
 };
-/* Asks for up to n framer threads (n >= 2) for a directory's files, made
- * when reading begins; 0 or 1: none.  Before the first record. */
-void rp_session_set_framers(struct rp_session *s, unsigned n);
+/* Lets the session read on up to n threads (n >= 2; 0 or 1: one): a
+ * directory's files framed on threads of their own (made when reading
+ * begins), a large time-order queue sorted in slices.  Before the first
+ * record. */
+void rp_session_set_threads(struct rp_session *s, unsigned n);
 /* Starts the framers asked for, when the session has several mapped
  * inputs; without them (or when they cannot be made) nothing changes. */
 void rp_framers_start(struct rp_session *s);

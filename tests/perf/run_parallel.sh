@@ -15,7 +15,8 @@
 #           own (tests/workload/stacks.cc), --call-graph dwarf
 #   dir     perf record --threads (a directory of data.N files), dwarf
 #           (megabytes per data.N file: turns of 2 MiB, the framers' byte bound)
-#   dirg    perf record --threads=cpu -g, 20 k samples a second (thousands
+#   dirg    perf record --threads=cpu -g, 20 k samples a second (~20 k records,
+#           queued at once and sorted on several threads; thousands
 #           of records per data.N file: the framers' rings wrap)
 #   dirz    perf record --threads -z (compressed: the framers stop at the
 #           first COMPRESSED record, the reader goes on alone)
@@ -82,7 +83,7 @@ for f in $FILES; do
 	sysd)   record sysd -a -e cpu-clock -F 500 --call-graph dwarf -- "${wl2[@]}" ;;
 	cxx)    record cxx -e cpu-clock -F 2000 --call-graph dwarf -- ./stacks -t 300 -j 3 ;;
 	dir)    record dir --threads -e cpu-clock -F 4000 --call-graph dwarf -- "${wl2[@]}" ;;
-	dirg)   record dirg --threads=cpu -e cpu-clock -c 50000 -g -- ./workload -q -t 1000 -j 2 -f 3 ;;
+	dirg)   record dirg --threads=cpu -e cpu-clock -c 50000 -g -- ./workload -q -t 1500 -j 2 -f 3 ;;
 	dirz)   record dirz --threads -z -e cpu-clock -F 4000 -g -- "${wl[@]}" ;;
 	*)      echo "$rp_name: unknown recording '$f'" >&2; exit 1 ;;
 	esac
