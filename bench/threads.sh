@@ -19,7 +19,10 @@
 #
 # Environment:
 #   RP_BENCH_DATA   recordings (default: fp and dwarf of gen.sh in
-#                   $RP_BENCH_DIR, made when missing)
+#                   $RP_BENCH_DIR, made when missing, and fpdir: the
+#                   workload of fp under `perf record --threads`, a
+#                   directory of one data.N file per CPU, ~250 MB, made
+#                   here when missing; RP_BENCH_NODIR=1 leaves it out)
 #   RP_BENCH_DIR    as gen.sh (default /tmp/rp-bench)
 #   RP_BENCH_RUNS   runs of each thread count (default 5)
 #   RP_BENCH_CMDS   rows (default "report graph children script collapse"):
@@ -42,6 +45,16 @@ if [ -n "${RP_BENCH_DATA:-}" ]; then
 	read -r -a files <<<"$RP_BENCH_DATA"
 else
 	mapfile -t files < <(RP_BENCH_FILES="fp dwarf" "$here/gen.sh")
+	dir=$RP_BENCH_DIR/fpdir-250M.data
+	if [ -z "${RP_BENCH_NODIR:-}" ] && [ ! -d "$dir" ]; then
+		# gen.sh built the workload; half of fp's work.
+		echo "threads: perf record --threads -o $dir" >&2
+		perf record --threads -e cpu-clock -F 50000 -g -o "$dir.tmp" -- \
+			"$RP_BENCH_DIR/bench-workload" -j 2 -n 43000 >"$RP_BENCH_DIR/fpdir.log" 2>&1 ||
+			{ cat "$RP_BENCH_DIR/fpdir.log" >&2; rm -rf "$dir.tmp"; exit 1; }
+		mv "$dir.tmp" "$dir"
+	fi
+	[ -n "${RP_BENCH_NODIR:-}" ] || files+=("$dir")
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rp-threads.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1342,6 +1342,8 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	 * the records are read, when some event samples the kernel. */
 	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session))
 		rp_symbols_prefetch_kallsyms(symbols);
+	/* A directory's data.N files are framed on threads of their own. */
+	rp_session_set_threads(session, nr_threads);
 	if (nr_threads >= 2 && rp_session_threadable(session))
 		ret = rp_process_threaded(p, session, &ran);
 	if (!ran) {

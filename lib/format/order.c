@@ -18,11 +18,17 @@
  * time in file order.  The merge buffer lives in the same allocation as
  * the queue: q->alloc entries, then q->alloc more for merging.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error_int.h"
 #include "format/session_int.h"
+
+/* A queue of at least this many unsorted records is sorted on several
+ * threads (rp_session_set_threads()), at most this many. */
+#define RP_SORT_PARALLEL_MIN (1u << 14)
+#define RP_SORT_MAX_THREADS 8u
 
 /* Whether a sorts before b: by time, then file order. */
 static inline int rp_qent_before(const struct rp_qent *a, const struct rp_qent *b)
@@ -97,10 +103,71 @@ done:
 		memcpy(v, src, n * sizeof(*v));
 }
 
+/* One part of a sort on several threads. */
+struct rp_sort_part {
+	struct rp_qent *v, *tmp;
+	size_t n;
+	pthread_t tid;
+};
+
+static void *rp_sort_part_main(void *arg)
+{
+	struct rp_sort_part *p = arg;
+
+	rp_natural_sort(p->v, p->tmp, p->n);
+	return NULL;
+}
+
+/*
+ * Sorts v[0, n) on up to `threads` threads: each sorts a slice of its own
+ * (in its own part of tmp), then the calling thread merges neighbouring
+ * slices until one is left (one pass with two threads).  The key (time, nr) is unique,
+ * so the result is the one rp_natural_sort() gives.  Without threads (one
+ * could not be made), the calling thread does that part's work.
+ */
+static void rp_parallel_sort(struct rp_qent *v, struct rp_qent *tmp, size_t n, unsigned threads)
+{
+	struct rp_sort_part part[RP_SORT_MAX_THREADS];
+	unsigned k = threads < RP_SORT_MAX_THREADS ? threads : RP_SORT_MAX_THREADS;
+
+	for (unsigned i = 0; i < k; i++) {
+		size_t from = n * i / k, to = n * (i + 1) / k;
+
+		part[i] = (struct rp_sort_part){ v + from, tmp + from, to - from, 0 };
+	}
+	/* Part 0 on this thread; a part whose thread was not made too. */
+	int made[RP_SORT_MAX_THREADS] = { 0 };
+	for (unsigned i = 1; i < k; i++)
+		made[i] = pthread_create(&part[i].tid, NULL, rp_sort_part_main, &part[i]) == 0;
+	rp_sort_part_main(&part[0]);
+	for (unsigned i = 1; i < k; i++) {
+		if (made[i])
+			pthread_join(part[i].tid, NULL);
+		else
+			rp_sort_part_main(&part[i]);
+	}
+	/* Merge rounds: slices [a, b) and [b, c) into tmp, then back. */
+	for (unsigned w = 1; w < k; w *= 2) {
+		for (unsigned i = 0; i + w < k; i += 2 * w) {
+			struct rp_sort_part *a = &part[i], *b = &part[i + w];
+			size_t na = a->n, nb = b->n;
+
+			rp_merge(a->tmp, a->v, na, b->v, nb);
+			memcpy(a->v, a->tmp, (na + nb) * sizeof(*v));
+			a->n = na + nb;
+		}
+	}
+}
+
 static void rp_order_sort(struct rp_order_queue *q)
 {
 	if (!q->sorted && q->nr > q->head) {
-		rp_natural_sort(q->ents + q->head, q->ents + q->alloc, q->nr - q->head);
+		size_t n = q->nr - q->head;
+
+		if (q->nr_threads >= 2 && n >= RP_SORT_PARALLEL_MIN)
+			rp_parallel_sort(q->ents + q->head, q->ents + q->alloc, n, q->nr_threads);
+		else
+			rp_natural_sort(q->ents + q->head, q->ents + q->alloc, n);
 		q->sorted = 1;
 	}
 }

@@ -75,6 +75,7 @@ void rp_session_close(struct rp_session *s)
 {
 	if (!s)
 		return;
+	rp_framers_stop(s);
 	rp_inputs_close(s);
 	rp_order_release(&s->queue);
 	rp_deferred_release(&s->deferred);
@@ -93,6 +94,8 @@ static void rp_session_stop(struct rp_session *s, int code)
 {
 	int first = !s->stop_code;
 
+	/* The framers' inputs go back to the reader's position. */
+	rp_framers_stop(s);
 	s->stop_code = code;
 	s->stop_err = s->err;
 	s->eof = 1;
@@ -361,8 +364,12 @@ static void rp_next_input(struct rp_session *s)
  * into the one time-order queue.  Returns as rp_input_next().
  */
 static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size,
-		       uint64_t *off, struct rp_zchunk **chunk)
+		       uint64_t *off, struct rp_zchunk **chunk, struct rp_frec *fr)
 {
+	if (fr)
+		fr->rec = NULL;
+	if (s->nr_framers && !s->priming)
+		rp_framers_start(s);
 	while (s->cur_input < s->nr_inputs) {
 		struct rp_input *in = &s->inputs[s->cur_input];
 
@@ -371,6 +378,20 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 			in->turn_bytes = 0;
 			rp_next_input(s);
 			continue;
+		}
+		/* Framed by a framer thread: the same record, with its evsel
+		 * and time. */
+		struct rp_frec f;
+
+		if (s->framers && rp_framed_next(s, s->cur_input, &f)) {
+			in->turn_bytes += f.size;
+			*rec = f.rec;
+			*size = f.size;
+			*off = (uint64_t)(f.rec - in->map);
+			*chunk = NULL;
+			if (fr)
+				*fr = f;
+			return 1;
 		}
 		int ret = rp_input_next(s, in, rec, size, off, chunk);
 		if (ret != 0)
@@ -390,6 +411,7 @@ static int rp_next_raw(struct rp_session *s, const uint8_t **rec, uint32_t *size
 		}
 		rp_next_input(s);
 	}
+	rp_framers_stop(s);
 	return 0;
 }
 
@@ -414,7 +436,7 @@ static int rp_pipe_prime(struct rp_session *s)
 		uint32_t size;
 		uint64_t off;
 		struct rp_zchunk *chunk;
-		int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
+		int ret = rp_next_raw(s, &rec, &size, &off, &chunk, NULL);
 
 		if (ret < 0)
 			rp_session_stop(s, ret);
@@ -548,6 +570,7 @@ int rp_session_read(struct rp_session *s, struct rp_event *ev)
 		struct rp_zchunk *chunk;
 		uint32_t input = 0;
 		int applied = 0;
+		struct rp_frec fr = { 0 };
 
 		if (s->primed_head < s->nr_primed) {
 			const struct rp_primed *pr = &s->primed[s->primed_head++];
@@ -561,7 +584,7 @@ int rp_session_read(struct rp_session *s, struct rp_event *ev)
 			size = rp_load16(rec + 6, s->swap);
 			applied = 1;
 		} else {
-			int ret = rp_next_raw(s, &rec, &size, &off, &chunk);
+			int ret = rp_next_raw(s, &rec, &size, &off, &chunk, &fr);
 
 			if (ret <= 0) {
 				if (ret < 0)
@@ -572,7 +595,9 @@ int rp_session_read(struct rp_session *s, struct rp_event *ev)
 			nr = s->nr_next++;
 			input = (uint32_t)s->cur_input;
 		}
-		uint32_t type = rp_session_record_type(s, rp_load32(rec, s->swap));
+		/* A framed record is not touched here: its framer read it. */
+		uint32_t type = fr.rec ? fr.type :
+					 rp_session_record_type(s, rp_load32(rec, s->swap));
 
 		if (!rp_known_type(s, type)) {
 			s->stats.nr_unknown_records++;
@@ -609,10 +634,11 @@ int rp_session_read(struct rp_session *s, struct rp_event *ev)
 		}
 
 		/* One attr (the common case): every record is its. */
-		const struct rp_evsel *evsel = s->nr_evsels == 1 ? s->evsels[0] :
+		const struct rp_evsel *evsel = fr.rec ? fr.evsel :
+					       s->nr_evsels == 1 ? s->evsels[0] :
 					       rp_record_evsel(s, rec, type, size);
 		if (s->opts.order == RP_ORDER_TIME && s->sample_id_all && evsel) {
-			uint64_t t = rp_record_time(s, evsel, rec, type, size);
+			uint64_t t = fr.rec ? fr.time : rp_record_time(s, evsel, rec, type, size);
 
 			/* perf delivers records without a time, or with time 0
 			 * (synthesized ones), at once. */
@@ -709,6 +735,14 @@ const char *rp_session_data_file(const struct rp_session *s, size_t i)
 const char *rp_session_kcore_kallsyms(const struct rp_session *s)
 {
 	return s->kcore_kallsyms;
+}
+
+void rp_session_set_threads(struct rp_session *s, unsigned n)
+{
+	if (!s->started) {
+		s->nr_framers = n >= 2 ? n : 0;
+		s->queue.nr_threads = n;
+	}
 }
 
 int rp_session_next(struct rp_session *s, const struct rp_event **ev)

@@ -99,6 +99,7 @@ struct rp_order_queue {
 	uint64_t max_timestamp;
 	uint64_t last_flush;  /* time of the last delivered record */
 	size_t flush_end;     /* entries [head, flush_end) may be delivered */
+	unsigned nr_threads;  /* a large sort is split among this many */
 	uint8_t sorted;
 };
 
@@ -180,6 +181,11 @@ struct rp_session {
 	struct rp_zchunk *held_chunk;
 	uint32_t held_input;
 
+	/* Directories: framer threads asked for (rp_session_set_threads())
+	 * and, once reading began, the framers (framer.c), NULL when none. */
+	unsigned nr_framers;
+	struct rp_framers *framers;
+
 	/* Samples waiting for their deferred callchain (deferred.c). */
 	struct rp_deferred deferred;
 	uint8_t started; /* rp_session_next() was called */
@@ -252,6 +258,32 @@ int rp_input_skip(struct rp_session *s, struct rp_input *in, uint64_t n, uint8_t
 struct rp_zchunk *rp_input_block(const struct rp_input *in);
 /* Frees blocks and chunks that no record needs any more. */
 void rp_inputs_collect(struct rp_session *s);
+
+/* framer.c: the data.N files of a directory framed on threads. */
+/* A record framed by a framer thread: where it is, its evsel and time as
+ * the reader would find them (evsel NULL and time (uint64_t)-1 for a
+ * record type the reader does not queue). */
+struct rp_frec {
+	const uint8_t *rec;
+	const struct rp_evsel *evsel;
+	uint64_t time;
+	uint32_t size, type;
+};
+/* Lets the session read on up to n threads (n >= 2; 0 or 1: one): a
+ * directory's files framed on threads of their own (made when reading
+ * begins), a large time-order queue sorted in slices.  Before the first
+ * record. */
+void rp_session_set_threads(struct rp_session *s, unsigned n);
+/* Starts the framers asked for, when the session has several mapped
+ * inputs; without them (or when they cannot be made) nothing changes. */
+void rp_framers_start(struct rp_session *s);
+/* The next record of input i from its ring: 1 with *out set, 0 when the
+ * input has no ring (any more): the reader reads it from inputs[i].pos.
+ * May wait for the input's framer. */
+int rp_framed_next(struct rp_session *s, size_t i, struct rp_frec *out);
+/* Ends the framers: the inputs they fed are left at the reader's
+ * position. */
+void rp_framers_stop(struct rp_session *s);
 
 /* evsel.c */
 void rp_evsel_setup(struct rp_evsel *evsel);

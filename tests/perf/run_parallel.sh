@@ -14,6 +14,12 @@
 #   cxx     C++ with inlined templates, three threads, a library of its
 #           own (tests/workload/stacks.cc), --call-graph dwarf
 #   dir     perf record --threads (a directory of data.N files), dwarf
+#           (megabytes per data.N file: turns of 2 MiB, the framers' byte bound)
+#   dirg    perf record --threads=cpu -g, 20 k samples a second (~20 k records,
+#           queued at once and sorted on several threads; thousands
+#           of records per data.N file: the framers' rings wrap)
+#   dirz    perf record --threads -z (compressed: the framers stop at the
+#           first COMPRESSED record, the reader goes on alone)
 #
 # Commands: report (perf's default view and the rows alone), script and
 # collapse on every file; on dwarf and cxx also report --no-children
@@ -39,7 +45,7 @@ rp_workdir rp-parallel keep-on-failure
 work=$rp_work_dir
 cd "$work" || exit 1
 J=${RP_PARALLEL_J:-4}
-FILES=${RP_PARALLEL_FILES:-fp dwarf dwarfz two sysg sysd cxx dir}
+FILES=${RP_PARALLEL_FILES:-fp dwarf dwarfz two sysg sysd cxx dir dirg dirz}
 
 "${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload \
 	"$root/tests/workload/workload.c" -lm 2>cc.err &&
@@ -76,7 +82,9 @@ for f in $FILES; do
 	sysg)   record sysg -a -e cpu-clock -F 2000 -g -- "${wl[@]}" ;;
 	sysd)   record sysd -a -e cpu-clock -F 500 --call-graph dwarf -- "${wl2[@]}" ;;
 	cxx)    record cxx -e cpu-clock -F 2000 --call-graph dwarf -- ./stacks -t 300 -j 3 ;;
-	dir)    record dir --threads -e cpu-clock -F 2000 --call-graph dwarf -- "${wl2[@]}" ;;
+	dir)    record dir --threads -e cpu-clock -F 4000 --call-graph dwarf -- "${wl2[@]}" ;;
+	dirg)   record dirg --threads=cpu -e cpu-clock -c 50000 -g -- ./workload -q -t 1500 -j 2 -f 3 ;;
+	dirz)   record dirz --threads -z -e cpu-clock -F 4000 -g -- "${wl[@]}" ;;
 	*)      echo "$rp_name: unknown recording '$f'" >&2; exit 1 ;;
 	esac
 done
@@ -94,6 +102,12 @@ run() {
 runs=0
 for f in $FILES; do
 	data=$work/$f.data
+	# A directory of one data.N file would not run the framers (perf
+	# writes one per CPU).
+	case $f in
+	dir*) [ "$(nproc)" -lt 2 ] || [ "$(find "$data" -name 'data.*' | wc -l)" -ge 2 ] ||
+		fail "$f: perf record --threads wrote fewer than two data.N files" ;;
+	esac
 	# Every output on two files; the others (the same walks and
 	# consumers on other kinds of input) with the main views.
 	cmds=("report" "report --no-children -g none -F overhead,sample,period,comm,dso,sym -t ;"
