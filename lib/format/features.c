@@ -171,29 +171,37 @@ static int rp_dec_tracing_data(struct rp_fdec *d)
 	return 0;
 }
 
+/* The entries before a damaged one are kept (the session's machine
+ * takes their build-ids, as perf's reader adds each entry it reads). */
 static int rp_dec_build_id(struct rp_fdec *d)
 {
 	struct rp_features *f = d->f;
-	size_t nr = 0;
+	size_t nr = 0, whole = 0;
+	int err = 0;
 
-	/* Two passes: count, then fill. */
+	/* Two passes: count the whole entries, then fill them. */
 	for (int pass = 0; pass < 2; pass++) {
 		struct rp_cursor it = d->c;
 		struct rp_build_id_entry *ents = (struct rp_build_id_entry *)f->build_ids;
 
-		nr = 0;
-		while (rp_cur_need(&it, 8)) {
+		for (nr = 0; rp_cur_need(&it, 8) && (pass == 0 || nr < whole); nr++) {
 			const uint8_t *rec = it.p;
 			uint16_t misc = rp_load16(rec + 4, it.swap);
 			uint16_t size = rp_load16(rec + 6, it.swap);
 
-			if (size < RP_FEAT_BUILD_ID_HDR + 1 || !rp_cur_need(&it, size))
-				return rp_fd_fail(d, RP_ERR_TRUNCATED);
-			if (nr >= RP_MAX_BUILD_IDS)
-				return rp_fd_fail(d, RP_ERR_LIMIT);
+			if (size < RP_FEAT_BUILD_ID_HDR + 1 || !rp_cur_need(&it, size)) {
+				err = RP_ERR_TRUNCATED;
+				break;
+			}
+			if (nr >= RP_MAX_BUILD_IDS) {
+				err = RP_ERR_LIMIT;
+				break;
+			}
 			const char *name = (const char *)rec + RP_FEAT_BUILD_ID_HDR;
-			if (!memchr(name, 0, size - RP_FEAT_BUILD_ID_HDR))
-				return rp_fd_fail(d, RP_ERR_CORRUPT);
+			if (!memchr(name, 0, size - RP_FEAT_BUILD_ID_HDR)) {
+				err = RP_ERR_CORRUPT;
+				break;
+			}
 			if (pass == 1) {
 				struct rp_build_id_entry *e = &ents[nr];
 
@@ -207,14 +215,14 @@ static int rp_dec_build_id(struct rp_fdec *d)
 				if (!e->filename)
 					return rp_fd_fail(d, RP_ERR_NOMEM);
 			}
-			nr++;
 			it.p += size;
 		}
+		whole = nr;
 		if (pass == 0 && !(f->build_ids = rp_fd_alloc(d, nr, sizeof(*f->build_ids))))
 			return -1;
 	}
 	f->nr_build_ids = nr;
-	return 0;
+	return err ? rp_fd_fail(d, err) : 0;
 }
 
 static int rp_dec_string(struct rp_fdec *d, const char **out)
@@ -268,19 +276,29 @@ static int rp_attr_known(const struct rp_event_desc *e)
 	return 1;
 }
 
+/*
+ * The entries before a damaged one are kept (the session names its
+ * evsels from them), and so are those with attr bits perf 6.1 does not
+ * know; event_desc_ok says whether perf would read the section.
+ */
 static int rp_dec_event_desc(struct rp_fdec *d)
 {
 	struct rp_features *f = d->f;
 	uint32_t nr, sz;
+	int unknown = 0;
 
 	if (rp_fd_u32(d, &nr) < 0 || rp_fd_u32(d, &sz) < 0)
 		return -1;
-	if (rp_fd_count(d, nr, RP_FEAT_MAX_ENTRIES, (uint64_t)sz + 8) < 0)
-		return -1;
-	struct rp_event_desc *ev = rp_fd_alloc(d, nr, sizeof(*ev));
+	if (nr > RP_FEAT_MAX_ENTRIES)
+		return rp_fd_fail(d, RP_ERR_LIMIT);
+	/* Room only for the entries the section can hold. */
+	uint64_t fit = rp_cur_left(&d->c) / ((uint64_t)sz + 8);
+	uint32_t n = nr < fit ? nr : (uint32_t)fit;
+	struct rp_event_desc *ev = rp_fd_alloc(d, n, sizeof(*ev));
 	if (!ev)
 		return -1;
-	for (uint32_t i = 0; i < nr; i++) {
+	f->events = ev;
+	for (uint32_t i = 0; i < n; i++) {
 		struct rp_event_desc *e = &ev[i];
 		uint8_t buf[RP_ATTR_SIZE_MAX] = { 0 };
 		size_t take = sz < RP_FEAT_PERF_ATTR_SIZE ? sz : RP_FEAT_PERF_ATTR_SIZE;
@@ -292,8 +310,7 @@ static int rp_dec_event_desc(struct rp_fdec *d)
 		if (take >= 112)
 			e->reserved_2 = rp_load16(buf + 110, d->c.swap);
 		d->c.p += sz;
-		if (!rp_attr_known(e))
-			return rp_fd_fail(d, RP_ERR_CORRUPT);
+		unknown |= !rp_attr_known(e);
 		if (rp_fd_u32(d, &e->nr_ids) < 0 || !(e->name = rp_fd_string(d, NULL)))
 			return -1;
 		if (rp_fd_count(d, e->nr_ids, RP_FEAT_MAX_IDS, 8) < 0)
@@ -304,9 +321,12 @@ static int rp_dec_event_desc(struct rp_fdec *d)
 		for (uint32_t j = 0; j < e->nr_ids; j++)
 			ids[j] = rp_cur_get64(&d->c);
 		e->ids = ids;
+		f->nr_events = i + 1;
 	}
-	f->nr_events = nr;
-	f->events = ev;
+	if (n < nr)
+		return rp_fd_fail(d, RP_ERR_TRUNCATED);
+	if (unknown)
+		return rp_fd_fail(d, RP_ERR_CORRUPT);
 	f->event_desc_ok = 1;
 	return 0;
 }
@@ -724,12 +744,19 @@ static int rp_dec_cpu_domain_info(struct rp_fdec *d)
 int rp_features_decode(struct rp_features *f, unsigned feat, const void *data, size_t size,
 		       int swap)
 {
-	struct rp_fdec d = { .f = f, .size = size };
+	if (!f)
+		return RP_ERR_INVAL;
+	return rp_features_decode_in(f, rp_feat_arena(f), feat, data, size, swap);
+}
+
+int rp_features_decode_in(struct rp_features *f, struct rp_arena *arena, unsigned feat,
+			  const void *data, size_t size, int swap)
+{
+	struct rp_fdec d = { .f = f, .arena = arena, .size = size };
 	int ret = 0;
 
-	if (!f || feat < 1 || feat > RP_FEATURES_LAST || (!data && size))
+	if (!f || !arena || feat < 1 || feat > RP_FEATURES_LAST || (!data && size))
 		return RP_ERR_INVAL;
-	d.arena = rp_feat_arena(f);
 	rp_cur_init(&d.c, data ? data : "", size, 0, swap);
 
 	switch (feat) {

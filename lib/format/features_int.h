@@ -7,6 +7,8 @@
 
 #include <readperf/features.h>
 
+struct rp_arena;
+
 /* The first feature bit perf 6.1 does not know (its HEADER_LAST_FEATURE). */
 #define RP_FEATURES_PERF61_LAST 32
 
@@ -26,5 +28,16 @@ int rp_features_new(struct rp_features **out);
  */
 int rp_features_decode(struct rp_features *f, unsigned feat, const void *data, size_t size,
 		       int swap);
+
+/*
+ * The same into any struct rp_features (zeroed before the first call, a
+ * session's own, say), what it points to allocated in arena, which must
+ * outlive f's use.  Of BUILD_ID and EVENT_DESC the entries before a
+ * damaged one are kept (and of EVENT_DESC those perf 6.1 refuses for
+ * unknown attr bits: event_desc_ok 0), so that the session keeps what
+ * perf's reader keeps; other damaged sections leave their fields unset.
+ */
+int rp_features_decode_in(struct rp_features *f, struct rp_arena *arena, unsigned feat,
+			  const void *data, size_t size, int swap);
 
 #endif

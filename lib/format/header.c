@@ -13,6 +13,7 @@
 #include "common/array.h"
 #include "common/cursor.h"
 #include "common/error_int.h"
+#include "format/features_int.h"
 #include "format/session_int.h"
 
 #define RP_MAGIC_PERFILE2 0x32454c4946524550ull /* "PERFILE2" read as LE */
@@ -298,16 +299,6 @@ static int rp_read_feature_index(struct rp_session *s)
 	return 0;
 }
 
-/* A perf_header_string: u32 len, then len bytes holding a NUL. */
-static const char *rp_feat_string(struct rp_cursor *c)
-{
-	uint32_t len;
-
-	if (rp_cur_u32(c, &len) < 0)
-		return NULL;
-	return rp_cur_str(c, len);
-}
-
 static int rp_feature_cursor(const struct rp_session *s, unsigned feat, struct rp_cursor *c)
 {
 	if (!rp_session_has_feature(s, feat))
@@ -323,149 +314,6 @@ static int rp_feature_cursor(const struct rp_session *s, unsigned feat, struct r
 		return -1;
 	rp_cur_init(c, s->map + off, (size_t)size, off, s->swap);
 	return 0;
-}
-
-static const char *rp_feat_string_section(struct rp_session *s, unsigned feat)
-{
-	struct rp_cursor c;
-
-	if (rp_feature_cursor(s, feat, &c) < 0)
-		return NULL;
-	return rp_feat_string(&c);
-}
-
-static void rp_read_cmdline(struct rp_session *s)
-{
-	struct rp_cursor c;
-	uint32_t nr;
-
-	if (rp_feature_cursor(s, RP_FEAT_CMDLINE, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
-	    nr > RP_MAX_STRINGS)
-		return;
-	const char **argv = rp_arena_alloc(&s->arena, (nr + 1u) * sizeof(*argv));
-	if (!argv)
-		return;
-	for (uint32_t i = 0; i < nr; i++) {
-		argv[i] = rp_feat_string(&c);
-		if (!argv[i])
-			return;
-	}
-	argv[nr] = NULL;
-	s->info.cmdline_argc = nr;
-	s->info.cmdline_argv = argv;
-}
-
-static void rp_read_build_ids(struct rp_session *s)
-{
-	struct rp_cursor c;
-	size_t nr = 0, alloc = 0;
-	struct rp_build_id_entry *ents = NULL;
-
-	if (rp_feature_cursor(s, RP_FEAT_BUILD_ID, &c) < 0)
-		return;
-	/* Count first, then fill: the entries live in the arena. */
-	for (int pass = 0; pass < 2; pass++) {
-		struct rp_cursor it = c;
-
-		nr = 0;
-		while (rp_cur_need(&it, 8)) {
-			const uint8_t *rec = it.p;
-			uint16_t misc = rp_load16(rec + 4, s->swap);
-			uint16_t size = rp_load16(rec + 6, s->swap);
-
-			/* header, pid, 24 bytes of build-id, a filename */
-			if (size < 8 + 4 + 24 + 1 || !rp_cur_need(&it, size) || nr >= RP_MAX_BUILD_IDS)
-				break;
-			const char *name = (const char *)rec + 36;
-			if (!memchr(name, 0, size - 36u))
-				break;
-			if (pass == 1) {
-				struct rp_build_id_entry *e = &ents[nr];
-
-				e->pid = rp_load32(rec + 8, s->swap);
-				e->misc = misc;
-				e->size = 20;
-				if ((misc & RP_BUILD_ID_MISC_SIZE) && rec[32] > 0 && rec[32] <= 20)
-					e->size = rec[32];
-				memcpy(e->build_id, rec + 12, 20);
-				e->filename = name;
-			}
-			nr++;
-			it.p += size;
-		}
-		if (pass == 0) {
-			alloc = nr;
-			ents = rp_arena_alloc(&s->arena, alloc * sizeof(*ents));
-			if (!ents)
-				return;
-		}
-	}
-	s->info.build_ids = ents;
-	s->info.nr_build_ids = nr;
-}
-
-/* GROUP_DESC: u32 nr, then per group a string, u32 leader index and u32
- * member count (perf's write_group_desc). */
-static void rp_read_group_desc(struct rp_session *s)
-{
-	struct rp_cursor c;
-	uint32_t nr;
-
-	if (rp_feature_cursor(s, RP_FEAT_GROUP_DESC, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
-	    nr > RP_MAX_STRINGS)
-		return;
-	struct rp_group_desc *g = rp_arena_alloc(&s->arena, (size_t)nr * sizeof(*g));
-	size_t n = 0;
-	if (!g)
-		return;
-	for (uint32_t i = 0; i < nr; i++) {
-		const char *name = rp_feat_string(&c);
-		uint32_t leader, members;
-
-		if (!name || rp_cur_u32(&c, &leader) < 0 || rp_cur_u32(&c, &members) < 0)
-			return;
-		/* perf ignores groups that are not whole within the attrs. */
-		if (members < 2 || leader >= s->nr_evsels || members > s->nr_evsels - leader)
-			continue;
-		g[n].name = name;
-		g[n].leader_idx = leader;
-		g[n].nr_members = members;
-		n++;
-	}
-	s->info.groups = g;
-	s->info.nr_groups = n;
-}
-
-/* EVENT_DESC names evsels by their first id, as perf does. */
-static void rp_read_event_desc(struct rp_session *s)
-{
-	struct rp_cursor c;
-	uint32_t nr, asize;
-
-	if (rp_feature_cursor(s, RP_FEAT_EVENT_DESC, &c) < 0 || rp_cur_u32(&c, &nr) < 0 ||
-	    rp_cur_u32(&c, &asize) < 0 || nr > RP_MAX_STRINGS)
-		return;
-	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t nr_ids;
-		uint64_t id0 = 0;
-
-		if (rp_cur_skip(&c, asize) < 0 || rp_cur_u32(&c, &nr_ids) < 0)
-			return;
-		const char *name = rp_feat_string(&c);
-		if (!name || !rp_cur_need(&c, (uint64_t)nr_ids * 8))
-			return;
-		/* Without ids perf ends up naming the first evsel (its lookup
-		 * of id 0). */
-		if (nr_ids)
-			id0 = rp_load64(c.p, s->swap);
-		c.p += (size_t)nr_ids * 8;
-		struct rp_evsel *ev;
-		if (!s->nr_evsels)
-			return;
-		ev = s->nr_evsels == 1 || !id0 ? s->evsels[0] : rp_hashmap_get(&s->id_map, id0);
-		if (ev && !ev->name)
-			ev->name = rp_arena_strdup(&s->arena, name);
-	}
 }
 
 /* The legacy event_types section names tracepoints by config. */
@@ -487,36 +335,108 @@ static const char *rp_event_type_name(struct rp_session *s, uint64_t config)
 	return NULL;
 }
 
+/* Section feat of the session decoded by features.c into f, in the
+ * session's arena; nonzero when it was there to decode. */
+static int rp_header_feature(struct rp_session *s, struct rp_features *f, unsigned feat)
+{
+	size_t size = 0;
+	const void *data;
+
+	if (!rp_session_has_feature(s, feat) || !(data = rp_session_feature_data(s, feat, &size)))
+		return 0;
+	/* A damaged section leaves its fields unset, but the build-ids and
+	 * event descriptions before the damage (rp_features_decode_in()). */
+	rp_features_decode_in(f, &s->arena, feat, data, size, s->swap);
+	return 1;
+}
+
+/* EVENT_DESC names evsels by their first id, as perf does. */
+static void rp_header_name_evsels(struct rp_session *s, const struct rp_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_events && s->nr_evsels; i++) {
+		const struct rp_event_desc *e = &f->events[i];
+		/* Without ids perf ends up naming the first evsel (its lookup
+		 * of id 0). */
+		uint64_t id0 = e->nr_ids ? e->ids[0] : 0;
+		struct rp_evsel *ev = s->nr_evsels == 1 || !id0 ? s->evsels[0]
+								: rp_hashmap_get(&s->id_map, id0);
+
+		if (ev && !ev->name)
+			ev->name = e->name;
+	}
+}
+
+/* GROUP_DESC: only the groups that are whole within the attrs, as perf
+ * keeps them. */
+static void rp_header_groups(struct rp_session *s, const struct rp_features *f)
+{
+	struct rp_group_desc *g = rp_arena_alloc(&s->arena, f->nr_groups * sizeof(*g));
+	size_t n = 0;
+
+	if (!g)
+		return;
+	for (uint32_t i = 0; i < f->nr_groups; i++) {
+		const struct rp_group_desc *d = &f->groups[i];
+
+		if (d->nr_members < 2 || d->leader_idx >= s->nr_evsels ||
+		    d->nr_members > s->nr_evsels - d->leader_idx)
+			continue;
+		g[n++] = *d;
+	}
+	s->info.groups = g;
+	s->info.nr_groups = n;
+}
+
+/* The header's summary (struct rp_header_info) from the feature sections,
+ * decoded by features.c. */
 void rp_header_decode_features(struct rp_session *s)
 {
+	static const unsigned feats[] = {
+		RP_FEAT_HOSTNAME, RP_FEAT_OSRELEASE,  RP_FEAT_VERSION,	  RP_FEAT_ARCH,
+		RP_FEAT_CPUDESC,  RP_FEAT_CPUID,      RP_FEAT_NRCPUS,	  RP_FEAT_TOTAL_MEM,
+		RP_FEAT_SAMPLE_TIME, RP_FEAT_CMDLINE, RP_FEAT_BUILD_ID,	  RP_FEAT_EVENT_DESC,
+		RP_FEAT_GROUP_DESC,
+	};
 	struct rp_header_info *h = &s->info;
-	struct rp_cursor c;
+	struct rp_features f;
+	int build_ids = 0;
 
-	h->hostname = rp_feat_string_section(s, RP_FEAT_HOSTNAME);
-	h->osrelease = rp_feat_string_section(s, RP_FEAT_OSRELEASE);
-	h->version = rp_feat_string_section(s, RP_FEAT_VERSION);
-	h->arch = rp_feat_string_section(s, RP_FEAT_ARCH);
-	h->cpudesc = rp_feat_string_section(s, RP_FEAT_CPUDESC);
-	h->cpuid = rp_feat_string_section(s, RP_FEAT_CPUID);
-	if (rp_feature_cursor(s, RP_FEAT_NRCPUS, &c) == 0 && rp_cur_need(&c, 8)) {
-		h->nr_cpus_available = rp_cur_get32(&c);
-		h->nr_cpus_online = rp_cur_get32(&c);
+	memset(&f, 0, sizeof(f));
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+		if (rp_header_feature(s, &f, feats[i]) && feats[i] == RP_FEAT_BUILD_ID)
+			build_ids = 1;
+	h->hostname = f.hostname;
+	h->osrelease = f.osrelease;
+	h->version = f.version;
+	h->arch = f.arch;
+	h->cpudesc = f.cpudesc;
+	h->cpuid = f.cpuid;
+	if (f.state[RP_FEAT_NRCPUS] == RP_FEAT_OK) {
+		h->nr_cpus_available = f.nr_cpus_avail;
+		h->nr_cpus_online = f.nr_cpus_online;
 	}
-	if (rp_feature_cursor(s, RP_FEAT_TOTAL_MEM, &c) == 0)
-		rp_cur_u64(&c, &h->total_mem);
-	if (rp_feature_cursor(s, RP_FEAT_SAMPLE_TIME, &c) == 0 && rp_cur_need(&c, 16)) {
-		h->sample_time_first = rp_cur_get64(&c);
-		h->sample_time_last = rp_cur_get64(&c);
+	if (f.state[RP_FEAT_TOTAL_MEM] == RP_FEAT_OK)
+		h->total_mem = f.total_mem;
+	if (f.state[RP_FEAT_SAMPLE_TIME] == RP_FEAT_OK) {
+		h->sample_time_first = f.first_sample_time;
+		h->sample_time_last = f.last_sample_time;
 		h->has_sample_time = 1;
 	}
-	rp_read_cmdline(s);
-	rp_read_build_ids(s);
+	if (f.cmdline) {
+		h->cmdline_argc = f.nr_cmdline;
+		h->cmdline_argv = f.cmdline;
+	}
+	if (build_ids) {
+		h->build_ids = f.build_ids;
+		h->nr_build_ids = f.nr_build_ids;
+	}
 	if (s->nr_pipe_bids || (s->pipe && !s->info.nr_build_ids)) {
 		s->info.build_ids = s->pipe_bids;
 		s->info.nr_build_ids = s->nr_pipe_bids;
 	}
-	rp_read_event_desc(s);
-	rp_read_group_desc(s);
+	rp_header_name_evsels(s, &f);
+	if (f.state[RP_FEAT_GROUP_DESC] == RP_FEAT_OK)
+		rp_header_groups(s, &f);
 }
 
 int rp_header_read(struct rp_session *s)

@@ -31,6 +31,7 @@
 #include "common/strbuf.h"
 #include "common/strpool.h"
 #include "outputs/output_int.h"
+#include "report/keys_int.h"
 #include "report/rbsort.h"
 #include "report/srctext_int.h"
 
@@ -38,8 +39,6 @@
 #define RP_DIFF_MAX_ENTRIES (64u << 20)
 /* Evsels of one input the diff keeps histograms for. */
 #define RP_DIFF_MAX_EVSELS (1u << 16)
-/* perf prints unresolved addresses with BITS_PER_LONG / 4 digits. */
-#define RP_DIFF_ADDR_DIGITS 16
 /* perf formats each diff cell into a buffer of MAX_COL_WIDTH (70) bytes. */
 #define RP_DIFF_CELL_MAX 70
 
@@ -66,20 +65,12 @@ struct rp_devsel {
 struct rp_dentry {
 	struct rp_dentry *next; /* hash chain */
 	uint64_t hash;
-	/* The keys (perf diff's collapse). */
-	const char *comm;       /* interned: the comm at the sample's time */
-	int32_t tid;
-	int32_t cpu;
-	const char *dso;        /* interned short name; NULL: no map */
-	const char *sym;        /* interned name; NULL: unresolved */
-	const char *srcline;    /* interned, only with a srcline key */
-	const char *srcfile;    /* interned, only with a srcfile key */
-	/* Also keys of perf's input tree (se_cmp): symbols by address. */
-	uint64_t sym_start, sym_end;
-	uint64_t ip;            /* al.addr (al.ip without a map) */
+	/* The keys (keys_int.h), compared as perf diff's input tree does
+	 * (symbols by address), then as its collapse (symbols by name);
+	 * srcline and srcfile only with such a key. */
+	struct rp_ekey k;
 	/* Shown, not compared. */
 	struct rp_dthread *thread;
-	char level;
 	/* The RP_FILTERED_* marks of the first sample: perf hides the row
 	 * when set and counts it in the totals. */
 	unsigned filtered;
@@ -120,14 +111,13 @@ struct rp_diff_input {
 	struct rp_dthread *last_dt;
 	struct rp_dhists *hists;
 	size_t nr_hists;
-	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
-	struct rp_hashmap sym_names; /* struct rp_symbol * -> interned name */
-	const char *last_comm_in, *last_comm;
+	struct rp_key_names names;  /* comms and DSO names, in the diff's pool */
 	struct rp_srctext srctext; /* srcline/srcfile texts, when want_srcline */
 };
 
 struct rp_diff {
 	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
+	uint8_t cols[RP_REPORT_MAX_KEYS]; /* the same, as columns (rp_key_elided()) */
 	size_t nr_keys;
 	enum rp_diff_compute compute;
 	int64_t w1, w2;
@@ -138,7 +128,7 @@ struct rp_diff {
 	char *field_sep;
 	/* From the baseline's filter: the only entry of --comms, --dsos,
 	 * --symbols (perf leaves that column out). */
-	char *single_comm, *single_dso, *single_sym;
+	struct rp_key_singles singles;
 	struct rp_diff_input in[2];
 	struct rp_arena arena;
 	struct rp_strpool pool;
@@ -226,6 +216,7 @@ int rp_diff_new(struct rp_diff **out, const struct rp_diff_opts *opts)
 		d->nr_keys = 2;
 	}
 	for (size_t i = 0; i < d->nr_keys; i++) {
+		d->cols[i] = (uint8_t)d->keys[i];
 		d->want_srcline |= d->keys[i] == RP_SORT_SRCLINE || d->keys[i] == RP_SORT_SRCFILE;
 		d->has_dso_key |= d->keys[i] == RP_SORT_DSO;
 	}
@@ -243,8 +234,10 @@ int rp_diff_new(struct rp_diff **out, const struct rp_diff_opts *opts)
 		free(d);
 		return RP_ERR_NOMEM;
 	}
-	for (unsigned i = 0; i < 2; i++)
+	for (unsigned i = 0; i < 2; i++) {
 		d->in[i].diff = d;
+		rp_key_names_init(&d->in[i].names, &d->pool);
+	}
 	*out = d;
 	return 0;
 }
@@ -261,8 +254,7 @@ static void rp_diff_input_release(struct rp_diff_input *in)
 	free(in->evsels);
 	rp_hashmap_release(&in->threads);
 	rp_hashmap_release(&in->thread_tids);
-	rp_hashmap_release(&in->dso_names);
-	rp_hashmap_release(&in->sym_names);
+	rp_key_names_release(&in->names);
 	rp_srctext_release(&in->srctext);
 }
 
@@ -275,16 +267,8 @@ void rp_diff_free(struct rp_diff *diff)
 	rp_strpool_release(&diff->pool);
 	rp_arena_release(&diff->arena);
 	free(diff->field_sep);
-	free(diff->single_comm);
-	free(diff->single_dso);
-	free(diff->single_sym);
+	rp_key_singles_release(&diff->singles);
 	free(diff);
-}
-
-static int rp_diff_dup(char **dst, const char *src)
-{
-	*dst = src ? strdup(src) : NULL;
-	return src && !*dst ? RP_ERR_NOMEM : 0;
 }
 
 int rp_diff_add_input(struct rp_diff *diff, unsigned which, const struct rp_session *session,
@@ -297,10 +281,7 @@ int rp_diff_add_input(struct rp_diff *diff, unsigned which, const struct rp_sess
 	if (diff->want_srcline &&
 	    rp_srctext_init(&in->srctext, symbols, &diff->pool, diff->full_source_path) < 0)
 		return RP_ERR_NOMEM;
-	if (which == RP_DIFF_BASELINE &&
-	    (rp_diff_dup(&diff->single_comm, rp_filter_single(filter, RP_FILTER_COMMS)) ||
-	     rp_diff_dup(&diff->single_dso, rp_filter_single(filter, RP_FILTER_DSOS)) ||
-	     rp_diff_dup(&diff->single_sym, rp_filter_single(filter, RP_FILTER_SYMBOLS))))
+	if (which == RP_DIFF_BASELINE && rp_key_singles_set(&diff->singles, filter))
 		return RP_ERR_NOMEM;
 	in->session = session;
 	in->symbols = symbols;
@@ -316,98 +297,32 @@ enum rp_dstage {
 	RP_DSTAGE_COLLAPSE, /* perf diff's se_collapse */
 };
 
+/* The key comparison of a stage (keys_int.h). */
+static unsigned rp_dstage_flags(enum rp_dstage stage)
+{
+	return stage == RP_DSTAGE_COLLAPSE ? RP_EKEY_SYM_NAME : RP_EKEY_SRCLINE_ADDR;
+}
+
 /* Whether a and b are one entry of the stage's tree. */
 static int rp_dentry_same(const struct rp_diff *d, enum rp_dstage stage,
 			  const struct rp_dentry *a, const struct rp_dentry *b)
 {
-	for (size_t i = 0; i < d->nr_keys; i++) {
-		switch (d->keys[i]) {
-		case RP_SORT_COMM:
-			if (a->comm != b->comm)
-				return 0;
-			break;
-		case RP_SORT_PID:
-		case RP_SORT_TID:
-			if (a->tid != b->tid)
-				return 0;
-			break;
-		case RP_SORT_DSO:
-			if (a->dso != b->dso)
-				return 0;
-			break;
-		case RP_SORT_SYM:
-			if (stage == RP_DSTAGE_COLLAPSE) {
-				/* By name only; unresolved addresses are all
-				 * one (sort__sym_sort compares NULL symbols
-				 * equal). */
-				if (a->sym != b->sym)
-					return 0;
-			} else if (!a->sym || !b->sym) {
-				if (a->sym || b->sym || a->ip != b->ip)
-					return 0;
-			} else if ((!d->has_dso_key && a->dso != b->dso) ||
-				   a->sym_start != b->sym_start || a->sym_end != b->sym_end) {
-				return 0;
-			}
-			break;
-		case RP_SORT_CPU:
-			if (a->cpu != b->cpu)
-				return 0;
-			break;
-		case RP_SORT_SRCLINE:
-			if (stage == RP_DSTAGE_COLLAPSE ? a->srcline != b->srcline
-							: a->ip != b->ip || a->dso != b->dso)
-				return 0;
-			break;
-		case RP_SORT_SRCFILE:
-			if (a->srcfile != b->srcfile)
-				return 0;
-			break;
-		default: /* refused by rp_diff_new() */
-			break;
-		}
-	}
+	unsigned flags = rp_dstage_flags(stage);
+
+	for (size_t i = 0; i < d->nr_keys; i++)
+		if (!rp_ekey_same(d->keys[i], &a->k, &b->k, flags))
+			return 0;
 	return 1;
 }
 
 static uint64_t rp_dentry_hash(const struct rp_diff *d, enum rp_dstage stage,
 			       const struct rp_dentry *e)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	unsigned flags = rp_dstage_flags(stage);
+	uint64_t h = RP_EKEY_HASH_SEED;
 
-	for (size_t i = 0; i < d->nr_keys; i++) {
-		uint64_t v = 0;
-
-		switch (d->keys[i]) {
-		case RP_SORT_COMM:
-			v = (uint64_t)(uintptr_t)e->comm;
-			break;
-		case RP_SORT_PID:
-		case RP_SORT_TID:
-			v = (uint32_t)e->tid;
-			break;
-		case RP_SORT_DSO:
-			v = (uint64_t)(uintptr_t)e->dso;
-			break;
-		case RP_SORT_SYM:
-			v = stage == RP_DSTAGE_COLLAPSE ? (uint64_t)(uintptr_t)e->sym
-			    : e->sym			    ? rp_hash64(e->sym_start) ^ e->sym_end
-							    : ~e->ip;
-			break;
-		case RP_SORT_CPU:
-			v = (uint32_t)e->cpu;
-			break;
-		case RP_SORT_SRCLINE:
-			v = stage == RP_DSTAGE_COLLAPSE ? (uint64_t)(uintptr_t)e->srcline : e->ip;
-			break;
-		case RP_SORT_SRCFILE:
-			v = (uint64_t)(uintptr_t)e->srcfile;
-			break;
-		default:
-			break;
-		}
-		h = rp_hash64(h ^ v) + i;
-	}
+	for (size_t i = 0; i < d->nr_keys; i++)
+		h = rp_ekey_hash_mix(h, rp_ekey_word(d->keys[i], &e->k, flags), i);
 	return h;
 }
 
@@ -422,13 +337,6 @@ static struct rp_dentry *rp_dmap_find(const struct rp_diff *d, enum rp_dstage st
 	return NULL;
 }
 
-static int rp_cmp_str(const char *a, const char *b)
-{
-	int c = strcmp(a ? a : "", b ? b : "");
-
-	return c < 0 ? -1 : c > 0 ? 1 : 0;
-}
-
 /* perf's cmp_null(l, r). */
 static int rp_cmp_null(const void *l, const void *r)
 {
@@ -438,9 +346,9 @@ static int rp_cmp_null(const void *l, const void *r)
 /* perf's sort__dso_cmp(left, right). */
 static int64_t rp_se_dso(const struct rp_dentry *left, const struct rp_dentry *right)
 {
-	if (!right->dso || !left->dso)
-		return rp_cmp_null(left->dso, right->dso);
-	return strcmp(right->dso, left->dso);
+	if (!right->k.dso || !left->k.dso)
+		return rp_cmp_null(left->k.dso, right->k.dso);
+	return strcmp(right->k.dso, left->k.dso);
 }
 
 /*
@@ -458,39 +366,39 @@ static int64_t rp_dentry_se_cmp(const struct rp_diff *d, const struct rp_dentry 
 	for (size_t i = 0; i < d->nr_keys && !c; i++) {
 		switch (d->keys[i]) {
 		case RP_SORT_COMM:
-			c = left->comm == right->comm ? 0 : strcmp(right->comm, left->comm);
+			c = left->k.comm == right->k.comm ? 0 : strcmp(right->k.comm, left->k.comm);
 			break;
 		case RP_SORT_PID:
 		case RP_SORT_TID:
-			c = (int64_t)right->tid - left->tid;
+			c = (int64_t)right->k.tid - left->k.tid;
 			break;
 		case RP_SORT_DSO:
 			c = rp_se_dso(left, right);
 			break;
 		case RP_SORT_SYM:
-			if (!left->sym && !right->sym) {
-				c = (int64_t)(right->ip - left->ip);
+			if (!left->k.sym && !right->k.sym) {
+				c = (int64_t)(right->k.ip - left->k.ip);
 				break;
 			}
 			if (!d->has_dso_key && (c = rp_se_dso(left, right)))
 				break;
-			if (!left->sym || !right->sym)
-				c = rp_cmp_null(left->sym, right->sym);
-			else if (left->sym_start != right->sym_start)
-				c = (int64_t)(right->sym_start - left->sym_start);
+			if (!left->k.sym || !right->k.sym)
+				c = rp_cmp_null(left->k.sym, right->k.sym);
+			else if (left->k.sym_start != right->k.sym_start)
+				c = (int64_t)(right->k.sym_start - left->k.sym_start);
 			else
-				c = (int64_t)(right->sym_end - left->sym_end);
+				c = (int64_t)(right->k.sym_end - left->k.sym_end);
 			break;
 		case RP_SORT_CPU:
-			c = (int64_t)right->cpu - left->cpu;
+			c = (int64_t)right->k.cpu - left->k.cpu;
 			break;
 		case RP_SORT_SRCLINE:
-			c = (int64_t)(right->ip - left->ip);
+			c = (int64_t)(right->k.ip - left->k.ip);
 			if (!c)
 				c = rp_se_dso(left, right);
 			break;
 		case RP_SORT_SRCFILE:
-			c = left->srcfile == right->srcfile ? 0 : strcmp(right->srcfile, left->srcfile);
+			c = left->k.srcfile == right->k.srcfile ? 0 : strcmp(right->k.srcfile, left->k.srcfile);
 			break;
 		default:
 			break;
@@ -522,6 +430,10 @@ static int rp_dhists_insert(struct rp_diff *d, struct rp_dhists *h, const struct
 	if (!e)
 		return RP_ERR_NOMEM;
 	*e = *key;
+	/* The symbol's name was the resolver's while the sample was looked
+	 * up: the collapse compares names by pointer. */
+	if (key->k.sym && !(e->k.sym = rp_strpool_intern_str(&d->pool, key->k.sym)))
+		return RP_ERR_NOMEM;
 	e->next = rp_hashmap_get(&h->map, key->hash);
 	if (rp_hashmap_put(&h->map, key->hash, e) < 0)
 		return RP_ERR_NOMEM;
@@ -530,47 +442,12 @@ static int rp_dhists_insert(struct rp_diff *d, struct rp_dhists *h, const struct
 	return 0;
 }
 
-static const char *rp_diff_intern_comm(struct rp_diff_input *in, const char *comm)
-{
-	/* The machine interns comms: the same pointer is the same string. */
-	if (comm == in->last_comm_in && in->last_comm)
-		return in->last_comm;
-	const char *s = rp_strpool_intern_str(&in->diff->pool, comm);
-	if (s) {
-		in->last_comm_in = comm;
-		in->last_comm = s;
-	}
-	return s;
-}
-
-/* An interned copy of what name(obj) gives, cached by obj's address. */
-static const char *rp_diff_intern_cached(struct rp_diff_input *in, struct rp_hashmap *cache,
-					 const void *obj, const char *name)
-{
-	const char *s = rp_hashmap_get(cache, (uint64_t)(uintptr_t)obj);
-
-	if (s)
-		return s;
-	s = rp_strpool_intern_str(&in->diff->pool, name ? name : "");
-	if (!s || rp_hashmap_put(cache, (uint64_t)(uintptr_t)obj, (void *)s) < 0)
-		return NULL;
-	return s;
-}
-
-/* The srcline and srcfile texts of a location into key, as the
- * report's (srctext_int.h).  0 or RP_ERR_NOMEM. */
-static int rp_diff_srcline(struct rp_diff_input *in, struct rp_dentry *key, struct rp_dso *dso,
-			   const struct rp_symbol *sym, uint64_t addr, int has_map)
-{
-	return rp_srctext_get(&in->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
-}
-
 /* Reads t's comms again from its thread (0 or RP_ERR_NOMEM). */
 static int rp_dthread_refresh(struct rp_diff_input *in, struct rp_dthread *t)
 {
 	const char *comm = rp_thread_comm(t->th), *first = rp_thread_first_comm(t->th);
 
-	t->comm = rp_diff_intern_comm(in, comm ? comm : "");
+	t->comm = rp_key_names_comm(&in->names, comm ? comm : "");
 	t->first = first ? rp_strpool_intern_str(&in->diff->pool, first) : NULL;
 	return !t->comm || (first && !t->first) ? RP_ERR_NOMEM : 0;
 }
@@ -638,6 +515,7 @@ static int rp_diff_add_sample(struct rp_diff_input *in, const struct rp_event *e
 	int idx = rp_evsel_idx(ev->evsel);
 	struct rp_dhists *h;
 	struct rp_dentry key;
+	int rc;
 
 	if (idx < 0)
 		return 0;
@@ -648,55 +526,18 @@ static int rp_diff_add_sample(struct rp_diff_input *in, const struct rp_event *e
 	key.filtered = res ? res->filtered : 0;
 	if (res && res->thread && !(key.thread = rp_diff_thread(in, res->thread)))
 		return RP_ERR_NOMEM;
-	key.tid = key.thread ? key.thread->tid : (int32_t)s->tid;
-	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
-	key.level = '.';
-	key.ip = s->ip;
-	const char *comm = res ? res->comm : NULL;
-	if (!comm && res && res->thread)
-		comm = rp_thread_comm(res->thread);
-	key.comm = rp_diff_intern_comm(in, comm ? comm : "");
-	if (!key.comm)
-		return RP_ERR_NOMEM;
-	if (res) {
-		const struct rp_addr_location *al = &res->al;
-
-		key.level = al->level ? al->level : '.';
-		key.ip = al->map ? al->addr : al->ip;
-		if (al->dso) {
-			key.dso = rp_diff_intern_cached(in, &in->dso_names, al->dso,
-							rp_dso_short_name(al->dso));
-			if (!key.dso)
-				return RP_ERR_NOMEM;
-		}
-		if (al->sym) {
-			key.sym = rp_diff_intern_cached(in, &in->sym_names, al->sym, al->sym->name);
-			if (!key.sym)
-				return RP_ERR_NOMEM;
-			key.sym_start = al->sym->start;
-			key.sym_end = al->sym->end;
-		}
-		if (d->want_srcline) {
-			int rc = rp_diff_srcline(in, &key, al->dso, al->sym, key.ip, al->map != NULL);
-
-			if (rc)
-				return rc;
-		}
-	}
-	if (d->want_srcline && !key.srcline) {
-		key.srcline = rp_strpool_intern_str(&d->pool, "??:0");
-		key.srcfile = rp_strpool_intern_str(&d->pool, "");
-		if (!key.srcline || !key.srcfile)
+	if ((rc = rp_ekey_fill(&key.k, &in->names, d->want_srcline ? &in->srctext : NULL, s, res)))
+		return rc;
+	if (d->want_srcline && !key.k.srcline) {
+		key.k.srcline = rp_strpool_intern_str(&d->pool, "??:0");
+		key.k.srcfile = rp_strpool_intern_str(&d->pool, "");
+		if (!key.k.srcline || !key.k.srcfile)
 			return RP_ERR_NOMEM;
 	}
 	key.hash = rp_dentry_hash(d, RP_DSTAGE_INPUT, &key);
 	struct rp_dentry *e = rp_dmap_find(d, RP_DSTAGE_INPUT, &h->map, &key);
-	if (!e) {
-		int rc = rp_dhists_insert(d, h, &key, &e);
-
-		if (rc)
-			return rc;
-	}
+	if (!e && (rc = rp_dhists_insert(d, h, &key, &e)))
+		return rc;
 	e->period += s->period;
 	e->nr_samples++;
 	h->total_period += s->period;
@@ -783,10 +624,10 @@ static int rp_diff_collapse(struct rp_diff *d, struct rp_diff_input *in)
 			if (!first)
 				continue;
 			snprintf(def, sizeof(def), ":%d", (int)e->thread->tid);
-			if (strcmp(e->comm, def) || !strcmp(first, def))
+			if (strcmp(e->k.comm, def) || !strcmp(first, def))
 				continue;
-			e->comm = rp_strpool_intern_str(&d->pool, first);
-			if (!e->comm)
+			e->k.comm = rp_strpool_intern_str(&d->pool, first);
+			if (!e->k.comm)
 				return RP_ERR_NOMEM;
 			changed = 1;
 		}
@@ -848,35 +689,6 @@ static int rp_cmp_computed(const struct rp_diff *d, const struct rp_drow *a,
 	return 0;
 }
 
-/* One key's order: perf's se_sort (else se_cmp), ascending. */
-static int rp_cmp_key(enum rp_sort_key key, const struct rp_dentry *a, const struct rp_dentry *b)
-{
-	switch (key) {
-	case RP_SORT_COMM:
-		return a->comm == b->comm ? 0 : rp_cmp_str(a->comm, b->comm);
-	case RP_SORT_PID:
-	case RP_SORT_TID:
-		return rp_cmp_i64(a->tid, b->tid);
-	case RP_SORT_DSO:
-		if (!a->dso || !b->dso)
-			return (a->dso ? 0 : 1) - (b->dso ? 0 : 1);
-		return a->dso == b->dso ? 0 : rp_cmp_str(a->dso, b->dso);
-	case RP_SORT_SYM:
-		if (!a->sym || !b->sym)
-			return (a->sym ? 0 : 1) - (b->sym ? 0 : 1);
-		return a->sym == b->sym ? 0 : rp_cmp_str(a->sym, b->sym);
-	case RP_SORT_CPU:
-		return rp_cmp_i64(a->cpu, b->cpu);
-	case RP_SORT_SRCLINE:
-		return a->srcline == b->srcline ? 0 : rp_cmp_str(a->srcline, b->srcline);
-	case RP_SORT_SRCFILE:
-		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(a->srcfile, b->srcfile);
-	default:
-		break;
-	}
-	return 0;
-}
-
 /*
  * perf diff's output order (hists__output_resort with the diff's sort
  * list): unless -o 0, first the computed column of the new profile
@@ -914,7 +726,7 @@ static int rp_drow_order(const void *pa, const void *pb, void *ctx)
 	if (a->pair && b->pair && (c = rp_cmp_computed(d, a, b)))
 		return c;
 	for (size_t i = 0; i < d->nr_keys; i++)
-		if ((c = rp_cmp_key(d->keys[i], a->e, b->e)))
+		if ((c = rp_ekey_cmp(d->keys[i], &a->e->k, &b->e->k)))
 			return c;
 	return 0;
 }
@@ -965,177 +777,25 @@ static int rp_dcol_width(const struct rp_diff *d, enum rp_dcol col)
 	return w > hl ? w : hl;
 }
 
-struct rp_dwidths {
-	int comm, thread, dso, sym, cpu, srcline, srcfile;
-};
-
-static int rp_max(int a, int b)
-{
-	return a > b ? a : b;
-}
-
 static const char *rp_dentry_final_comm(const struct rp_dentry *e)
 {
-	return e->thread ? e->thread->comm : e->comm;
+	return e->thread ? e->thread->comm : e->k.comm;
 }
 
 /* perf's hists__calc_col_len over the rows shown, then the headers. */
 static void rp_diff_widths(const struct rp_diff *d, const struct rp_drow *rows, size_t nr,
-			   struct rp_dwidths *w)
+			   struct rp_key_widths *w)
 {
-	int comm = 0, dso = 0, sym = 0, unresolved = 0, srcline = 0, srcfile = 0;
-
-	for (size_t i = 0; i < nr; i++) {
-		const struct rp_dentry *e = rows[i].e;
-
-		if (e->filtered)
-			continue;
-		comm = rp_max(comm, (int)strlen(rp_dentry_final_comm(e)));
-		if (e->dso)
-			dso = rp_max(dso, (int)strlen(e->dso));
-		if (e->srcline)
-			srcline = rp_max(srcline, (int)strlen(e->srcline));
-		if (e->srcfile)
-			srcfile = rp_max(srcfile, (int)strlen(e->srcfile));
-		if (e->sym) {
-			sym = rp_max(sym, (int)strlen(e->sym) + 4);
-		} else {
-			sym = rp_max(sym, RP_DIFF_ADDR_DIGITS + 4 + 2);
-			unresolved = 1;
-		}
-	}
-	if (unresolved && !d->field_sep)
-		dso = rp_max(dso, RP_DIFF_ADDR_DIGITS);
-	w->comm = rp_max(comm, 7);                   /* "Command" */
-	w->thread = rp_max(comm ? comm + 8 : 0, 15); /* "    Pid:Command" */
-	w->dso = rp_max(dso, 13);                    /* "Shared Object" */
-	w->sym = rp_max(sym, 6);                     /* "Symbol" */
-	w->cpu = 3;                                  /* "CPU" */
-	w->srcline = rp_max(srcline, 11);            /* "Source:Line" */
-	w->srcfile = rp_max(srcfile, 11);            /* "Source File" */
+	rp_key_widths_init(w);
+	for (size_t i = 0; i < nr; i++)
+		if (!rows[i].e->filtered)
+			rp_key_widths_add(w, &rows[i].e->k, rp_dentry_final_comm(rows[i].e));
+	rp_key_widths_end(w, d->field_sep);
 }
 
-static const char *rp_key_header(enum rp_sort_key key)
+static int rp_key_elided_at(const struct rp_diff *d, size_t k)
 {
-	switch (key) {
-	case RP_SORT_COMM: return "Command";
-	case RP_SORT_PID: return "    Pid:Command";
-	case RP_SORT_TID: return "    Tid";
-	case RP_SORT_DSO: return "Shared Object";
-	case RP_SORT_SYM: return "Symbol";
-	case RP_SORT_CPU: return "CPU";
-	case RP_SORT_SRCLINE: return "Source:Line";
-	case RP_SORT_SRCFILE: return "Source File";
-	default: break;
-	}
-	return "";
-}
-
-static int rp_key_width(enum rp_sort_key key, const struct rp_dwidths *w)
-{
-	switch (key) {
-	case RP_SORT_COMM: return w->comm;
-	case RP_SORT_PID: return w->thread;
-	case RP_SORT_TID: return 7;
-	case RP_SORT_DSO: return w->dso;
-	case RP_SORT_SYM: return w->sym;
-	case RP_SORT_CPU: return w->cpu;
-	case RP_SORT_SRCLINE: return w->srcline;
-	case RP_SORT_SRCFILE: return w->srcfile;
-	default: break;
-	}
-	return 0;
-}
-
-/* The single filter entry of a key's list. */
-static const char *rp_key_single(const struct rp_diff *d, enum rp_sort_key key)
-{
-	switch (key) {
-	case RP_SORT_COMM: return d->single_comm;
-	case RP_SORT_DSO: return d->single_dso;
-	case RP_SORT_SYM: return d->single_sym;
-	default: return NULL;
-	}
-}
-
-/* perf's sort__setup_elide(): a key whose filter list has one entry is
- * left out, unless every key would be. */
-static int rp_key_elided(const struct rp_diff *d, size_t k)
-{
-	for (size_t i = 0; i < d->nr_keys; i++)
-		if (!rp_key_single(d, d->keys[i]))
-			return rp_key_single(d, d->keys[k]) != NULL;
-	return 0;
-}
-
-/* A line being formatted. */
-/* With -t, perf turns the separator's first character into '.' in the
- * text of a key cell (repsep_snprintf). */
-static void rp_dbuf_sep_replace(const struct rp_diff *d, struct rp_strbuf *b, size_t start)
-{
-	if (!d->field_sep || !d->field_sep[0])
-		return;
-	for (size_t i = start; i < b->len; i++)
-		if (b->p[i] == d->field_sep[0])
-			b->p[i] = '.';
-}
-
-/* A key cell, as perf's se_snprintf functions write it. */
-static int rp_diff_format_key(const struct rp_diff *d, enum rp_sort_key key,
-			      const struct rp_dentry *e, int width, int last, struct rp_strbuf *b)
-{
-	size_t start = b->len;
-	int rc = 0;
-
-	switch (key) {
-	case RP_SORT_COMM:
-		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->comm);
-		break;
-	case RP_SORT_PID:
-	case RP_SORT_TID: {
-		int cw = rp_max(7, width) - 8;
-
-		rc = rp_strbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw, cw < 0 ? 0 : cw,
-				    rp_dentry_final_comm(e));
-		break;
-	}
-	case RP_SORT_DSO:
-		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
-		break;
-	case RP_SORT_SRCLINE:
-	case RP_SORT_SRCFILE: {
-		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
-
-		rc = rp_strbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
-		break;
-	}
-	case RP_SORT_SYM:
-		rc = rp_strbuf_printf(b, "[%c] ", e->level);
-		if (rc)
-			break;
-		if (e->sym) {
-			int nw = width - 4;
-
-			rc = rp_strbuf_printf(b, "%.*s", nw < 0 ? 0 : nw, e->sym);
-		} else {
-			rc = rp_strbuf_printf(b, "%-#.*" PRIx64, RP_DIFF_ADDR_DIGITS, e->ip);
-		}
-		if (rc)
-			break;
-		rp_dbuf_sep_replace(d, b, start);
-		if (!last && (int)(b->len - start) < width)
-			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
-		return rc;
-	case RP_SORT_CPU:
-		rc = rp_strbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
-		break;
-	default:
-		break;
-	}
-	if (rc)
-		return rc;
-	rp_dbuf_sep_replace(d, b, start);
-	return 0;
+	return rp_key_elided(&d->singles, d->cols, d->nr_keys, d->cols[k]);
 }
 
 /* The totals of one histogram, as perf's hists__total_period() picks. */
@@ -1322,10 +982,10 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 		cols[nr_cols++] = RP_DCOL_FORMULA;
 	if (d->show_period)
 		cols[nr_cols++] = RP_DCOL_PERIOD;
-	struct rp_dwidths w;
+	struct rp_key_widths w;
 	rp_diff_widths(d, rows, nr, &w);
 	size_t last_key = d->nr_keys; /* the last key shown, plus one */
-	while (last_key > 1 && rp_key_elided(d, last_key - 1))
+	while (last_key > 1 && rp_key_elided_at(d, last_key - 1))
 		last_key--;
 	/* perf formats a row into hists__sort_list_width() + 4 bytes. */
 	long line_max = 3;
@@ -1333,8 +993,8 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 	for (k = 0; k < nr_cols; k++, nr_shown++)
 		line_max += rp_dcol_width(d, cols[k]);
 	for (k = 0; k < d->nr_keys; k++)
-		if (!rp_key_elided(d, k)) {
-			line_max += rp_key_width(d->keys[k], &w);
+		if (!rp_key_elided_at(d, k)) {
+			line_max += w.w[d->keys[k]];
 			nr_shown++;
 		}
 	line_max += 2 * (long)(nr_shown - 1);
@@ -1348,9 +1008,9 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 			fprintf(out, "%s%*s", k ? (sep ? sep : "  ") : "", rp_dcol_width(d, cols[k]),
 				rp_dcol_header(d, cols[k]));
 		for (k = 0; k < d->nr_keys; k++) {
-			int kw = rp_key_width(d->keys[k], &w);
+			int kw = w.w[d->keys[k]];
 
-			if (!rp_key_elided(d, k))
+			if (!rp_key_elided_at(d, k))
 				fprintf(out, "%s%-*.*s", sep ? sep : "  ", kw, kw,
 					rp_key_header(d->keys[k]));
 		}
@@ -1363,9 +1023,9 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 				if (k < nr_cols) {
 					cw = rp_dcol_width(d, cols[k]);
 				} else {
-					if (rp_key_elided(d, k - nr_cols))
+					if (rp_key_elided_at(d, k - nr_cols))
 						continue;
-					cw = rp_key_width(d->keys[k - nr_cols], &w);
+					cw = w.w[d->keys[k - nr_cols]];
 				}
 				if (k)
 					fputs("  ", out);
@@ -1398,13 +1058,12 @@ static int rp_diff_write_section(struct rp_diff *d, size_t i, uint32_t section, 
 				rc = rp_strbuf_printf(b, "%*s", cw - (int)(b->len - start), "");
 		}
 		for (size_t kk = 0; !rc && kk < d->nr_keys; kk++) {
-			if (rp_key_elided(d, kk))
+			if (rp_key_elided_at(d, kk))
 				continue;
 			rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
 			if (!rc)
-				rc = rp_diff_format_key(d, d->keys[kk], r->e,
-							rp_key_width(d->keys[kk], &w),
-							kk + 1 == last_key, b);
+				rc = rp_key_format(d->keys[kk], &r->e->k, rp_dentry_final_comm(r->e),
+						   w.w[d->keys[kk]], kk + 1 == last_key, d->field_sep, b);
 		}
 		if (rc)
 			return rc;
@@ -1501,9 +1160,9 @@ static int rp_diff_copy_input(struct rp_diff *d, struct rp_diff_input *dst,
 				    rp_hashmap_put(&threads, (uint64_t)(uintptr_t)t, key.thread) < 0)
 					goto out;
 			}
-			if (rp_diff_reintern(d, &key.comm) || rp_diff_reintern(d, &key.dso) ||
-			    rp_diff_reintern(d, &key.sym) || rp_diff_reintern(d, &key.srcline) ||
-			    rp_diff_reintern(d, &key.srcfile))
+			/* (the symbol's name is interned by the insertion) */
+			if (rp_diff_reintern(d, &key.k.comm) || rp_diff_reintern(d, &key.k.dso) ||
+			    rp_diff_reintern(d, &key.k.srcline) || rp_diff_reintern(d, &key.k.srcfile))
 				goto out;
 			/* Distinct entries of src stay distinct: interning keeps
 			 * strings apart as src's pool did. */

@@ -69,6 +69,19 @@ static void rp_bits(char *out, size_t size, size_t *len, uint64_t m, uint64_t sk
 	}
 }
 
+/* The end of the level and TLB texts: "N/A" for nothing, then the hit
+ * (bit 1) and miss (bit 2) of m.  Returns the text's length. */
+static size_t rp_hit_miss(char *out, size_t size, size_t len, uint64_t m)
+{
+	if (!len)
+		rp_app(out, size, &len, "N/A");
+	if (m & 0x2)
+		rp_app(out, size, &len, " hit");
+	if (m & 0x4)
+		rp_app(out, size, &len, " miss");
+	return len;
+}
+
 size_t rp_mem_lvl_text(uint64_t ds, char *out, size_t size)
 {
 	uint64_t m = RP_MEM_LVL(ds);
@@ -95,13 +108,7 @@ size_t rp_mem_lvl_text(uint64_t ds, char *out, size_t size)
 		else
 			rp_app(out, size, &len, "L%u", n);
 	}
-	if (!len)
-		rp_app(out, size, &len, "N/A");
-	if (m & 0x2)
-		rp_app(out, size, &len, " hit");
-	if (m & 0x4)
-		rp_app(out, size, &len, " miss");
-	return len;
+	return rp_hit_miss(out, size, len, m);
 }
 
 size_t rp_mem_tlb_text(uint64_t ds, char *out, size_t size)
@@ -112,13 +119,7 @@ size_t rp_mem_tlb_text(uint64_t ds, char *out, size_t size)
 
 	out[0] = '\0';
 	rp_bits(out, size, &len, m, 0x6, rp_mem_tlb_names, RP_NAMES(rp_mem_tlb_names), &printed);
-	if (!len)
-		rp_app(out, size, &len, "N/A");
-	if (m & 0x2)
-		rp_app(out, size, &len, " hit");
-	if (m & 0x4)
-		rp_app(out, size, &len, " miss");
-	return len;
+	return rp_hit_miss(out, size, len, m);
 }
 
 size_t rp_mem_snoop_text(uint64_t ds, char *out, size_t size)

@@ -38,6 +38,7 @@
 #include "outputs/tracepoint.h"
 #include "machine/machine_int.h"
 #include "report/callchain_int.h"
+#include "report/keys_int.h"
 #include "report/memtext_int.h"
 #include "report/rbsort.h"
 #include "report/srctext_int.h"
@@ -139,17 +140,8 @@ struct rp_hist_entry {
 	 * zero where the member has no such entry; else NULL. */
 	struct rp_pair *pairs;
 	uint64_t hash;
-	const char *comm;     /* interned: the comm at the sample's time */
+	struct rp_ekey k;     /* comm, pid, dso, sym, cpu, srcline, srcfile (keys_int.h) */
 	struct rp_thread *thread;
-	int32_t tid;
-	int32_t cpu;
-	const char *dso_name; /* interned short name; NULL: no map */
-	const char *sym_name; /* interned; NULL: unresolved */
-	uint64_t sym_start, sym_end;
-	uint8_t sym_inlined;  /* an inlined function's frame (--children) */
-	const char *srcline;  /* interned, srcline key: "file.c:12", "sym+off", ... */
-	const char *srcfile;  /* interned, srcfile key: "file.c" or "" */
-	uint64_t ip;          /* al.addr: the address in the DSO's space */
 	uint64_t sample_ip;   /* the ip as sampled (addr key) */
 	/* The keys below are set only when the report uses them. */
 	const char *parent;   /* interned: the -p match; NULL: [other] */
@@ -158,7 +150,6 @@ struct rp_hist_entry {
 	uint64_t cg_dev, cg_ino; /* cgroup_id */
 	uint32_t ins_lat;
 	int32_t socket;
-	char level;
 	uint64_t period;
 	uint64_t nr_samples;
 	/* By the cpumode of the sample (overhead_sys, _us, _guest_*). */
@@ -240,11 +231,8 @@ struct rp_report {
 	size_t nr_hists;
 	struct rp_arena arena;
 	struct rp_strpool pool;
-	struct rp_hashmap dso_names; /* struct rp_dso * -> interned short name */
-	const char *last_comm_in, *last_comm;
+	struct rp_key_names names;   /* comms and DSO names, in pool */
 	int comms_overridden;        /* rp_report_override_default_comms() ran */
-	struct rp_dso *last_dso;     /* the last DSO named, and its name */
-	const char *last_dso_name;
 	/* The entries samples fell in lately, by a cheap hash of their key:
 	 * a sample whose key matches one (rp_entry_same, same hists) needs
 	 * no hashing and no table lookup. */
@@ -303,7 +291,8 @@ struct rp_report {
 	/* From the filter (rp_report_set_filter): the only entry of
 	 * --comms, --dsos, --symbols (perf leaves that column out), the
 	 * --time string; NULL when not set. */
-	char *single_comm, *single_dso, *single_sym, *time_str;
+	struct rp_key_singles singles;
+	char *time_str;
 };
 
 /* The kinds of perf's dimensions. */
@@ -836,6 +825,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (!r)
 		return RP_ERR_NOMEM;
 	r->session = session;
+	rp_key_names_init(&r->names, &r->pool);
 	r->show_nr_samples = o.show_nr_samples;
 	r->show_total_period = o.show_total_period;
 	r->show_cpu_utilization = o.show_cpu_utilization;
@@ -989,7 +979,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->path);
 	free(report->seen);
 	rp_srctext_release(&report->srctext);
-	rp_hashmap_release(&report->dso_names);
+	rp_key_names_release(&report->names);
 	rp_hashmap_release(&report->cgroups);
 	rp_hashmap_release(&report->nsmap);
 	rp_strpool_release(&report->pool);
@@ -1002,9 +992,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->trace_buf);
 	free(report->sockets_own);
 	free(report->field_sep);
-	free(report->single_comm);
-	free(report->single_dso);
-	free(report->single_sym);
+	rp_key_singles_release(&report->singles);
 	free(report->time_str);
 	free(report->sort_order_str);
 	free(report);
@@ -1021,27 +1009,10 @@ int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filte
 {
 	if (!report)
 		return RP_ERR_INVAL;
-	if (rp_dup_or_null(&report->single_comm, rp_filter_single(filter, RP_FILTER_COMMS)) ||
-	    rp_dup_or_null(&report->single_dso, rp_filter_single(filter, RP_FILTER_DSOS)) ||
-	    rp_dup_or_null(&report->single_sym, rp_filter_single(filter, RP_FILTER_SYMBOLS)) ||
+	if (rp_key_singles_set(&report->singles, filter) ||
 	    rp_dup_or_null(&report->time_str, rp_filter_time_str(filter)))
 		return RP_ERR_NOMEM;
 	return 0;
-}
-
-/* The single filter entry of a key's list (see rp_report_set_filter). */
-static const char *rp_key_single(const struct rp_report *r, enum rp_sort_key key)
-{
-	switch (key) {
-	case RP_SORT_COMM:
-		return r->single_comm;
-	case RP_SORT_DSO:
-		return r->single_dso;
-	case RP_SORT_SYM:
-		return r->single_sym;
-	default:
-		return NULL;
-	}
 }
 
 int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
@@ -1061,27 +1032,13 @@ int rp_report_set_stacks_cap(struct rp_report *report, size_t bytes)
 	return 0;
 }
 
-static const char *rp_report_intern_comm(struct rp_report *r, const char *comm)
-{
-	/* Consecutive samples mostly carry the same comm: skip the pool then.
-	 * The machine interns comms and never frees or changes them, so the
-	 * same pointer is the same string. */
-	if (comm == r->last_comm_in && r->last_comm)
-		return r->last_comm;
-	const char *s = rp_strpool_intern_str(&r->pool, comm);
-	if (s) {
-		r->last_comm_in = comm;
-		r->last_comm = s;
-	}
-	return s;
-}
-
 /* The srcline and srcfile texts of a location into key (srctext_int.h).
  * 0 or RP_ERR_NOMEM. */
 static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, struct rp_dso *dso,
 			     const struct rp_symbol *sym, uint64_t addr, int has_map)
 {
-	return rp_srctext_get(&r->srctext, dso, sym, addr, has_map, &key->srcline, &key->srcfile);
+	return rp_srctext_get(&r->srctext, dso, sym, addr, has_map, &key->k.srcline,
+			      &key->k.srcfile);
 }
 
 /*
@@ -1114,33 +1071,15 @@ static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
 	if (!rc && (!line || (r->need & (1ull << RP_SORT_SRCFILE))))
 		rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->ip, f->ip, f->has_map,
 				       RP_SRCTEXT_NO_LINE, line ? &unused : &line, &file);
-	k->srcline = line;
-	k->srcfile = file;
+	k->k.srcline = line;
+	k->k.srcfile = file;
 	return rc;
-}
-
-static const char *rp_report_dso_name(struct rp_report *r, struct rp_dso *dso)
-{
-	if (dso == r->last_dso && r->last_dso_name)
-		return r->last_dso_name;
-	const char *s = rp_hashmap_get(&r->dso_names, (uint64_t)(uintptr_t)dso);
-
-	if (s) {
-		r->last_dso = dso;
-		r->last_dso_name = s;
-		return s;
-	}
-	const char *name = rp_dso_short_name(dso);
-	s = rp_strpool_intern_str(&r->pool, name ? name : "");
-	if (!s || rp_hashmap_put(&r->dso_names, (uint64_t)(uintptr_t)dso, (void *)s) < 0)
-		return NULL;
-	return s;
 }
 
 /* perf's symbol__size(): 0 for an entry without a symbol. */
 static uint64_t rp_sym_size(const struct rp_hist_entry *e)
 {
-	return e->sym_name ? e->sym_end - e->sym_start : 0;
+	return e->k.sym ? e->k.sym_end - e->k.sym_start : 0;
 }
 
 static const struct rp_br_info rp_no_br;
@@ -1222,8 +1161,6 @@ static int rp_entry_same_brmem(const struct rp_report *r, enum rp_sort_key key,
 		return ba->from.dso_name == bb->from.dso_name && ba->from.addr == bb->from.addr;
 	case RP_SORT_ADDR_TO:
 		return ba->to.dso_name == bb->to.dso_name && ba->to.addr == bb->to.addr;
-	case RP_SORT_IPC_LBR:
-		return 1; /* compared as sym, below */
 	default:
 		return 1;
 	}
@@ -1285,8 +1222,7 @@ static uint64_t rp_entry_hash_brmem(const struct rp_report *r, enum rp_sort_key 
 	case RP_SORT_ADDR_TO:
 		return b->to.addr ^ (uint64_t)(uintptr_t)b->to.dso_name;
 	case RP_SORT_IPC_LBR:
-		return e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
-				   : ~e->ip;
+		return rp_ekey_word(RP_SORT_SYM, &e->k, 0);
 	default:
 		return 0;
 	}
@@ -1297,50 +1233,17 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 			 const struct rp_hist_entry *b)
 {
 	for (size_t i = 0; i < r->nr_keys; i++) {
-		switch (r->keys[i]) {
-		case RP_SORT_COMM:
-			if (a->comm != b->comm)
+		enum rp_sort_key key = r->keys[i];
+
+		if (RP_KEY_IS_COMMON(key)) {
+			if (!rp_ekey_same(key, &a->k, &b->k, 0))
 				return 0;
-			break;
-		case RP_SORT_PID:
-		case RP_SORT_TID:
-			if (a->tid != b->tid)
-				return 0;
-			break;
-		case RP_SORT_DSO:
-			if (a->dso_name != b->dso_name)
-				return 0;
-			break;
-		case RP_SORT_SYM:
-		case RP_SORT_IPC_NULL: /* perf compares it as sym */
+			continue;
+		}
+		switch (key) {
+		case RP_SORT_IPC_NULL: /* perf compares them as sym */
 		case RP_SORT_IPC_LBR:
-			if (!a->sym_name != !b->sym_name)
-				return 0;
-			if (!a->sym_name) {
-				if (a->ip != b->ip)
-					return 0;
-			} else if (a->dso_name != b->dso_name) {
-				return 0;
-			} else if (a->sym_inlined || b->sym_inlined) {
-				/* perf's _sort__sym_cmp(): inlined frames by
-				 * name, within overlapping functions. */
-				if (strcmp(a->sym_name, b->sym_name) || a->sym_start > b->sym_end ||
-				    a->sym_end < b->sym_start)
-					return 0;
-			} else if (a->sym_start != b->sym_start || a->sym_end != b->sym_end) {
-				return 0;
-			}
-			break;
-		case RP_SORT_CPU:
-			if (a->cpu != b->cpu)
-				return 0;
-			break;
-		case RP_SORT_SRCLINE:
-			if (a->srcline != b->srcline)
-				return 0;
-			break;
-		case RP_SORT_SRCFILE:
-			if (a->srcfile != b->srcfile)
+			if (!rp_ekey_same(RP_SORT_SYM, &a->k, &b->k, 0))
 				return 0;
 			break;
 		case RP_SORT_PARENT:
@@ -1398,7 +1301,7 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 				return 0;
 			break;
 		default:
-			if (r->keys[i] >= RP_SORT_SYM_DADDR && !rp_entry_same_brmem(r, r->keys[i], a, b))
+			if (key >= RP_SORT_SYM_DADDR && !rp_entry_same_brmem(r, key, a, b))
 				return 0;
 			break;
 		}
@@ -1408,35 +1311,19 @@ static int rp_entry_same(const struct rp_report *r, const struct rp_hist_entry *
 
 static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_entry *e)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	uint64_t h = RP_EKEY_HASH_SEED;
 
 	for (size_t i = 0; i < r->nr_keys; i++) {
+		enum rp_sort_key key = r->keys[i];
 		uint64_t v = 0;
 
-		switch (r->keys[i]) {
-		case RP_SORT_COMM:
-			v = (uint64_t)(uintptr_t)e->comm;
-			break;
-		case RP_SORT_PID:
-		case RP_SORT_TID:
-			v = (uint32_t)e->tid;
-			break;
-		case RP_SORT_DSO:
-			v = (uint64_t)(uintptr_t)e->dso_name;
-			break;
-		case RP_SORT_SYM:
+		if (RP_KEY_IS_COMMON(key)) {
+			h = rp_ekey_hash_mix(h, rp_ekey_word(key, &e->k, 0), i);
+			continue;
+		}
+		switch (key) {
 		case RP_SORT_IPC_NULL:
-			v = e->sym_name ? rp_hash64(e->sym_start) ^ (uint64_t)(uintptr_t)e->dso_name
-					: ~e->ip;
-			break;
-		case RP_SORT_CPU:
-			v = (uint32_t)e->cpu;
-			break;
-		case RP_SORT_SRCLINE:
-			v = (uint64_t)(uintptr_t)e->srcline;
-			break;
-		case RP_SORT_SRCFILE:
-			v = (uint64_t)(uintptr_t)e->srcfile;
+			v = rp_ekey_word(RP_SORT_SYM, &e->k, 0);
 			break;
 		case RP_SORT_PARENT:
 			v = (uint64_t)(uintptr_t)e->parent;
@@ -1480,10 +1367,10 @@ static uint64_t rp_entry_hash(const struct rp_report *r, const struct rp_hist_en
 			v = e->sample_ip;
 			break;
 		default:
-			v = rp_entry_hash_brmem(r, r->keys[i], e);
+			v = rp_entry_hash_brmem(r, key, e);
 			break;
 		}
-		h = rp_hash64(h ^ v) + i;
+		h = rp_ekey_hash_mix(h, v, i);
 	}
 	return h;
 }
@@ -1534,9 +1421,9 @@ static int rp_hists_insert(struct rp_report *r, struct rp_hists *h,
 		*mi = *key->mem;
 		e->mem = mi;
 	}
-	if (key->sym_name) {
-		e->sym_name = rp_strpool_intern_str(&r->pool, key->sym_name);
-		if (!e->sym_name)
+	if (key->k.sym) {
+		e->k.sym = rp_strpool_intern_str(&r->pool, key->k.sym);
+		if (!e->k.sym)
 			return RP_ERR_NOMEM;
 	}
 	e->next = rp_hashmap_get(&h->map, key->hash);
@@ -1593,11 +1480,11 @@ static int rp_report_override_default_comms(struct rp_report *r)
 
 			h->entries[kept++] = e;
 			snprintf(def, sizeof(def), ":%d", (int)rp_thread_tid(e->thread));
-			if (!first || strcmp(e->comm, def) || !strcmp(first, def))
+			if (!first || strcmp(e->k.comm, def) || !strcmp(first, def))
 				continue;
 			struct rp_hist_entry k = *e;
-			k.comm = rp_strpool_intern_str(&r->pool, first);
-			if (!k.comm)
+			k.k.comm = rp_strpool_intern_str(&r->pool, first);
+			if (!k.k.comm)
 				return RP_ERR_NOMEM;
 			k.hash = rp_entry_hash(r, &k);
 			struct rp_hist_entry *f = rp_hists_find(r, h, &k);
@@ -1618,7 +1505,7 @@ static int rp_report_override_default_comms(struct rp_report *r)
 				continue;
 			}
 			uint64_t old_hash = e->hash;
-			e->comm = k.comm;
+			e->k.comm = k.k.comm;
 			e->hash = k.hash;
 			if (rp_hists_rehash(h, e, old_hash) < 0)
 				return RP_ERR_NOMEM;
@@ -1641,7 +1528,7 @@ static int rp_report_override_default_comms(struct rp_report *r)
 static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct rp_stack *st,
 				const struct rp_hist_entry *key)
 {
-	char level = key->level;
+	char level = key->k.level;
 	int rc;
 	/* perf compares each frame's entry with those the sample already
 	 * added through a hist_entry that lacks the socket, time, weight,
@@ -1666,28 +1553,28 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		struct rp_hist_entry *e;
 		uint32_t j;
 
-		k.dso_name = NULL;
-		k.sym_name = NULL;
-		k.sym_start = k.sym_end = 0;
-		k.sym_inlined = 0;
-		k.srcline = k.srcfile = NULL;
+		k.k.dso = NULL;
+		k.k.sym = NULL;
+		k.k.sym_start = k.k.sym_end = 0;
+		k.k.sym_inlined = 0;
+		k.k.srcline = k.k.srcfile = NULL;
 		/* perf's fill_callchain_info(): the frame's ip as sampled; the
 		 * level is the map's, or stays the previous one without a map. */
-		k.ip = f->ip;
+		k.k.ip = f->ip;
 		k.sample_ip = f->ip;
 		if (f->has_map || f->sym)
 			level = f->level ? f->level : '.';
-		k.level = level;
+		k.k.level = level;
 		if (f->dso) {
-			k.dso_name = rp_report_dso_name(r, f->dso);
-			if (!k.dso_name)
+			k.k.dso = rp_key_names_dso(&r->names, f->dso);
+			if (!k.k.dso)
 				return RP_ERR_NOMEM;
 		}
 		if (f->sym) {
-			k.sym_name = f->sym->name ? f->sym->name : "";
-			k.sym_start = f->sym->start;
-			k.sym_inlined = f->sym->inlined;
-			k.sym_end = f->sym->end;
+			k.k.sym = f->sym->name ? f->sym->name : "";
+			k.k.sym_start = f->sym->start;
+			k.k.sym_inlined = f->sym->inlined;
+			k.k.sym_end = f->sym->end;
 		}
 		if (r->want_srcline && (rc = rp_report_frame_srcline(r, &k, f)))
 			return rc;
@@ -1849,11 +1736,11 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	/* What the stack's entries take from the sample: its cpu only
 	 * when the entries are told apart by it (else an entry keeps the
 	 * cpu of the sample that made it, with or without this table). */
-	uint32_t cpu = r->sort_cpu ? (uint32_t)key->cpu : 0;
+	uint32_t cpu = r->sort_cpu ? (uint32_t)key->k.cpu : 0;
 	uint64_t owner[RP_STACK_OWNER_WORDS] = {
-		(uint64_t)(uintptr_t)self, (uint64_t)(uintptr_t)key->comm,
-		(uint64_t)(uintptr_t)key->thread, ((uint64_t)(uint32_t)key->tid << 32) | cpu,
-		(uint64_t)key->level
+		(uint64_t)(uintptr_t)self, (uint64_t)(uintptr_t)key->k.comm,
+		(uint64_t)(uintptr_t)key->thread, ((uint64_t)(uint32_t)key->k.tid << 32) | cpu,
+		(uint64_t)key->k.level
 	};
 	int rc;
 
@@ -1968,8 +1855,8 @@ static int rp_report_fill_extra(struct rp_report *r, struct rp_hist_entry *key,
 		key->cgroup = s->cgroup;
 	if (s->sample_type & RP_SAMPLE_TIME)
 		key->time = s->time - s->time % RP_TIME_QUANTUM;
-	if (key->cpu >= 0 && (size_t)key->cpu < r->nr_sockets)
-		key->socket = r->sockets[key->cpu];
+	if (key->k.cpu >= 0 && (size_t)key->k.cpu < r->nr_sockets)
+		key->socket = r->sockets[key->k.cpu];
 	if ((need & (1ull << RP_SORT_CGROUP_ID)) && key->thread) {
 		const struct rp_ns *ns = rp_hashmap_get(&r->nsmap, (uint32_t)rp_thread_tid(key->thread));
 
@@ -2060,7 +1947,7 @@ static int rp_loc_fill(struct rp_report *r, struct rp_loc *l, const struct rp_ad
 		l->map_pgoff = m->pgoff;
 		l->map_prot = m->prot;
 		l->map_flags = m->flags;
-		if (al->dso && !(l->dso_name = rp_report_dso_name(r, al->dso)))
+		if (al->dso && !(l->dso_name = rp_key_names_dso(&r->names, al->dso)))
 			return RP_ERR_NOMEM;
 	}
 	return 0;
@@ -2084,9 +1971,9 @@ static int rp_report_account(struct rp_report *r, size_t idx, struct rp_hist_ent
 	struct rp_hists *h = &r->hists[idx];
 	/* Any mix of the key's fields will do for the cache slot: a hit is
 	 * checked with rp_entry_same(), as the table lookup checks it. */
-	uint64_t ch = (uint64_t)(uintptr_t)key->comm ^ ((uint64_t)(uintptr_t)key->dso_name << 3) ^
-		      (key->sym_name ? key->sym_start : key->ip) ^
-		      ((uint64_t)(uint32_t)key->tid << 20) ^ ((uint64_t)(uint32_t)key->cpu << 40) ^
+	uint64_t ch = (uint64_t)(uintptr_t)key->k.comm ^ ((uint64_t)(uintptr_t)key->k.dso << 3) ^
+		      (key->k.sym ? key->k.sym_start : key->k.ip) ^
+		      ((uint64_t)(uint32_t)key->k.tid << 20) ^ ((uint64_t)(uint32_t)key->k.cpu << 40) ^
 		      (uint64_t)idx;
 	size_t slot = (size_t)((ch * 0x9e3779b97f4a7c15ull) >> 54) & (RP_REPORT_ECACHE - 1);
 	struct rp_hist_entry *e = r->ecache[slot].e;
@@ -2231,20 +2118,20 @@ static int rp_report_add_branches(struct rp_report *r, size_t idx, const struct 
 			return rc;
 		bi.flags = b->flags;
 		k.br = &bi;
-		k.dso_name = bi.to.dso_name;
-		k.sym_name = NULL;
-		k.sym_start = k.sym_end = 0;
-		k.sym_inlined = 0;
+		k.k.dso = bi.to.dso_name;
+		k.k.sym = NULL;
+		k.k.sym_start = k.k.sym_end = 0;
+		k.k.sym_inlined = 0;
 		if (bi.to.sym) {
-			k.sym_name = bi.to.sym->name ? bi.to.sym->name : "";
-			k.sym_start = bi.to.sym->start;
-			k.sym_end = bi.to.sym->end;
+			k.k.sym = bi.to.sym->name ? bi.to.sym->name : "";
+			k.k.sym_start = bi.to.sym->start;
+			k.k.sym_end = bi.to.sym->end;
 		}
-		k.ip = b->to.ip;
+		k.k.ip = b->to.ip;
 		k.sample_ip = rp_loc_unmap(&bi.to, b->to.ip);
 		k.map_size = b->to.map ? rp_map_end(b->to.map) - rp_map_start(b->to.map) : 0;
 		k.weight = cycles0 ? cycles0 : 1;
-		k.srcline = k.srcfile = NULL;
+		k.k.srcline = k.k.srcfile = NULL;
 		if (r->want_srcline) {
 			struct rp_hist_entry t;
 
@@ -2255,12 +2142,12 @@ static int rp_report_add_branches(struct rp_report *r, size_t idx, const struct 
 			    (rc = rp_report_srcline(r, &t, b->from.dso, bi.from.sym, b->from.addr,
 						    b->from.map != NULL)) < 0)
 				return rc;
-			bi.srcline_from = (r->need & (1ull << RP_SORT_SRCLINE_FROM)) ? t.srcline : NULL;
+			bi.srcline_from = (r->need & (1ull << RP_SORT_SRCLINE_FROM)) ? t.k.srcline : NULL;
 			if ((r->need & (1ull << RP_SORT_SRCLINE_TO)) &&
 			    (rc = rp_report_srcline(r, &t, b->to.dso, bi.to.sym, b->to.addr,
 						    b->to.map != NULL)) < 0)
 				return rc;
-			bi.srcline_to = (r->need & (1ull << RP_SORT_SRCLINE_TO)) ? t.srcline : NULL;
+			bi.srcline_to = (r->need & (1ull << RP_SORT_SRCLINE_TO)) ? t.k.srcline : NULL;
 		}
 		if ((rc = rp_report_account(r, idx, &k, ev, 1, &e)) < 0)
 			return rc;
@@ -2290,11 +2177,6 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.next = NULL;
 	key.pairs = NULL;
 	key.hash = 0;
-	key.dso_name = NULL;
-	key.sym_name = NULL;
-	key.sym_start = key.sym_end = 0;
-	key.sym_inlined = 0;
-	key.srcline = key.srcfile = NULL;
 	key.period = key.nr_samples = key.acc_period = key.acc_samples = 0;
 	key.period_sys = key.period_us = key.period_guest_sys = key.period_guest_us = 0;
 	key.parent = key.trace = NULL;
@@ -2310,38 +2192,11 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	 * stack: the row is hidden, its samples stay in the totals. */
 	key.filtered = res ? res->filtered : 0;
 	key.thread = res ? res->thread : NULL;
-	key.tid = key.thread ? rp_thread_tid(key.thread) : (int32_t)s->tid;
-	key.cpu = (s->sample_type & RP_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
-	key.level = '.';
-	key.ip = s->ip;
 	key.sample_ip = s->ip;
-	const char *comm = res ? res->comm : NULL;
-	if (!comm && key.thread)
-		comm = rp_thread_comm(key.thread);
-	key.comm = rp_report_intern_comm(r, comm ? comm : "");
-	if (!key.comm)
-		return RP_ERR_NOMEM;
-	if (res) {
-		const struct rp_addr_location *al = &res->al;
-
-		key.level = al->level ? al->level : '.';
-		key.ip = al->map ? al->addr : al->ip;
-		if (al->dso) {
-			key.dso_name = rp_report_dso_name(r, al->dso);
-			if (!key.dso_name)
-				return RP_ERR_NOMEM;
-		}
-		if (al->sym) {
-			key.sym_name = al->sym->name ? al->sym->name : "";
-			key.sym_start = al->sym->start;
-			key.sym_end = al->sym->end;
-		}
-		if (r->want_srcline &&
-		    (rc = rp_report_srcline(r, &key, al->dso, al->sym, key.ip, al->map != NULL)))
-			return rc;
-		if (al->map && (r->need & (1ull << RP_SORT_DSO_SIZE)))
-			key.map_size = rp_map_end(al->map) - rp_map_start(al->map);
-	}
+	if ((rc = rp_ekey_fill(&key.k, &r->names, r->want_srcline ? &r->srctext : NULL, s, res)))
+		return rc;
+	if (res && res->al.map && (r->need & (1ull << RP_SORT_DSO_SIZE)))
+		key.map_size = rp_map_end(res->al.map) - rp_map_start(res->al.map);
 	if ((r->need & RP_NEED_EXTRA) && (rc = rp_report_fill_extra(r, &key, ev, res)))
 		return rc;
 	if (r->mode == RP_MODE_BRANCH)
@@ -2605,14 +2460,6 @@ static int rp_cmp_str(const char *a, const char *b)
 	return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
-/* perf's dso order: by short name, entries without a map last. */
-static int rp_cmp_dso(const struct rp_hist_entry *a, const struct rp_hist_entry *b)
-{
-	if (!a->dso_name || !b->dso_name)
-		return (a->dso_name ? 0 : 1) - (b->dso_name ? 0 : 1);
-	return a->dso_name == b->dso_name ? 0 : rp_cmp_str(a->dso_name, b->dso_name);
-}
-
 /*
  * The output order of one key (perf's se_sort, else se_cmp): a negative
  * value puts a first.
@@ -2621,30 +2468,9 @@ static int rp_cmp_key_sort(const struct rp_report *r, enum rp_sort_key key,
 			   const struct rp_hist_entry *a,
 			   const struct rp_hist_entry *b)
 {
+	if (RP_KEY_IS_COMMON(key))
+		return rp_ekey_cmp(key, &a->k, &b->k);
 	switch (key) {
-	case RP_SORT_COMM:
-		return a->comm == b->comm ? 0 : rp_cmp_str(a->comm, b->comm);
-	case RP_SORT_PID:
-	case RP_SORT_TID:
-		return rp_cmp_i64(a->tid, b->tid);
-	case RP_SORT_DSO:
-		return rp_cmp_dso(a, b);
-	case RP_SORT_SYM:
-		/* By name; resolved symbols before unresolved addresses, which
-		 * tie with each other. */
-		if (!a->sym_name || !b->sym_name)
-			return (a->sym_name ? 0 : 1) - (b->sym_name ? 0 : 1);
-		return a->sym_name == b->sym_name ? 0 : rp_cmp_str(a->sym_name, b->sym_name);
-	case RP_SORT_CPU:
-		return rp_cmp_i64(a->cpu, b->cpu);
-	/* --children rows of callchain frames have none (NULL): printed
-	 * as "", they sort as "". */
-	case RP_SORT_SRCLINE:
-		return a->srcline == b->srcline ? 0 : rp_cmp_str(RP_STR_OR_EMPTY(a->srcline),
-								 RP_STR_OR_EMPTY(b->srcline));
-	case RP_SORT_SRCFILE:
-		return a->srcfile == b->srcfile ? 0 : rp_cmp_str(RP_STR_OR_EMPTY(a->srcfile),
-								 RP_STR_OR_EMPTY(b->srcfile));
 	case RP_SORT_PARENT:
 		/* perf's cmp_null(): an entry without a parent goes last */
 		if (!a->parent || !b->parent)
@@ -2706,17 +2532,17 @@ static int rp_cmp_key_collapse(const struct rp_report *r, enum rp_sort_key key,
 
 	if (key != RP_SORT_SYM)
 		return rp_cmp_key_sort(r, key, a, b);
-	if (!a->sym_name && !b->sym_name)
-		return rp_cmp_i64((int64_t)a->ip, (int64_t)b->ip);
-	c = rp_cmp_dso(a, b);
+	if (!a->k.sym && !b->k.sym)
+		return rp_cmp_i64((int64_t)a->k.ip, (int64_t)b->k.ip);
+	c = rp_ekey_cmp(RP_SORT_DSO, &a->k, &b->k);
 	if (c)
 		return c;
-	if (!a->sym_name || !b->sym_name)
-		return (a->sym_name ? 0 : 1) - (b->sym_name ? 0 : 1);
-	c = rp_cmp_i64((int64_t)a->sym_start, (int64_t)b->sym_start);
+	if (!a->k.sym || !b->k.sym)
+		return (a->k.sym ? 0 : 1) - (b->k.sym ? 0 : 1);
+	c = rp_cmp_i64((int64_t)a->k.sym_start, (int64_t)b->k.sym_start);
 	if (c)
 		return c;
-	return rp_cmp_i64((int64_t)a->sym_end, (int64_t)b->sym_end);
+	return rp_cmp_i64((int64_t)a->k.sym_end, (int64_t)b->k.sym_end);
 }
 
 /* What the comparators of one sort need (qsort_r's and rp_rbsort's
@@ -3013,15 +2839,11 @@ static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 
 /* ---- output ------------------------------------------------------------- */
 
-struct rp_widths {
-	int w[RP_SORT_NR_KEYS_];
-};
-
 static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
 {
 	const char *c = e->thread ? rp_thread_comm(e->thread) : NULL;
 
-	return c ? c : e->comm;
+	return c ? c : e->k.comm;
 }
 
 static int rp_max(int a, int b)
@@ -3060,39 +2882,23 @@ static const struct {
  * together, and ":XX ". */
 #define RP_TRANSACTION_LEN 32
 
-static const char *rp_key_header(enum rp_sort_key key);
-
 /* perf's hists__calc_col_len over every entry, then the header names. */
 static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
-			   struct rp_widths *wd)
+			   struct rp_key_widths *wd)
 {
-	int comm = 0, dso = 0, sym = 0, unresolved = 0, srcline = 0, srcfile = 0;
 	int parent = 0, trace = 0, cgroup = 0, txn = 0;
 	int w_daddr = 0, w_dcl = 0, w_iaddr = 0, w_ddso = 0, w_phys = 0, unres_ddso = 0;
 	int w_symf = 0, w_symt = 0, w_dsof = 0, w_dsot = 0, w_addrf = 0, w_addrt = 0;
 	int w_slf = 0, w_slt = 0, unres_dsof = 0, unres_dsot = 0;
 	int *w = wd->w;
 
+	rp_key_widths_init(wd);
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 
 		if (rp_entry_hidden(r, e))
 			continue;
-		/* perf measures the thread's comm at the end, not the entry's. */
-		comm = rp_max(comm, (int)strlen(rp_entry_final_comm(e)));
-		if (e->dso_name)
-			dso = rp_max(dso, (int)strlen(e->dso_name));
-		if (e->srcline)
-			srcline = rp_max(srcline, (int)strlen(e->srcline));
-		if (e->srcfile)
-			srcfile = rp_max(srcfile, (int)strlen(e->srcfile));
-		if (e->sym_name) {
-			/* perf leaves " (inlined)" out of the width. */
-			sym = rp_max(sym, (int)strlen(e->sym_name) + 4);
-		} else {
-			sym = rp_max(sym, RP_ADDR_DIGITS + 4 + 2);
-			unresolved = 1;
-		}
+		rp_key_widths_add(wd, &e->k, rp_entry_final_comm(e));
 		if (e->parent)
 			parent = rp_max(parent, (int)strlen(e->parent));
 		if (e->trace)
@@ -3158,15 +2964,6 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 		if (unres_dsot)
 			w_dsot = rp_max(w_dsot, RP_ADDR_DIGITS);
 	}
-	if (unresolved && !r->field_sep)
-		dso = rp_max(dso, RP_ADDR_DIGITS);
-	memset(w, 0, sizeof(wd->w));
-	w[RP_SORT_COMM] = comm;
-	w[RP_SORT_PID] = comm ? comm + 8 : 0;
-	w[RP_SORT_DSO] = dso;
-	w[RP_SORT_SYM] = sym;
-	w[RP_SORT_SRCLINE] = srcline;
-	w[RP_SORT_SRCFILE] = srcfile;
 	w[RP_SORT_PARENT] = parent;
 	w[RP_SORT_TRACE] = trace;
 	w[RP_SORT_CGROUP] = cgroup;
@@ -3197,76 +2994,10 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 	w[RP_SORT_ADDR_TO] = w_addrt;
 	w[RP_SORT_SRCLINE_FROM] = w_slf;
 	w[RP_SORT_SRCLINE_TO] = w_slt;
-	/* every key column is at least as wide as its header */
-	for (int k = 0; k < RP_SORT_NR_KEYS_; k++)
-		if (!rp_dim_is_hpp(k))
-			w[k] = rp_max(w[k], (int)strlen(rp_key_header((enum rp_sort_key)k)));
+	rp_key_widths_end(wd, r->field_sep);
 }
 
-static const char *rp_key_header(enum rp_sort_key key)
-{
-	switch (key) {
-	case RP_SORT_COMM: return "Command";
-	case RP_SORT_PID: return "    Pid:Command";
-	case RP_SORT_TID: return "    Tid";
-	case RP_SORT_DSO: return "Shared Object";
-	case RP_SORT_SYM: return "Symbol";
-	case RP_SORT_CPU: return "CPU";
-	case RP_SORT_SRCLINE: return "Source:Line";
-	case RP_SORT_SRCFILE: return "Source File";
-	case RP_SORT_PARENT: return "Parent symbol";
-	case RP_SORT_SOCKET: return "Socket";
-	case RP_SORT_LOCAL_WEIGHT: return "Local Weight";
-	case RP_SORT_WEIGHT: return "Weight";
-	case RP_SORT_TRANSACTION: return "Transaction                ";
-	case RP_SORT_TRACE: return "Trace output";
-	case RP_SORT_SYM_SIZE: return "Symbol size";
-	case RP_SORT_DSO_SIZE: return "DSO size";
-	case RP_SORT_CGROUP: return "Cgroup";
-	case RP_SORT_CGROUP_ID: return "cgroup id (dev/inode)";
-	case RP_SORT_IPC_NULL: return "IPC   [IPC Coverage]";
-	case RP_SORT_TIME: return "Time";
-	case RP_SORT_CODE_PAGE_SIZE: return "Code Page Size";
-	case RP_SORT_LOCAL_INS_LAT: return "Local INSTR Latency";
-	case RP_SORT_INS_LAT: return "INSTR Latency";
-	case RP_SORT_ADDR: return "Address";
-	case RP_SORT_OVERHEAD: return "Overhead";
-	case RP_SORT_OVERHEAD_SYS: return "sys";
-	case RP_SORT_OVERHEAD_US: return "usr";
-	case RP_SORT_OVERHEAD_GUEST_SYS: return "guest sys";
-	case RP_SORT_OVERHEAD_GUEST_US: return "guest usr";
-	case RP_SORT_OVERHEAD_CHILDREN: return "Children";
-	case RP_SORT_SAMPLE: return "Samples";
-	case RP_SORT_PERIOD: return "Period";
-	case RP_SORT_SYM_DADDR: return "Data Symbol";
-	case RP_SORT_SYM_IADDR: return "Code Symbol";
-	case RP_SORT_DSO_DADDR: return "Data Object";
-	case RP_SORT_LOCKED: return "Locked";
-	case RP_SORT_TLB: return "TLB access";
-	case RP_SORT_MEM: return "Memory access";
-	case RP_SORT_SNOOP: return "Snoop";
-	case RP_SORT_DCACHELINE: return "Data Cacheline";
-	case RP_SORT_PHYS_DADDR: return "Data Physical Address";
-	case RP_SORT_DATA_PAGE_SIZE: return "Data Page Size";
-	case RP_SORT_BLOCKED: return "Blocked";
-	case RP_SORT_DSO_FROM: return "Source Shared Object";
-	case RP_SORT_DSO_TO: return "Target Shared Object";
-	case RP_SORT_SYM_FROM: return "Source Symbol";
-	case RP_SORT_SYM_TO: return "Target Symbol";
-	case RP_SORT_MISPREDICT: return "Branch Mispredicted";
-	case RP_SORT_IN_TX: return "Branch in transaction";
-	case RP_SORT_ABORT: return "Transaction abort";
-	case RP_SORT_CYCLES: return "Basic Block Cycles";
-	case RP_SORT_SRCLINE_FROM: return "From Source:Line";
-	case RP_SORT_SRCLINE_TO: return "To Source:Line";
-	case RP_SORT_IPC_LBR: return "IPC   [IPC Coverage]";
-	case RP_SORT_ADDR_FROM: return "Source Address";
-	case RP_SORT_ADDR_TO: return "Target Address";
-	default: return "";
-	}
-}
-
-static int rp_key_width(enum rp_sort_key key, const struct rp_widths *w)
+static int rp_key_width(enum rp_sort_key key, const struct rp_key_widths *w)
 {
 	return (unsigned)key < RP_SORT_NR_KEYS_ ? w->w[key] : 0;
 }
@@ -3278,19 +3009,6 @@ static int rp_hpp_unit(int dim)
 	int len = dim == RP_SORT_SAMPLE || dim == RP_SORT_PERIOD ? 12 : 8;
 
 	return rp_max(len, (int)strlen(rp_key_header((enum rp_sort_key)dim)));
-}
-
-/* Room for one formatted key: names are capped by the width of the column,
- * which the longest name sets. */
-/* With -t, perf turns the separator's first character into '.' in the
- * text of a key cell (perf's repsep_snprintf). */
-static void rp_sep_replace(const struct rp_report *r, struct rp_strbuf *b, size_t start)
-{
-	if (!r->field_sep || !r->field_sep[0])
-		return;
-	for (size_t i = start; i < b->len; i++)
-		if (b->p[i] == r->field_sep[0])
-			b->p[i] = '.';
 }
 
 /* Formats the key column of e into b (from b->len on), as perf's
@@ -3353,9 +3071,9 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 
 	switch (key) {
 	case RP_SORT_SYM_DADDR:
-		return rp_format_loc(b, &mi->daddr, mi->daddr.addr, e->level, width, 0);
+		return rp_format_loc(b, &mi->daddr, mi->daddr.addr, e->k.level, width, 0);
 	case RP_SORT_SYM_IADDR:
-		return rp_format_loc(b, &mi->iaddr, mi->iaddr.addr, e->level, width, 0);
+		return rp_format_loc(b, &mi->iaddr, mi->iaddr.addr, e->k.level, width, 0);
 	case RP_SORT_DSO_DADDR:
 		return rp_strbuf_printf(b, "%-*.*s", width, width,
 				     mi->daddr.dso_name ? mi->daddr.dso_name : "[unknown]");
@@ -3378,7 +3096,7 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 		/* [s]: shared data of a file; [X]: no map */
 		const struct rp_loc *d = &mi->daddr;
 		const struct rp_dso *dso = d->dso;
-		char level = e->level;
+		char level = e->k.level;
 
 		if (mi->cpumode != RP_MISC_KERNEL && d->has_map && !(d->map_prot & 0x4u) &&
 		    (d->map_flags & RP_MAP_SHARED_FLAG) && dso &&
@@ -3390,7 +3108,7 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 	}
 	case RP_SORT_PHYS_DADDR: {
 		size_t start = b->len;
-		int rc = rp_strbuf_printf(b, "[%c] %-#.*" PRIx64, e->level, RP_ADDR_DIGITS, mi->phys_addr);
+		int rc = rp_strbuf_printf(b, "[%c] %-#.*" PRIx64, e->k.level, RP_ADDR_DIGITS, mi->phys_addr);
 
 		if (!rc && (int)(b->len - start) < width)
 			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
@@ -3412,9 +3130,9 @@ static int rp_format_brmem(struct rp_report *r, enum rp_sort_key key,
 	case RP_SORT_SYM_TO:
 		return rp_format_loc(b, &bi->to, bi->to.al_addr, bi->to.level, width, 0);
 	case RP_SORT_ADDR_FROM:
-		return rp_format_loc(b, &bi->from, bi->from.al_addr, e->level, width, 1);
+		return rp_format_loc(b, &bi->from, bi->from.al_addr, e->k.level, width, 1);
 	case RP_SORT_ADDR_TO:
-		return rp_format_loc(b, &bi->to, bi->to.al_addr, e->level, width, 1);
+		return rp_format_loc(b, &bi->to, bi->to.al_addr, e->k.level, width, 1);
 	case RP_SORT_MISPREDICT:
 		/* perf keeps this text in a static: a branch neither
 		 * predicted nor mispredicted shows the last row's */
@@ -3451,56 +3169,9 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 	size_t start = b->len;
 	int rc = 0;
 
+	if (RP_KEY_IS_COMMON(key))
+		return rp_key_format(key, &e->k, rp_entry_final_comm(e), width, last, r->field_sep, b);
 	switch (key) {
-	case RP_SORT_COMM:
-		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->comm);
-		break;
-	case RP_SORT_PID: {
-		int cw = rp_max(7, width) - 8;
-
-		rc = rp_strbuf_printf(b, "%7d:%-*.*s", (int)e->tid, cw < 0 ? 0 : cw,
-				   cw < 0 ? 0 : cw, rp_entry_final_comm(e));
-		break;
-	}
-	case RP_SORT_TID:
-		rc = rp_strbuf_printf(b, "%*d", width, (int)e->tid);
-		break;
-	case RP_SORT_DSO:
-		rc = rp_strbuf_printf(b, "%-*.*s", width, width,
-				   e->dso_name ? e->dso_name : "[unknown]");
-		break;
-	case RP_SORT_SRCLINE:
-	case RP_SORT_SRCFILE: {
-		const char *t = key == RP_SORT_SRCLINE ? e->srcline : e->srcfile;
-
-		/* The last column is not padded. */
-		rc = rp_strbuf_printf(b, "%-*.*s", last ? 0 : width, width, t ? t : "");
-		break;
-	}
-	case RP_SORT_SYM:
-		rc = rp_strbuf_printf(b, "[%c] ", e->level);
-		if (rc)
-			break;
-		if (e->sym_name) {
-			int nw = width - 4;
-
-			rc = rp_strbuf_printf(b, "%.*s%s", nw < 0 ? 0 : nw, e->sym_name,
-					   e->sym_inlined ? " (inlined)" : "");
-		} else {
-			/* "%#.16llx": zero gets no "0x", as in perf. */
-			rc = rp_strbuf_printf(b, "%-#.*" PRIx64, RP_ADDR_DIGITS, e->ip);
-		}
-		if (rc)
-			break;
-		rp_sep_replace(r, b, start);
-		/* perf pads the symbol to the column width, outside the text the
-		 * separator is replaced in, except in the last column. */
-		if (!last && (int)(b->len - start) < width)
-			rc = rp_strbuf_printf(b, "%*s", width - (int)(b->len - start), "");
-		return rc;
-	case RP_SORT_CPU:
-		rc = rp_strbuf_printf(b, "%*.*d", width, width, (int)e->cpu);
-		break;
 	case RP_SORT_PARENT:
 		rc = rp_strbuf_printf(b, "%-*.*s", width, width, e->parent ? e->parent : "[other]");
 		break;
@@ -3540,13 +3211,13 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 		rc = rp_strbuf_printf(b, "%-.*s", width, e->trace ? e->trace : "N/A");
 		break;
 	case RP_SORT_SYM_SIZE:
-		if (e->sym_name)
+		if (e->k.sym)
 			rc = rp_strbuf_printf(b, "%*d", width, (int)rp_sym_size(e));
 		else
 			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
 		break;
 	case RP_SORT_DSO_SIZE:
-		if (e->dso_name)
+		if (e->k.dso)
 			rc = rp_strbuf_printf(b, "%*d", width, (int)e->map_size);
 		else
 			rc = rp_strbuf_printf(b, "%*s", width, "unknown");
@@ -3592,7 +3263,7 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 	case RP_SORT_IPC_LBR:
 		/* perf's sort_sym_ipc without its annotation: stdio never
 		 * computes the IPC it would show */
-		rc = rp_strbuf_printf(b, "%-*s", width, e->sym_name ? "0.00  [  0.0%]" : "-");
+		rc = rp_strbuf_printf(b, "%-*s", width, e->k.sym ? "0.00  [  0.0%]" : "-");
 		break;
 	default:
 		if (key >= RP_SORT_SYM_DADDR)
@@ -3601,7 +3272,7 @@ static int rp_format_key(struct rp_report *r, enum rp_sort_key key,
 	}
 	if (rc)
 		return rc;
-	rp_sep_replace(r, b, start);
+	rp_key_sep_replace(r->field_sep, b, start);
 	/* The unpadded texts are padded to the column but in the last one,
 	 * as the symbol is. */
 	if (!last && (key == RP_SORT_TRACE || key == RP_SORT_TIME || key == RP_SORT_CGROUP ||
@@ -3718,19 +3389,8 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 	return rp_buf_pad(b, start, unit * (int)n);
 }
 
-/* Whether column dim (a key) is left out: perf's sort__setup_elide(). */
-static int rp_col_elided(const struct rp_report *r, int dim)
-{
-	if (rp_dim_is_hpp(dim) || !rp_key_single(r, (enum rp_sort_key)dim))
-		return 0;
-	for (size_t i = 0; i < r->nr_cols; i++)
-		if (!rp_dim_is_hpp(r->cols[i]) && !rp_key_single(r, (enum rp_sort_key)r->cols[i]))
-			return 1;
-	return 0;
-}
-
 /* A column's width in this section. */
-static int rp_col_width(int dim, const struct rp_widths *w, uint32_t nr_shown)
+static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_shown)
 {
 	if (rp_dim_is_hpp(dim))
 		return rp_hpp_unit(dim) * (dim == RP_SORT_OVERHEAD_CHILDREN ? 1 : (int)nr_shown);
@@ -3750,7 +3410,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	uint64_t nr_samples = h->nr_samples, total = h->total_period;
 	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
 	char desc[RP_GROUP_DESC_MAX];
-	struct rp_widths w;
+	struct rp_key_widths w;
 	char unit;
 	size_t i, k;
 	int rc;
@@ -3852,7 +3512,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		int cw = rp_col_width(dim, &w, nr_shown);
 		const char *hdr = rp_key_header((enum rp_sort_key)dim);
 
-		if (rp_col_elided(r, dim))
+		if (rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
 			continue;
 		if (nr_shown_cols++)
 			fputs(sep ? sep : "  ", out);
@@ -3870,7 +3530,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (k = 0; k < r->nr_cols; k++) {
 			int dim = r->cols[k];
 
-			if (rp_col_elided(r, dim))
+			if (rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
 				continue;
 			if (nr_shown_cols++)
 				fputs("  ", out);
@@ -3881,7 +3541,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	}
 
 	size_t last_col = r->nr_cols; /* the last column shown, plus one */
-	while (last_col > 1 && rp_col_elided(r, r->cols[last_col - 1]))
+	while (last_col > 1 && rp_key_elided(&r->singles, r->cols, r->nr_cols, r->cols[last_col - 1]))
 		last_col--;
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
@@ -3905,7 +3565,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		for (k = 0; !rc && k < r->nr_cols; k++) {
 			int dim = r->cols[k];
 
-			if (rp_col_elided(r, dim))
+			if (rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
 				continue;
 			if (nr_cols++)
 				rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
@@ -3932,7 +3592,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			size_t limit = 3;
 
 			for (k = 0, nr_cols = 0; k < r->nr_cols; k++) {
-				if (rp_col_elided(r, r->cols[k]))
+				if (rp_key_elided(&r->singles, r->cols, r->nr_cols, r->cols[k]))
 					continue;
 				limit += (size_t)rp_col_width(r->cols[k], &w, nr_shown) +
 					 (nr_cols++ ? 2 : 0);
@@ -4044,7 +3704,7 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	/* perf names each filter whose column it leaves out (or would). */
 	for (size_t k = 0; k < report->nr_cols; k++) {
 		int dim = report->cols[k];
-		const char *one = rp_dim_is_hpp(dim) ? NULL : rp_key_single(report, (enum rp_sort_key)dim);
+		const char *one = rp_dim_is_hpp(dim) ? NULL : rp_key_single(&report->singles, dim);
 
 		if (one)
 			fprintf(out, "# %s: %s\n",

@@ -489,7 +489,28 @@ static void test_caps(void **state)
 	if (!host_be()) {
 		assert_true(rp_features_decode(f, RP_FEAT_EVENT_DESC, s.b, s.n, 0) < 0);
 		assert_false(f->event_desc_ok);
+		assert_int_equal(f->state[RP_FEAT_EVENT_DESC], RP_FEAT_DAMAGED);
+		/* its entries stay, for the session's evsel names */
+		assert_int_equal(f->nr_events, 1);
+		assert_string_equal(f->events[0].name, "x");
 	}
+	/* An event description cut in its second entry keeps the first. */
+	s.n = 0;
+	b_event_desc(&s);
+	assert_int_equal(rp_features_decode(f, RP_FEAT_EVENT_DESC, s.b, s.n - 4, 0),
+			 RP_ERR_TRUNCATED);
+	assert_false(f->event_desc_ok);
+	assert_int_equal(f->nr_events, 1);
+	assert_string_equal(f->events[0].name, "cpu-clock");
+	/* A second build-id record cut inside: the first one stays. */
+	s.n = 0;
+	b_build_id(&s);
+	b_build_id(&s);
+	assert_int_equal(rp_features_decode(f, RP_FEAT_BUILD_ID, s.b, s.n - 10, 0),
+			 RP_ERR_TRUNCATED);
+	assert_int_equal(f->state[RP_FEAT_BUILD_ID], RP_FEAT_DAMAGED);
+	assert_int_equal(f->nr_build_ids, 1);
+	assert_string_equal(f->build_ids[0].filename, "[kernel.kallsyms]");
 	/* A build-id record cut inside, and tracing data without its magic. */
 	s.n = 0;
 	b_build_id(&s);
