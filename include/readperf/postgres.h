@@ -42,6 +42,12 @@ struct rp_postgres_opts {
 	/* The recording's name in the recordings table; NULL: the session's
 	 * path. */
 	const char *file_name;
+	/*
+	 * Connections that load the samples in parallel (0 or 1: one; at most
+	 * 16), each into a part of the recording's samples table; the
+	 * database holds the same rows whatever the count.
+	 */
+	unsigned nr_connections;
 };
 
 #ifdef __cplusplus

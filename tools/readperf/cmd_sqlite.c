@@ -88,6 +88,16 @@ static int postgres_option(void *o, int c, const char *arg)
 	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
+/* -j: the connections that load the samples. */
+static int postgres_prepare(void *o, const struct cli_input *in)
+{
+	struct rp_postgres_opts *opts = o;
+
+	(void)in;
+	opts->nr_connections = cli_threads();
+	return 0;
+}
+
 static const struct cli_output_cmd sqlite_cmd = {
 	.name = "sqlite",
 	.help = "  an SQLite database in the schema of perf's export-to-sqlite.py\n"
@@ -119,6 +129,7 @@ static const struct cli_output_cmd postgres_cmd = {
 	.longopts = postgres_longopts,
 	.opts_size = sizeof(struct rp_postgres_opts),
 	.option = postgres_option,
+	.prepare = postgres_prepare,
 	.default_path = "",
 	.path_option = "dsn",
 	.each = 1,
