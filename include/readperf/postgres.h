@@ -10,9 +10,12 @@
  * facts and a SHA-256 of the file's content), so that queries can
  * compare runs.  target.path is a libpq connection string ("" for
  * libpq's defaults: PGHOST, PGDATABASE, ...).  The tables and views are
- * created when missing.  One recording is one transaction: rows go
- * through COPY (binary) and are committed by rp_output_finish(); an
- * output freed unfinished, a failure or a killed process leaves nothing.
+ * created when missing.  A recording's rows go through COPY (binary)
+ * into a staging schema (rp_staging_N) over nr_connections connections,
+ * and rp_output_finish() makes them the recording in one final
+ * transaction; until then no query of the recordings sees them.  An
+ * output freed unfinished or a failure removes the staging schema; one
+ * a killed process leaves is dropped by the next export.
  * docs/sql.md describes the schema and the queries it is made for.
  */
 #ifndef READPERF_POSTGRES_H
@@ -42,6 +45,12 @@ struct rp_postgres_opts {
 	/* The recording's name in the recordings table; NULL: the session's
 	 * path. */
 	const char *file_name;
+	/*
+	 * Connections that load the samples in parallel (0 or 1: one; at most
+	 * 16), each into a part of the recording's samples table; the
+	 * database holds the same rows whatever the count.
+	 */
+	unsigned nr_connections;
 };
 
 #ifdef __cplusplus

@@ -36,6 +36,13 @@ struct rp_sqlite_opts {
 	int callchains; /* perf's "callchains": call_paths from the samples'
 			 * call stacks, samples.call_path_id set */
 	int force;      /* replace an existing file (perf's script refuses) */
+	/*
+	 * Threads (0 or 1: the caller's alone).  2 or more: SQLite's inserts
+	 * run in a thread of their own while the caller's thread reads and
+	 * resolves the recording (the rows are copied to it); the database
+	 * is the same whatever the count.
+	 */
+	unsigned nr_threads;
 };
 
 #ifdef __cplusplus

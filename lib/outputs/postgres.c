@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +39,39 @@
 /* The other tables, held until the end: a file cannot make them grow
  * beyond this. */
 #define RP_PG_MAX_HELD (4ull << 30)
-/* The advisory lock that serializes the creation of the schema. */
+/* The advisory lock that serializes the creation of the schema (an
+ * export's own, while its staging schema exists, is minus its id). */
 #define RP_PG_SCHEMA_LOCK "7526102020161107"
+/* The samples go to the parts' connections in turn, 1 << RP_PG_SPAN_SHIFT
+ * rows at a time (about 70 KiB: less than a socket buffer holds, so that
+ * every part's server process has rows to work on while the others get
+ * theirs); part k holds the rows whose (id >> RP_PG_SPAN_SHIFT) %
+ * nr_parts is k. */
+#define RP_PG_SPAN_SHIFT 8
+#define RP_PG_MAX_PARTS 16
+
+/* A growing text for the recordings row, cleaned to UTF-8. */
+struct rp_text {
+	char *p;
+	size_t len, cap;
+};
+
+struct rp_pg;
+
+/* A part of the samples, loaded by a connection of its own. */
+struct rp_pg_part {
+	PGconn *conn;
+	struct rp_pg *pg;
+	unsigned idx;
+	int ret;
+	struct rp_error err;
+};
 
 struct rp_pg {
 	struct rp_postgres_opts opts;
 	struct rp_dbx_opts dopts;
 	struct rp_dbx *dbx;
-	PGconn *conn;
+	PGconn *conn;       /* the main connection: schema, final transaction */
 	int copying;        /* the samples' COPY is open */
 	int64_t recording;  /* its id in recordings */
 	int64_t replaced;   /* the recording --replace replaces, or 0 */
@@ -53,14 +79,23 @@ struct rp_pg {
 	uint64_t held_bytes;
 	struct rp_linebuf samples;
 	char hash[65];
+	unsigned nr_parts, cur; /* samples' parts; the one being sent */
+	struct rp_pg_part part[RP_PG_MAX_PARTS];
+	int staging;            /* rp_staging_N exists */
+	int done;               /* committed */
+	/* The recordings row (rp_pg_facts()): texts (the last: the
+	 * session's path, for messages) and numbers. */
+	struct rp_text rec_text[12];
+	char rec_num[6][32];
+	int has_time;
 };
 
 /* ------------------------------------------------------------- helpers */
 
-static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
-		      const PGresult *res)
+static int rp_pg_failc(PGconn *conn, struct rp_error *err, const char *what,
+		       const PGresult *res)
 {
-	const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(pg->conn);
+	const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(conn);
 	char line[RP_ERROR_MSG_MAX];
 	size_t n = strcspn(msg ? msg : "", "\n");
 
@@ -68,15 +103,26 @@ static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
 	return rp_error_set(err, RP_ERR_IO, "postgres: %s: %s", what, line);
 }
 
-/* Runs sql (no parameters, no rows wanted). */
-static int rp_pg_exec(struct rp_pg *pg, const char *sql, struct rp_error *err)
+static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
+		      const PGresult *res)
 {
-	PGresult *res = PQexec(pg->conn, sql);
+	return rp_pg_failc(pg->conn, err, what, res);
+}
+
+/* Runs sql on conn (no parameters, no rows wanted). */
+static int rp_pg_execc(PGconn *conn, const char *sql, struct rp_error *err)
+{
+	PGresult *res = PQexec(conn, sql);
 	int ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
-	int ret = ok ? 0 : rp_pg_fail(pg, err, sql, res);
+	int ret = ok ? 0 : rp_pg_failc(conn, err, sql, res);
 
 	PQclear(res);
 	return ret;
+}
+
+static int rp_pg_exec(struct rp_pg *pg, const char *sql, struct rp_error *err)
+{
+	return rp_pg_execc(pg->conn, sql, err);
 }
 
 static inline void rp_put16(char *p, uint16_t v)
@@ -164,65 +210,70 @@ static int rp_pg_encode(struct rp_pg *pg, struct rp_linebuf *b, const struct rp_
 
 static const char rp_copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 
-static int rp_pg_put(struct rp_pg *pg, const char *p, size_t n, struct rp_error *err)
+static int rp_pg_put(PGconn *conn, const char *p, size_t n, struct rp_error *err)
 {
 	while (n) {
 		int part = n > RP_PG_CHUNK ? (int)RP_PG_CHUNK : (int)n;
 
-		if (PQputCopyData(pg->conn, p, part) != 1)
-			return rp_pg_fail(pg, err, "COPY", NULL);
+		if (PQputCopyData(conn, p, part) != 1)
+			return rp_pg_failc(conn, err, "COPY", NULL);
 		p += part;
 		n -= (size_t)part;
 	}
 	return 0;
 }
 
-/* The recording's own schema, where its partitions and perf's views are. */
+/* The recording's own schema, where its partitions and perf's views are;
+ * the schema its tables are loaded in before (committed, but part of no
+ * recording: the final transaction renames it). */
 #define RP_PG_SCHEMA_FMT "recording_%" PRId64
+#define RP_PG_STAGING_FMT "rp_staging_%" PRId64
 
-/* "COPY recording_N.t (recording_id, a, b, ...) ..." for table t: into
- * the partition made in this transaction, so FREEZE. */
-static void rp_pg_copy_sql(const struct rp_pg *pg, enum rp_dbx_table t, char *sql, size_t size)
+/* "COPY rp_staging_N.name (recording_id, a, b, ...) ..." for table t:
+ * into a table made in the same transaction, so FREEZE. */
+static void rp_pg_copy_sql(const struct rp_pg *pg, enum rp_dbx_table t, const char *name,
+			   char *sql, size_t size)
 {
 	const struct rp_dbx_table_def *def = rp_dbx_table(&pg->dopts, t);
-	int n = snprintf(sql, size, "COPY " RP_PG_SCHEMA_FMT ".%s (recording_id", pg->recording,
-			 def->name);
+	int n = snprintf(sql, size, "COPY " RP_PG_STAGING_FMT ".%s (recording_id", pg->recording,
+			 name);
 
 	for (size_t c = 0; c < def->nr_cols; c++)
 		n += snprintf(sql + n, size - (size_t)n, ", %s", def->cols[c].name);
 	snprintf(sql + n, size - (size_t)n, ") FROM STDIN (FORMAT binary, FREEZE)");
 }
 
-static int rp_pg_copy_begin(struct rp_pg *pg, enum rp_dbx_table t, struct rp_error *err)
+static int rp_pg_copy_begin(struct rp_pg *pg, PGconn *conn, enum rp_dbx_table t,
+			    const char *name, struct rp_error *err)
 {
 	char sql[2048];
 	PGresult *res;
 
-	rp_pg_copy_sql(pg, t, sql, sizeof(sql));
-	res = PQexec(pg->conn, sql);
+	rp_pg_copy_sql(pg, t, name, sql, sizeof(sql));
+	res = PQexec(conn, sql);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		int ret = rp_pg_fail(pg, err, sql, res);
+		int ret = rp_pg_failc(conn, err, sql, res);
 
 		PQclear(res);
 		return ret;
 	}
 	PQclear(res);
-	return rp_pg_put(pg, rp_copy_header, sizeof(rp_copy_header), err);
+	return rp_pg_put(conn, rp_copy_header, sizeof(rp_copy_header), err);
 }
 
-static int rp_pg_copy_end(struct rp_pg *pg, struct rp_error *err)
+static int rp_pg_copy_end(PGconn *conn, struct rp_error *err)
 {
 	static const char trailer[2] = { (char)0xff, (char)0xff };
 	PGresult *res;
-	int ret = rp_pg_put(pg, trailer, sizeof(trailer), err);
+	int ret = rp_pg_put(conn, trailer, sizeof(trailer), err);
 
 	if (ret < 0)
 		return ret;
-	if (PQputCopyEnd(pg->conn, NULL) != 1)
-		return rp_pg_fail(pg, err, "COPY", NULL);
-	while ((res = PQgetResult(pg->conn))) {
+	if (PQputCopyEnd(conn, NULL) != 1)
+		return rp_pg_failc(conn, err, "COPY", NULL);
+	while ((res = PQgetResult(conn))) {
 		if (!ret && PQresultStatus(res) != PGRES_COMMAND_OK)
-			ret = rp_pg_fail(pg, err, "COPY", res);
+			ret = rp_pg_failc(conn, err, "COPY", res);
 		PQclear(res);
 	}
 	return ret;
@@ -282,8 +333,8 @@ static const char *const rp_pg_views[] = {
 	" to_hex(cp.ip) AS ip, cp.symbol_id, s.name AS symbol, calls.call_time,"
 	" calls.return_time, calls.return_time - calls.call_time AS elapsed_time,"
 	" calls.branch_count, calls.insn_count, calls.cyc_count,"
-	" CASE WHEN calls.cyc_count = 0 THEN CAST(0 AS DECIMAL(6, 2))"
-	" ELSE CAST(CAST(calls.insn_count AS FLOAT) / calls.cyc_count AS DECIMAL(6, 2)) END AS IPC,"
+	" CASE WHEN calls.cyc_count = 0 THEN CAST(0 AS NUMERIC(20, 2))"
+	" ELSE CAST(CAST(calls.insn_count AS FLOAT) / calls.cyc_count AS NUMERIC(20, 2)) END AS IPC,"
 	" calls.call_id, calls.return_id,"
 	" CASE WHEN calls.flags = 0 THEN '' WHEN calls.flags = 1 THEN 'no call'"
 	" WHEN calls.flags = 2 THEN 'no return' WHEN calls.flags = 3 THEN 'no call/return'"
@@ -301,8 +352,8 @@ static const char *const rp_pg_views[] = {
 	" to_hex(s.to_ip) AS to_ip_hex, tsym.name AS to_symbol, s.to_sym_offset,"
 	" td.short_name AS to_dso_short_name, bt.name AS branch_type_name, s.in_tx,"
 	" s.insn_count, s.cyc_count,"
-	" CASE WHEN s.cyc_count = 0 THEN CAST(0 AS DECIMAL(6, 2))"
-	" ELSE CAST(CAST(s.insn_count AS FLOAT) / s.cyc_count AS DECIMAL(6, 2)) END AS IPC,"
+	" CASE WHEN s.cyc_count = 0 THEN CAST(0 AS NUMERIC(20, 2))"
+	" ELSE CAST(CAST(s.insn_count AS FLOAT) / s.cyc_count AS NUMERIC(20, 2)) END AS IPC,"
 	" s.flags, s.period FROM samples s"
 	" LEFT JOIN threads t ON t.recording_id = s.recording_id AND t.id = s.thread_id"
 	" LEFT JOIN comms c ON c.recording_id = s.recording_id AND c.id = s.comm_id"
@@ -398,47 +449,233 @@ static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
 	return rp_pg_exec(pg, "COMMIT", err);
 }
 
-/* The recording's schema and its partitions, empty, without keys: COPY
- * fills them (FREEZE: made in this transaction), rp_pg_attach() keys
- * and attaches them.  The check constraint is the partition's bound, so
- * that ATTACH need not scan the rows. */
-static int rp_pg_partitions(struct rp_pg *pg, struct rp_error *err)
+/* ------------------------------------------------------------- staging */
+
+/* The name of samples part idx: the samples table itself when there is
+ * one part. */
+static void rp_pg_part_name(const struct rp_pg *pg, unsigned idx, char *name, size_t size)
 {
-	char sql[4096], name[96], check[64];
+	if (pg->nr_parts == 1)
+		snprintf(name, size, "samples");
+	else
+		snprintf(name, size, "samples_p%u", idx);
+}
+
+/* "((id >> S) % W)": which part a sample row goes to. */
+static void rp_pg_part_key(const struct rp_pg *pg, char *key, size_t size)
+{
+	snprintf(key, size, "((id >> %d) %% %u)", RP_PG_SPAN_SHIFT, pg->nr_parts);
+}
+
+/* rp_staging_N.name, table t's columns, without keys, each row's
+ * recording_id checked (the partition's bound: ATTACH need not scan the
+ * rows), with `more` (", CHECK (...)" or "") added. */
+static int rp_pg_create_table(struct rp_pg *pg, PGconn *conn, enum rp_dbx_table t,
+			      const char *name, const char *more, struct rp_error *err)
+{
+	char sql[4096], full[96], check[64], end[256];
+
+	snprintf(full, sizeof(full), RP_PG_STAGING_FMT ".%s", pg->recording, name);
+	snprintf(check, sizeof(check), " CHECK (recording_id = %" PRId64 ")", pg->recording);
+	snprintf(end, sizeof(end), "%s)", more);
+	rp_pg_table_sql(sql, sizeof(sql), full, t, check, end);
+	return rp_pg_execc(conn, sql, err);
+}
+
+static int rp_pg_connect(PGconn **out, const char *dsn, struct rp_error *err)
+{
+	PGconn *conn = PQconnectdb(dsn);
+
+	*out = conn;
+	if (!conn)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (PQstatus(conn) != CONNECTION_OK)
+		return rp_pg_failc(conn, err, "cannot connect", NULL);
+	if (PQsetClientEncoding(conn, "UTF8") != 0)
+		return rp_pg_failc(conn, err, "cannot use UTF-8", NULL);
+	return rp_pg_execc(conn, "SET client_min_messages TO warning", err);
+}
+
+/* Staging schemas whose export is gone (killed, or its connection lost):
+ * each export holds the advisory lock -N while its rp_staging_N exists,
+ * so one whose lock is free is dropped. */
+static int rp_pg_cleanup(struct rp_pg *pg, struct rp_error *err)
+{
+	PGresult *res = PQexec(pg->conn, "SELECT substr(nspname, 12) FROM pg_namespace"
+					 " WHERE nspname ~ '^rp_staging_[0-9]+$'");
+	int ret = 0;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		ret = rp_pg_fail(pg, err, "cannot look for staging schemas", res);
+		PQclear(res);
+		return ret;
+	}
+	for (int i = 0; i < PQntuples(res) && !ret; i++) {
+		char sql[160];
+		int64_t id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+
+		snprintf(sql, sizeof(sql), "SELECT pg_try_advisory_lock(%" PRId64 ")", -id);
+		PGresult *r = PQexec(pg->conn, sql);
+		int free_ = PQresultStatus(r) == PGRES_TUPLES_OK && PQgetvalue(r, 0, 0)[0] == 't';
+
+		PQclear(r);
+		if (!free_)
+			continue;
+		snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS " RP_PG_STAGING_FMT " CASCADE", id);
+		ret = rp_pg_exec(pg, sql, err);
+		snprintf(sql, sizeof(sql), "SELECT pg_advisory_unlock(%" PRId64 ")", -id);
+		if (!ret)
+			ret = rp_pg_exec(pg, sql, err);
+	}
+	PQclear(res);
+	return ret;
+}
+
+/* The recording's id (from the recordings' sequence), its lock, its
+ * staging schema, and the samples' parts: each on its connection, in a
+ * transaction that creates its table and COPYs into it. */
+static int rp_pg_staging(struct rp_pg *pg, const char *dsn, struct rp_error *err)
+{
+	char sql[256];
+	PGresult *res = PQexec(pg->conn, "SELECT nextval(pg_get_serial_sequence('recordings', 'id'))");
 	int ret;
 
-	snprintf(sql, sizeof(sql), "CREATE SCHEMA " RP_PG_SCHEMA_FMT, pg->recording);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
+		ret = rp_pg_fail(pg, err, "cannot number the recording", res);
+		PQclear(res);
+		return ret;
+	}
+	pg->recording = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%" PRId64 ")", -pg->recording);
 	if ((ret = rp_pg_exec(pg, sql, err)) < 0)
 		return ret;
-	snprintf(check, sizeof(check), " CHECK (recording_id = %" PRId64 ")", pg->recording);
-	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
-		snprintf(name, sizeof(name), RP_PG_SCHEMA_FMT ".%s", pg->recording,
-			 rp_dbx_table_name(t));
-		rp_pg_table_sql(sql, sizeof(sql), name, t, check, ")");
-		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+	snprintf(sql, sizeof(sql), "CREATE SCHEMA " RP_PG_STAGING_FMT, pg->recording);
+	if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+		return ret;
+	pg->staging = 1;
+	for (unsigned k = 0; k < pg->nr_parts; k++) {
+		char name[32], key[64], more[192] = "";
+		PGconn *conn;
+
+		ret = rp_pg_connect(&pg->part[k].conn, dsn, err);
+		if (ret < 0)
+			return ret;
+		conn = pg->part[k].conn;
+		rp_pg_part_name(pg, k, name, sizeof(name));
+		if (pg->nr_parts > 1) {
+			/* The bound of the part in the recording's samples
+			 * (LIST on the key), in the form ATTACH recognises. */
+			rp_pg_part_key(pg, key, sizeof(key));
+			snprintf(more, sizeof(more), ", CHECK (%s IS NOT NULL AND %s = %u)", key, key, k);
+		}
+		if ((ret = rp_pg_execc(conn, "BEGIN", err)) < 0 ||
+		    (ret = rp_pg_create_table(pg, conn, RP_DBX_SAMPLES, name, more, err)) < 0 ||
+		    (ret = rp_pg_copy_begin(pg, conn, RP_DBX_SAMPLES, name, err)) < 0)
 			return ret;
 	}
 	return 0;
 }
 
-/* After the rows: the partitions' primary keys, perf's (id) (built now,
- * from all the rows, not row by row), perf's views in the recording's schema (on its
- * rows alone: `SET search_path TO recording_N` and perf's queries run as
- * on perf's database), then, table by table, the replaced recording's
- * partition dropped and the new one attached (the same order in every
- * exporter: no deadlock). */
-static int rp_pg_attach(struct rp_pg *pg, struct rp_error *err)
+static int rp_pg_primary_key(struct rp_pg *pg, PGconn *conn, const char *name,
+			     struct rp_error *err)
 {
-	char sql[1024];
+	char sql[160];
+
+	snprintf(sql, sizeof(sql), "ALTER TABLE " RP_PG_STAGING_FMT ".%s ADD PRIMARY KEY (id)",
+		 pg->recording, name);
+	return rp_pg_execc(conn, sql, err);
+}
+
+/* A samples part to its end, in a thread of its own: the COPY ended, the
+ * primary key built, the commit. */
+static void *rp_pg_part_main(void *arg)
+{
+	struct rp_pg_part *part = arg;
+	struct rp_pg *pg = part->pg;
+	char name[32];
+
+	rp_pg_part_name(pg, part->idx, name, sizeof(name));
+	if ((part->ret = rp_pg_copy_end(part->conn, &part->err)) < 0 ||
+	    (part->ret = rp_pg_primary_key(pg, part->conn, name, &part->err)) < 0)
+		return NULL;
+	part->ret = rp_pg_execc(part->conn, "COMMIT", &part->err);
+	return NULL;
+}
+
+/* The other tables, on the main connection while the parts end: made,
+ * COPY'd from memory and keyed in one transaction. */
+static int rp_pg_small_tables(struct rp_pg *pg, struct rp_error *err)
+{
 	int ret;
 
+	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0)
+		return ret;
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
+		const char *name = rp_dbx_table_name(t);
+
+		if (t == RP_DBX_SAMPLES)
+			continue;
+		if ((ret = rp_pg_create_table(pg, pg->conn, t, name, "", err)) < 0)
+			return ret;
+		if (pg->held[t].len &&
+		    ((ret = rp_pg_copy_begin(pg, pg->conn, t, name, err)) < 0 ||
+		     (ret = rp_pg_put(pg->conn, pg->held[t].p, pg->held[t].len, err)) < 0 ||
+		     (ret = rp_pg_copy_end(pg->conn, err)) < 0))
+			return ret;
+		free(pg->held[t].p);
+		memset(&pg->held[t], 0, sizeof(pg->held[t]));
+		if ((ret = rp_pg_primary_key(pg, pg->conn, name, err)) < 0)
+			return ret;
+	}
+	if (pg->dopts.calls) {
+		char sql[256];
+
 		snprintf(sql, sizeof(sql),
-			 "ALTER TABLE " RP_PG_SCHEMA_FMT ".%s ADD PRIMARY KEY (id)",
-			 pg->recording, rp_dbx_table_name(t));
+			 "UPDATE " RP_PG_STAGING_FMT ".comms SET has_calls = TRUE WHERE id IN"
+			 " (SELECT DISTINCT comm_id FROM " RP_PG_STAGING_FMT ".calls)",
+			 pg->recording, pg->recording);
 		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
 			return ret;
 	}
+	return rp_pg_exec(pg, "COMMIT", err);
+}
+
+/* In the final transaction: the parts made the recording's samples
+ * table (LIST-partitioned on the part key; each part has its primary
+ * key and its bound as a check, so attaching scans nothing), the staging
+ * schema renamed recording_N, perf's views made in it (on its rows alone:
+ * `SET search_path TO recording_N` and perf's queries run as on perf's
+ * database), then, table by table, the replaced recording's partition
+ * dropped and the new one attached (the same order in every exporter: no
+ * deadlock). */
+static int rp_pg_attach(struct rp_pg *pg, struct rp_error *err)
+{
+	char sql[4096];
+	int ret;
+
+	if (pg->nr_parts > 1) {
+		char name[96], key[64], end[128];
+
+		rp_pg_part_key(pg, key, sizeof(key));
+		snprintf(name, sizeof(name), RP_PG_STAGING_FMT ".samples", pg->recording);
+		snprintf(end, sizeof(end), ") PARTITION BY LIST (%s)", key);
+		rp_pg_table_sql(sql, sizeof(sql), name, RP_DBX_SAMPLES, "", end);
+		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+			return ret;
+		for (unsigned k = 0; k < pg->nr_parts; k++) {
+			snprintf(sql, sizeof(sql),
+				 "ALTER TABLE " RP_PG_STAGING_FMT ".samples ATTACH PARTITION "
+				 RP_PG_STAGING_FMT ".samples_p%u FOR VALUES IN (%u)",
+				 pg->recording, pg->recording, k, k);
+			if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+				return ret;
+		}
+	}
+	snprintf(sql, sizeof(sql), "ALTER SCHEMA " RP_PG_STAGING_FMT " RENAME TO " RP_PG_SCHEMA_FMT,
+		 pg->recording, pg->recording);
+	if ((ret = rp_pg_exec(pg, sql, err)) < 0)
+		return ret;
 	/* Each view: the columns of the view over all recordings but
 	 * recording_id, from its rows of this recording. */
 	for (size_t i = 0; i < sizeof(rp_pg_view_names) / sizeof(rp_pg_view_names[0]); i++) {
@@ -525,11 +762,6 @@ out:
 	return ret;
 }
 
-/* A growing text for the recordings row, cleaned to UTF-8. */
-struct rp_text {
-	char *p;
-	size_t len, cap;
-};
 
 static void rp_text_add(struct rp_text *t, const char *s)
 {
@@ -548,20 +780,21 @@ static void rp_text_add(struct rp_text *t, const char *s)
 	t->p[t->len] = '\0';
 }
 
-static int rp_pg_recording(struct rp_pg *pg, const struct rp_output_env *env, struct rp_error *err)
+/* The recordings row's facts, taken when the export starts (the
+ * session need not outlive the consumption): pg->rec_text, pg->rec_num. */
+static int rp_pg_facts(struct rp_pg *pg, const struct rp_output_env *env, struct rp_error *err)
 {
 	const struct rp_session *s = env->session;
 	const struct rp_header_info *h = rp_session_header(s);
 	const char *path = rp_session_path(s);
-	struct rp_text text[12];
-	char num[6][32];
+	struct rp_text *text = pg->rec_text;
+	char (*num)[32] = pg->rec_num;
 	struct stat st;
-	PGresult *res;
-	int ret = 0;
 
-	memset(text, 0, sizeof(text));
+	pg->has_time = h && h->has_sample_time;
 	rp_text_add(&text[0], pg->hash);
 	rp_text_add(&text[1], pg->opts.file_name ? pg->opts.file_name : path);
+	rp_text_add(&text[11], path);
 	snprintf(num[0], sizeof(num[0]), "%" PRIu64, rp_session_size(s));
 	num[1][0] = '\0';
 	if (path && stat(path, &st) == 0) {
@@ -597,44 +830,54 @@ static int rp_pg_recording(struct rp_pg *pg, const struct rp_output_env *env, st
 	snprintf(num[5], sizeof(num[5]), "%s%s%s", pg->opts.branches ? "branches " : "",
 		 pg->opts.calls ? "calls " : "", pg->opts.callchains ? "callchains" : "");
 	rp_text_add(&text[10], num[5]);
-	for (int i = 0; i < 11; i++)
+	for (int i = 0; i < 12; i++)
 		if (!text[i].p)
 			rp_text_add(&text[i], "");
+	for (int i = 0; i < 12; i++)
+		if (!text[i].p)
+			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	return 0;
+}
 
+/* The recordings row, in the final transaction. */
+static int rp_pg_recording(struct rp_pg *pg, struct rp_error *err)
+{
+	struct rp_text *text = pg->rec_text;
+	char (*num)[32] = pg->rec_num;
+	char id[32], count[32];
+	PGresult *res;
+	int ret = 0;
+
+	snprintf(id, sizeof(id), "%" PRId64, pg->recording);
+	snprintf(count, sizeof(count), "%" PRIu64, rp_dbx_rows(pg->dbx, RP_DBX_SAMPLES) - 1);
 	const char *params[] = {
 		text[0].p, text[1].p, num[0], num[1][0] ? num[1] : NULL, text[2].p, text[3].p,
 		text[4].p, text[5].p, num[2], text[6].p, text[7].p,
-		h && h->has_sample_time ? num[3] : NULL, h && h->has_sample_time ? num[4] : NULL,
-		text[8].p, text[9].p, text[10].p,
+		pg->has_time ? num[3] : NULL, pg->has_time ? num[4] : NULL,
+		text[8].p, text[9].p, text[10].p, id, count,
 	};
-	for (int i = 0; i < 11; i++)
-		if (!text[i].p)
-			ret = rp_error_set(err, RP_ERR_NOMEM, "out of memory");
-	if (!ret) {
-		res = PQexecParams(pg->conn,
-				   "INSERT INTO recordings (content_hash, file_name, file_size, file_time,"
-				   " hostname, os_release, arch, cpu_desc, nr_cpus, perf_version, cmdline,"
-				   " first_sample_time, last_sample_time, build_ids, readperf_version,"
-				   " options) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				   " $13, $14, $15, $16) RETURNING id",
-				   16, NULL, params, NULL, NULL, 0);
-		if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
-			ret = rp_pg_fail(pg, err, "cannot add the recording", res);
-		else
-			pg->recording = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-		PQclear(res);
-	}
-	for (int i = 0; i < 12; i++)
-		free(text[i].p);
+	res = PQexecParams(pg->conn,
+			   "INSERT INTO recordings (content_hash, file_name, file_size, file_time,"
+			   " hostname, os_release, arch, cpu_desc, nr_cpus, perf_version, cmdline,"
+			   " first_sample_time, last_sample_time, build_ids, readperf_version,"
+			   " options, id, nr_samples) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+			   " $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+			   18, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = rp_pg_fail(pg, err, "cannot add the recording", res);
+	PQclear(res);
 	return ret;
 }
 
 /* The recording with our hash: refused, or deleted to be replaced. */
-static int rp_pg_again(struct rp_pg *pg, const struct rp_output_env *env, struct rp_error *err)
+static int rp_pg_again(struct rp_pg *pg, int final, struct rp_error *err)
 {
 	const char *params[1] = { pg->hash };
-	PGresult *res = PQexecParams(pg->conn, "SELECT id, file_name FROM recordings"
-					       " WHERE content_hash = $1 FOR UPDATE",
+	PGresult *res = PQexecParams(pg->conn,
+				     final ? "SELECT id, file_name FROM recordings"
+					     " WHERE content_hash = $1 FOR UPDATE"
+					   : "SELECT id, file_name FROM recordings"
+					     " WHERE content_hash = $1",
 				     1, NULL, params, NULL, NULL, 0);
 	int ret = 0;
 
@@ -649,8 +892,8 @@ static int rp_pg_again(struct rp_pg *pg, const struct rp_output_env *env, struct
 		ret = rp_error_set(err, RP_ERR_INVAL,
 				   "%s: already in the database as recording %s (%.100s, the same"
 				   " SHA-256); --replace replaces it",
-				   rp_session_path(env->session), PQgetvalue(res, 0, 0), name);
-	} else if (PQntuples(res) == 1) {
+				   pg->rec_text[11].p, PQgetvalue(res, 0, 0), name);
+	} else if (PQntuples(res) == 1 && final) {
 		/* Its row goes now (the new one has the same hash), its
 		 * partitions when the new ones are attached: until the commit
 		 * the database shows the old recording whole. */
@@ -674,15 +917,24 @@ static int rp_pg_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *
 	const struct rp_dbx_table_def *def = rp_dbx_table(&pg->dopts, t);
 
 	if (t == RP_DBX_SAMPLES) {
+		/* Column 0 is the id: its span's part. */
+		unsigned k = (unsigned)(((uint64_t)v[0].i >> RP_PG_SPAN_SHIFT) % pg->nr_parts);
+		int ret = 0;
+
+		if (k != pg->cur) {
+			ret = rp_pg_put(pg->part[pg->cur].conn, pg->samples.p, pg->samples.len, err);
+			pg->samples.len = 0;
+			pg->cur = k;
+			if (ret < 0)
+				return ret;
+		}
 		if (rp_pg_encode(pg, &pg->samples, def, v) < 0)
 			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 		if (pg->samples.len >= RP_PG_CHUNK) {
-			int ret = rp_pg_put(pg, pg->samples.p, pg->samples.len, err);
-
+			ret = rp_pg_put(pg->part[k].conn, pg->samples.p, pg->samples.len, err);
 			pg->samples.len = 0;
-			return ret;
 		}
-		return 0;
+		return ret;
 	}
 	if (!rp_dbx_has_table(&pg->dopts, t))
 		return 0;
@@ -701,11 +953,28 @@ static void rp_pg_free(struct rp_pg *pg)
 	if (!pg)
 		return;
 	rp_dbx_free(pg->dbx);
-	/* Not committed: closing the connection rolls the recording back. */
+	/* Not committed: closing the connections rolls back what was not
+	 * committed; the staging schema goes too (if this process dies
+	 * first, the next export drops it: its lock is gone). */
+	for (unsigned k = 0; k < RP_PG_MAX_PARTS; k++)
+		if (pg->part[k].conn)
+			PQfinish(pg->part[k].conn);
+	if (pg->conn && pg->staging && !pg->done && PQstatus(pg->conn) == CONNECTION_OK) {
+		char sql[96];
+		struct rp_error ignored;
+
+		snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS " RP_PG_STAGING_FMT " CASCADE",
+			 pg->recording);
+		if (PQtransactionStatus(pg->conn) != PQTRANS_IDLE)
+			rp_pg_exec(pg, "ROLLBACK", &ignored);
+		rp_pg_exec(pg, sql, &ignored);
+	}
 	if (pg->conn)
 		PQfinish(pg->conn);
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++)
 		free(pg->held[t].p);
+	for (int i = 0; i < 12; i++)
+		free(pg->rec_text[i].p);
 	free(pg->samples.p);
 	free(pg);
 }
@@ -732,26 +1001,22 @@ static int rp_pg_create(void **state, const struct rp_output_env *env, const voi
 				    "postgres: a pipe cannot be exported (a recording is"
 				    " recognised by its file's SHA-256)");
 	}
+	pg->nr_parts = pg->opts.nr_connections < 1 ? 1
+		       : pg->opts.nr_connections > RP_PG_MAX_PARTS ? RP_PG_MAX_PARTS
+		       : pg->opts.nr_connections;
+	for (unsigned k = 0; k < RP_PG_MAX_PARTS; k++) {
+		pg->part[k].pg = pg;
+		pg->part[k].idx = k;
+	}
 	if ((ret = rp_pg_hash(pg, env->session, err)) < 0)
 		goto fail;
-	pg->conn = PQconnectdb(target->path);
-	if (!pg->conn || PQstatus(pg->conn) != CONNECTION_OK) {
-		ret = pg->conn ? rp_pg_fail(pg, err, "cannot connect", NULL)
-			       : rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if ((ret = rp_pg_connect(&pg->conn, target->path, err)) < 0 ||
+	    (ret = rp_pg_schema(pg, err)) < 0 || (ret = rp_pg_cleanup(pg, err)) < 0)
 		goto fail;
-	}
-	if (PQsetClientEncoding(pg->conn, "UTF8") != 0) {
-		ret = rp_pg_fail(pg, err, "cannot use UTF-8", NULL);
-		goto fail;
-	}
-	if ((ret = rp_pg_exec(pg, "SET client_min_messages TO warning", err)) < 0 ||
-	    (ret = rp_pg_schema(pg, err)) < 0)
-		goto fail;
-	/* The recording's transaction: committed by finish, else nothing. */
-	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 || (ret = rp_pg_again(pg, env, err)) < 0 ||
-	    (ret = rp_pg_recording(pg, env, err)) < 0 || (ret = rp_pg_partitions(pg, err)) < 0)
-		goto fail;
-	if ((ret = rp_pg_copy_begin(pg, RP_DBX_SAMPLES, err)) < 0)
+	/* Refused before any work when the database has it; checked again,
+	 * locked, in the final transaction. */
+	if ((ret = rp_pg_facts(pg, env, err)) < 0 || (ret = rp_pg_again(pg, 0, err)) < 0 ||
+	    (ret = rp_pg_staging(pg, target->path, err)) < 0)
 		goto fail;
 	pg->copying = 1;
 
@@ -781,50 +1046,42 @@ static struct rp_consumer rp_pg_consumer(void *state)
 static int rp_pg_finish(void *state, struct rp_error *err)
 {
 	struct rp_pg *pg = state;
-	char id[32], count[32];
+	pthread_t threads[RP_PG_MAX_PARTS];
+	int started[RP_PG_MAX_PARTS] = { 0 };
 	int ret = rp_dbx_error(pg->dbx, err);
 
 	if (ret < 0)
 		return ret;
-	if ((ret = rp_pg_put(pg, pg->samples.p, pg->samples.len, err)) < 0)
+	if ((ret = rp_pg_put(pg->part[pg->cur].conn, pg->samples.p, pg->samples.len, err)) < 0)
 		return ret;
 	pg->samples.len = 0;
 	pg->copying = 0;
-	if ((ret = rp_pg_copy_end(pg, err)) < 0)
-		return ret;
-	for (int t = 0; t < RP_DBX_NR_TABLES; t++) {
-		if (t == RP_DBX_SAMPLES || !pg->held[t].len)
-			continue;
-		if ((ret = rp_pg_copy_begin(pg, t, err)) < 0 ||
-		    (ret = rp_pg_put(pg, pg->held[t].p, pg->held[t].len, err)) < 0 ||
-		    (ret = rp_pg_copy_end(pg, err)) < 0)
-			return ret;
-		free(pg->held[t].p);
-		memset(&pg->held[t], 0, sizeof(pg->held[t]));
+	/* The parts end (COPY, key, commit) each in its thread, on its
+	 * connection, while the other tables go in on the main one. */
+	for (unsigned k = 0; k < pg->nr_parts; k++)
+		started[k] = pthread_create(&threads[k], NULL, rp_pg_part_main, &pg->part[k]) == 0;
+	for (unsigned k = 0; k < pg->nr_parts; k++)
+		if (!started[k])
+			rp_pg_part_main(&pg->part[k]);
+	ret = rp_pg_small_tables(pg, err);
+	for (unsigned k = 0; k < pg->nr_parts; k++) {
+		if (started[k])
+			pthread_join(threads[k], NULL);
+		if (!ret && pg->part[k].ret < 0) {
+			ret = pg->part[k].ret;
+			*err = pg->part[k].err;
+		}
 	}
-	if (pg->dopts.calls) {
-		char sql[256];
-
-		snprintf(sql, sizeof(sql),
-			 "UPDATE " RP_PG_SCHEMA_FMT ".comms SET has_calls = TRUE WHERE id IN"
-			 " (SELECT DISTINCT comm_id FROM " RP_PG_SCHEMA_FMT ".calls)",
-			 pg->recording, pg->recording);
-		if ((ret = rp_pg_exec(pg, sql, err)) < 0)
-			return ret;
-	}
-	if ((ret = rp_pg_attach(pg, err)) < 0)
-		return ret;
-	snprintf(id, sizeof(id), "%" PRId64, pg->recording);
-	snprintf(count, sizeof(count), "%" PRIu64, rp_dbx_rows(pg->dbx, RP_DBX_SAMPLES) - 1);
-	const char *params[2] = { id, count };
-	PGresult *res = PQexecParams(pg->conn, "UPDATE recordings SET nr_samples = $2 WHERE id = $1",
-				     2, NULL, params, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		ret = rp_pg_fail(pg, err, "cannot complete the recording", res);
-	PQclear(res);
 	if (ret < 0)
 		return ret;
-	return rp_pg_exec(pg, "COMMIT", err);
+	/* The final transaction: the recording appears whole, or not. */
+	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 ||
+	    (ret = rp_pg_again(pg, 1, err)) < 0 ||
+	    (ret = rp_pg_attach(pg, err)) < 0 || (ret = rp_pg_recording(pg, err)) < 0 ||
+	    (ret = rp_pg_exec(pg, "COMMIT", err)) < 0)
+		return ret;
+	pg->done = 1;
+	return 0;
 }
 
 static void rp_pg_destroy(void *state)

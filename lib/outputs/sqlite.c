@@ -8,6 +8,7 @@
 #include <readperf/sqlite.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "common/error_int.h"
 #include "common/opts.h"
 #include "outputs/dbexport_int.h"
+#include "outputs/linebuf.h"
 #include "outputs/output_int.h"
 
 #ifdef RP_HAVE_SQLITE
@@ -32,7 +34,27 @@ struct rp_sqlite {
 	uint64_t bound[RP_DBX_NR_TABLES];
 	int64_t last[RP_DBX_NR_TABLES][RP_DBX_MAX_COLS];
 	char *path, *tmp; /* the database; the name it is written under */
+
+	/* With nr_threads >= 2, the writer: a thread that inserts the rows
+	 * while the caller's reads and resolves the file.  The rows reach it
+	 * copied into buffers (rp_sqlite_put()), used in turn: the caller
+	 * fills buf[produced % RP_SQ_BUFS], the writer empties
+	 * buf[consumed % RP_SQ_BUFS]; at most RP_SQ_BUFS are full. */
+	int threaded;
+	pthread_t writer;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct rp_linebuf buf[4];
+	uint64_t produced, consumed; /* buffers handed over, emptied */
+	int stop;                    /* no more buffers will come */
+	int abandon;                 /* stop inserting: the export is dropped */
+	int werr;                    /* the writer's first error (0: none) */
+	struct rp_error werr_info;
 };
+
+#define RP_SQ_BUFS 4
+/* Bytes of rows handed to the writer at a time. */
+#define RP_SQ_CHUNK (256u << 10)
 
 static int rp_sqlite_fail(struct rp_sqlite *s, struct rp_error *err, const char *what)
 {
@@ -189,10 +211,162 @@ static int rp_sqlite_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_val
 	return 0;
 }
 
+/* ------------------------------------------------------------- the writer */
+
+/* A row in a buffer: its table (one byte), then each column: a number in
+ * 8 bytes, or a text's length in 4 bytes and its bytes.  Inserts the rows
+ * of one buffer. */
+static int rp_sqlite_rows(struct rp_sqlite *s, const char *p, size_t len, struct rp_error *err)
+{
+	const char *end = p + len;
+	struct rp_dbx_value v[RP_DBX_MAX_COLS];
+
+	while (p < end) {
+		enum rp_dbx_table t = (enum rp_dbx_table)(unsigned char)*p++;
+		const struct rp_dbx_table_def *def = rp_dbx_table(&s->dopts, t);
+
+		for (size_t c = 0; c < def->nr_cols; c++) {
+			if (def->cols[c].type == RP_DBX_TEXT) {
+				uint32_t n;
+
+				memcpy(&n, p, 4);
+				v[c].s = p + 4;
+				v[c].len = n;
+				v[c].i = 0;
+				p += 4 + n;
+			} else {
+				memcpy(&v[c].i, p, 8);
+				p += 8;
+			}
+		}
+		int ret = rp_sqlite_row(s, t, v, err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void *rp_sqlite_writer(void *arg)
+{
+	struct rp_sqlite *s = arg;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (s->consumed == s->produced && !s->stop)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->consumed == s->produced)
+			break;
+		struct rp_linebuf *b = &s->buf[s->consumed % RP_SQ_BUFS];
+		int skip = s->werr || s->abandon;
+
+		pthread_mutex_unlock(&s->mu);
+		struct rp_error e = { 0 };
+		int ret = skip ? 0 : rp_sqlite_rows(s, b->p, b->len, &e);
+		b->len = 0;
+		pthread_mutex_lock(&s->mu);
+		if (ret < 0 && !s->werr) {
+			s->werr = ret;
+			s->werr_info = e;
+		}
+		s->consumed++;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Hands the buffer being filled to the writer and waits for a free one.
+ * Returns 0 or the writer's error (err filled). */
+static int rp_sqlite_handoff(struct rp_sqlite *s, struct rp_error *err)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->mu);
+	s->produced++;
+	pthread_cond_broadcast(&s->cv);
+	while (s->produced - s->consumed >= RP_SQ_BUFS && !s->werr)
+		pthread_cond_wait(&s->cv, &s->mu);
+	ret = s->werr;
+	if (ret < 0 && err)
+		*err = s->werr_info;
+	pthread_mutex_unlock(&s->mu);
+	return ret;
+}
+
+static int rp_sqlite_put(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *v,
+			 struct rp_error *err)
+{
+	struct rp_sqlite *s = ctx;
+	const struct rp_dbx_table_def *def = rp_dbx_table(&s->dopts, t);
+	struct rp_linebuf *b = &s->buf[s->produced % RP_SQ_BUFS];
+	size_t need = 1;
+
+	if (!s->insert[t])
+		return 0; /* a table this export has not */
+	for (size_t c = 0; c < def->nr_cols; c++)
+		need += def->cols[c].type == RP_DBX_TEXT ? 4 + v[c].len : 8;
+	char *p = rp_lb_room(b, need), *start = p;
+	if (!p)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	*p++ = (char)t;
+	for (size_t c = 0; c < def->nr_cols; c++) {
+		if (def->cols[c].type == RP_DBX_TEXT) {
+			uint32_t n = (uint32_t)v[c].len;
+
+			memcpy(p, &n, 4);
+			memcpy(p + 4, v[c].s, n);
+			p += 4 + n;
+		} else {
+			memcpy(p, &v[c].i, 8);
+			p += 8;
+		}
+	}
+	b->len += (size_t)(p - start);
+	return b->len >= RP_SQ_CHUNK ? rp_sqlite_handoff(s, err) : 0;
+}
+
+/* The last rows to the writer, and the writer's end: 0 or its error. */
+static int rp_sqlite_join(struct rp_sqlite *s, int abandon, struct rp_error *err)
+{
+	int ret;
+
+	if (!s->threaded)
+		return 0;
+	pthread_mutex_lock(&s->mu);
+	if (!abandon && s->buf[s->produced % RP_SQ_BUFS].len)
+		s->produced++;
+	s->abandon |= abandon;
+	s->stop = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->writer, NULL);
+	s->threaded = 0;
+	ret = s->werr;
+	if (ret < 0 && err)
+		*err = s->werr_info;
+	return ret;
+}
+
+static int rp_sqlite_start(struct rp_sqlite *s, struct rp_error *err)
+{
+	for (int i = 0; i < RP_SQ_BUFS; i++)
+		if (!rp_lb_grow(&s->buf[i], RP_SQ_CHUNK + 4096))
+			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if (pthread_create(&s->writer, NULL, rp_sqlite_writer, s) != 0)
+		return 0; /* no thread: the caller's inserts */
+	s->threaded = 1;
+	return 0;
+}
+
 static void rp_sqlite_free(struct rp_sqlite *s)
 {
 	if (!s)
 		return;
+	rp_sqlite_join(s, 1, NULL);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	for (int i = 0; i < RP_SQ_BUFS; i++)
+		free(s->buf[i].p);
 	rp_dbx_free(s->dbx);
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++)
 		sqlite3_finalize(s->insert[t]);
@@ -212,8 +386,10 @@ static int rp_sqlite_create(void **state, const struct rp_output_env *env, const
 
 	if (!s)
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
 	if (rp_opts_copy(&s->opts, sizeof(s->opts), opts) < 0) {
-		free(s);
+		rp_sqlite_free(s);
 		return rp_error_set(err, RP_ERR_INVAL, "sqlite: bad options");
 	}
 	s->dopts.branches = s->opts.branches;
@@ -275,7 +451,10 @@ static int rp_sqlite_create(void **state, const struct rp_output_env *env, const
 	    (ret = rp_sqlite_exec(s, rp_sqlite_calls_view, err)) < 0)
 		goto fail;
 
-	struct rp_dbx_backend be = { s, rp_sqlite_row };
+	/* With threads, the inserts go to the writer. */
+	if (s->opts.nr_threads >= 2 && (ret = rp_sqlite_start(s, err)) < 0)
+		goto fail;
+	struct rp_dbx_backend be = { s, s->threaded ? rp_sqlite_put : rp_sqlite_row };
 	if ((ret = rp_dbx_new(&s->dbx, env, &s->dopts, &be)) < 0) {
 		rp_error_set(err, ret, "out of memory");
 		goto fail;
@@ -317,6 +496,8 @@ static int rp_sqlite_finish(void *state, struct rp_error *err)
 	int ret = rp_dbx_error(s->dbx, err);
 
 	if (ret < 0)
+		return ret;
+	if ((ret = rp_sqlite_join(s, 0, err)) < 0)
 		return ret;
 	/* What perf's script does at the end: the calls indexes and
 	 * comms.has_calls, and no context_switches table when there were

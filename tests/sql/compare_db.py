@@ -121,11 +121,10 @@ def content(n, table):
     return Counter(rows(db, table))
 
 
-def main():
-    a = sqlite3.connect(sys.argv[1])
-    b = sqlite3.connect(sys.argv[2])
+def compare(a, b, sa, sb):
+    """a, b: perf's and readperf's databases (sqlite3 connections); sa,
+    sb: their schemas (schema()).  Returns the number of differences."""
     bad = 0
-    sa, sb = schema(a), schema(b)
     if sa != sb:
         bad += 1
         for name in sorted(set(sa) | set(sb)):
@@ -178,7 +177,14 @@ def main():
         if ca != cb:
             print("FAIL view %s: %d rows in perf's, %d in readperf's" % (name, ca, cb))
             bad += 1
-    return 1 if bad else 0
+    return bad
 
 
-sys.exit(main())
+def main():
+    a = sqlite3.connect(sys.argv[1])
+    b = sqlite3.connect(sys.argv[2])
+    return 1 if compare(a, b, schema(a), schema(b)) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

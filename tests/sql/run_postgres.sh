@@ -7,7 +7,9 @@
 # SQL counts must equal `readperf report`'s; the three queries of
 # docs/sql.md run and agree with readperf report's periods; exporting a
 # file again is refused (nothing duplicated) or, with --replace, replaces
-# it; an export killed with SIGKILL in the middle leaves nothing.
+# it; an export killed with SIGKILL in the middle leaves nothing a query
+# of the recordings sees (its committed staging schema, unattached, is
+# dropped by the next export).
 #
 #   run_postgres.sh /path/to/readperf
 #
@@ -234,9 +236,23 @@ else
 fi
 [ -z "$(sql -c "SELECT id FROM recordings WHERE file_name = 'd.data'")" ] ||
 	fail "the killed export left its recording"
-# And the file exports cleanly afterwards.
+# Its tables were loaded and committed in a staging schema before the
+# final transaction: they stay, unattached (no query of the recordings
+# sees them: the counts above), until the next export drops them.
+staging=$(sql -c "SELECT string_agg(nspname, ' ') FROM pg_namespace WHERE nspname LIKE 'rp_staging_%'")
+[ -n "$staging" ] && echo "ok   the killed export left its staging schema $staging, unattached" ||
+	fail "the killed export left no staging schema (test problem: killed too early?)"
+n=$(sql -c "SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+	JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class p ON p.oid = i.inhparent
+	JOIN pg_namespace pn ON pn.oid = p.relnamespace
+	WHERE n.nspname LIKE 'rp_staging_%' AND pn.nspname NOT LIKE 'rp_staging_%'")
+[ "$n" = 0 ] || fail "a staging table is attached to the recordings' tables"
+# And the file exports cleanly afterwards, the staging schema dropped.
 "$RP" postgres --dsn "$dsn" --callchains d.data 2>/dev/null || fail "d.data after the kill"
 check_totals d.data
+left=$(sql -c "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'rp_staging_%'")
+[ "$left" = 0 ] && echo "ok   the next export dropped the abandoned staging schema" ||
+	fail "the next export left $left staging schema(s)"
 
 # Several recordings in one command (-j 4: in parallel), into a second
 # database: per recording the same rows as the exports one at a time.

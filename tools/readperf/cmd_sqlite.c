@@ -63,6 +63,16 @@ static int sqlite_option(void *o, int c, const char *arg)
 	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
+/* -j: the SQLite writer's thread when there are two or more. */
+static int sqlite_prepare(void *o, const struct cli_input *in)
+{
+	struct rp_sqlite_opts *opts = o;
+
+	(void)in;
+	opts->nr_threads = cli_threads();
+	return 0;
+}
+
 static int postgres_option(void *o, int c, const char *arg)
 {
 	struct rp_postgres_opts *opts = o;
@@ -78,6 +88,16 @@ static int postgres_option(void *o, int c, const char *arg)
 	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
+/* -j: the connections that load the samples. */
+static int postgres_prepare(void *o, const struct cli_input *in)
+{
+	struct rp_postgres_opts *opts = o;
+
+	(void)in;
+	opts->nr_connections = cli_threads();
+	return 0;
+}
+
 static const struct cli_output_cmd sqlite_cmd = {
 	.name = "sqlite",
 	.help = "  an SQLite database in the schema of perf's export-to-sqlite.py\n"
@@ -90,6 +110,7 @@ static const struct cli_output_cmd sqlite_cmd = {
 	.shortopts = "f",
 	.opts_size = sizeof(struct rp_sqlite_opts),
 	.option = sqlite_option,
+	.prepare = sqlite_prepare,
 	.default_path = "perf.db",
 	.each = 1,
 	.each_in_dir = 1,
@@ -108,6 +129,7 @@ static const struct cli_output_cmd postgres_cmd = {
 	.longopts = postgres_longopts,
 	.opts_size = sizeof(struct rp_postgres_opts),
 	.option = postgres_option,
+	.prepare = postgres_prepare,
 	.default_path = "",
 	.path_option = "dsn",
 	.each = 1,
