@@ -88,13 +88,15 @@ static int postgres_option(void *o, int c, const char *arg)
 	return sql_option(&opts->branches, &opts->calls, &opts->callchains, c);
 }
 
-/* -j: the connections that load the samples. */
+/* -j: the connections that load the samples of one recording.  Several
+ * recordings (no input here) load at once, up to -j of them, each over
+ * one connection: the connections in all stay about -j, well under
+ * PostgreSQL's default max_connections. */
 static int postgres_prepare(void *o, const struct cli_input *in)
 {
 	struct rp_postgres_opts *opts = o;
 
-	(void)in;
-	opts->nr_connections = cli_threads();
+	opts->nr_connections = in ? cli_threads() : 1;
 	return 0;
 }
 
