@@ -276,19 +276,88 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 	return 0;
 }
 
-static int raw_cmp(const void *pa, const void *pb)
+/* a before b: by start, equal starts by insertion order. */
+static inline int raw_before(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
 {
-	const struct rp_sym_raw *a = pa, *b = pb;
-
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->start < b->start || (a->start == b->start && a->seq < b->seq);
 }
 
+static void insertion_sort(struct rp_sym_raw *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct rp_sym_raw x = v[i];
+		size_t j = i;
+
+		while (j > 0 && raw_before(&x, &v[j - 1])) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/*
+ * A natural merge sort: runs already in order are found and merged in
+ * pairs.  /proc/kallsyms lists the kernel's symbols in address order and
+ * each module's after them (a handful of runs), and a table is sorted
+ * again after its fix-ups, so most sorts are one pass that finds the
+ * order already there; an ELF symbol table costs what a merge sort costs.
+ * Without memory for the merge buffer, an insertion sort (in place).
+ */
 void rp_symb_sort(struct rp_symtab_builder *b)
 {
-	if (b->nr > 1)
-		qsort(b->v, b->nr, sizeof(*b->v), raw_cmp);
+	size_t n = b->nr;
+	struct rp_sym_raw *v = b->v;
+
+	if (n < 2)
+		return;
+	size_t i = 1;
+	while (i < n && !raw_before(&v[i], &v[i - 1]))
+		i++;
+	if (i == n)
+		return;
+	struct rp_sym_raw *tmp = malloc(n * sizeof(*tmp));
+	size_t *bound = malloc((n + 1) * sizeof(*bound));
+	if (!tmp || !bound) {
+		free(tmp);
+		free(bound);
+		insertion_sort(v, n);
+		return;
+	}
+	/* Run boundaries, found once; each pass merges neighbours. */
+	size_t nb = 0;
+	bound[nb++] = 0;
+	for (i = 1; i < n; i++)
+		if (raw_before(&v[i], &v[i - 1]))
+			bound[nb++] = i;
+	bound[nb] = n; /* nb runs: [bound[k], bound[k + 1]) */
+	struct rp_sym_raw *src = v, *dst = tmp;
+	while (nb > 1) {
+		size_t k, out = 0;
+		for (k = 0; k + 1 < nb; k += 2) {
+			size_t a = bound[k], ae = bound[k + 1], c = ae, ce = bound[k + 2], d = a;
+			while (a < ae && c < ce)
+				dst[d++] = raw_before(&src[c], &src[a]) ? src[c++] : src[a++];
+			while (a < ae)
+				dst[d++] = src[a++];
+			while (c < ce)
+				dst[d++] = src[c++];
+			bound[out++] = bound[k];
+		}
+		if (k < nb) {
+			memcpy(dst + bound[k], src + bound[k], (bound[k + 1] - bound[k]) * sizeof(*src));
+			bound[out++] = bound[k];
+		}
+		bound[out] = n;
+		nb = out;
+		struct rp_sym_raw *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(bound);
+	free(tmp);
 }
 
 void rp_symb_fixup_end(struct rp_symtab_builder *b, int is_kallsyms)
