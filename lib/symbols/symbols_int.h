@@ -83,6 +83,9 @@ struct rp_dso_symtab {
 	const char **src; /* per symbol; NULL until looked up */
 	uint8_t *src_done;
 	void *dwarf;      /* Dwarf * of dwarf_path, opened on first use */
+	void *dwarf_elf;  /* its Elf *, when opened by rp_symtab_dwarf() */
+	void **dwarf_bufs; /* sections it inflated (freed after dwarf_end) */
+	size_t nr_dwarf_bufs, alloc_dwarf_bufs;
 	int dwarf_fd;
 	uint8_t dwarf_tried;
 	uint8_t addr_is_offset; /* symbols are file offsets (user ELF) */
@@ -129,6 +132,11 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t);
 
 /* Opens t's DWARF on first use; NULL when it has none. */
 void *rp_symtab_dwarf(struct rp_dso_symtab *t);
+/* Closes what rp_symtab_dwarf() opened. */
+void rp_symtab_dwarf_close(struct rp_dso_symtab *t);
+/* Most bytes one compressed debug section may inflate to (more: the
+ * section is left to libdw, which then inflates it itself). */
+#define RP_SYMBOLS_MAX_DEBUG_SECTION (1ull << 30)
 /* addr (t's address space) as the link-time address DWARF speaks of;
  * -1 when no segment holds it. */
 int rp_symtab_vaddr(const struct rp_dso_symtab *t, uint64_t addr, uint64_t *vaddr);
