@@ -199,8 +199,10 @@ static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso
 		/* RP_ERR_LIMIT: no symbols, as for an unreadable file. */
 		free(t->syms);
 		free(t->max_end);
+		free(t->mangled);
 		t->syms = NULL;
 		t->max_end = NULL;
+		t->mangled = NULL;
 		t->nr = 0;
 	}
 	if (t->nr) {
@@ -255,6 +257,14 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso
 			return s->cache[i].sym;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 	const struct rp_symbol *sym = t ? rp_symtab_find(t, addr) : NULL;
+
+	/* Names are demangled when a lookup first returns them. */
+	if (sym && t->mangled && __atomic_load_n(&t->mangled[sym - t->syms], __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&s->lock);
+		if (rp_symtab_demangle(t, (size_t)(sym - t->syms)) < 0)
+			s->error = RP_ERR_NOMEM;
+		pthread_mutex_unlock(&s->lock);
+	}
 	unsigned slot = s->cache_next++ & 3;
 	s->cache[slot].dso = dso;
 	s->cache[slot].addr = addr;

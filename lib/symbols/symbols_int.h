@@ -38,6 +38,7 @@ struct rp_sym_raw {
 	uint32_t seq;        /* insertion order, for perf's order of equal starts */
 	uint8_t binding, type;
 	uint8_t dead;
+	uint8_t mangled;     /* name as the file has it: demangled when needed */
 };
 
 struct rp_symtab_builder {
@@ -57,7 +58,11 @@ struct rp_symtab_builder {
 		size_t alloc;
 	} tree;
 	int no_demangle;
-	int demangle; /* demangle names added with rp_symb_add_demangled() */
+	/* Names added while set are demangled when first needed: by the
+	 * fix-ups where two symbols start at one address, else when a
+	 * lookup returns the symbol (rp_symbols_find()). */
+	int demangle;
+	int nomem; /* a demangling ran out of memory */
 };
 
 /* A load segment of the ELF file that holds the DWARF, to turn a symbol's
@@ -76,6 +81,10 @@ struct rp_dso_symtab {
 	uint32_t *tree_left, *tree_right;
 	uint32_t tree_root;
 	struct rp_arena names;
+	/* Per symbol, 1 while its name is still mangled (NULL: none is);
+	 * read and cleared atomically, demangled under the resolver's lock
+	 * (rp_symbols_find()). */
+	uint8_t *mangled;
 	/* Source files: the ELF file to read DWARF from (NULL: none). */
 	char *dwarf_path;
 	struct rp_segment *segs;
@@ -221,6 +230,10 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t);
 /* The symbol of t covering addr, or NULL. */
 const struct rp_symbol *rp_symtab_find(const struct rp_dso_symtab *t, uint64_t addr);
 void rp_symtab_free(struct rp_dso_symtab *t);
+
+/* syms[i]'s name demangled now if it was still mangled (the caller holds
+ * whatever keeps others from demangling it at once).  0 or RP_ERR_NOMEM. */
+int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i);
 
 /*
  * Demangles name as perf 6.1 does for user symbols (libiberty's

@@ -210,13 +210,63 @@ int rp_demangle(const char *name, char **out)
 	return demangle_ocaml(name, out);
 }
 
+/*
+ * name (NUL-terminated, at most RP_SYMBOLS_MAX_NAME bytes) demangled into
+ * names; *out NULL when it is not mangled.  0 or RP_ERR_NOMEM.
+ */
+static int demangle_into(struct rp_arena *names, const char *name, const char **out)
+{
+	char *dem = NULL;
+	int err = rp_demangle(name, &dem);
+
+	*out = NULL;
+	if (err < 0)
+		return err;
+	if (!dem)
+		return 0;
+	size_t len = strlen(dem);
+	if (len > RP_SYMBOLS_MAX_NAME)
+		len = RP_SYMBOLS_MAX_NAME;
+	*out = rp_arena_strndup(names, dem, len);
+	free(dem);
+	return *out ? 0 : RP_ERR_NOMEM;
+}
+
+/* The fix-ups compare demangled names, as perf's (it demangles on load). */
+static void raw_demangle(struct rp_symtab_builder *b, struct rp_sym_raw *r)
+{
+	const char *dem;
+
+	if (!r->mangled)
+		return;
+	if (demangle_into(b->names, r->name, &dem) < 0) {
+		b->nomem = 1;
+		return;
+	}
+	if (dem)
+		r->name = dem;
+	r->mangled = 0;
+}
+
+int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i)
+{
+	const char *dem;
+
+	if (!t->mangled || i >= t->nr || !__atomic_load_n(&t->mangled[i], __ATOMIC_ACQUIRE))
+		return 0;
+	int err = demangle_into(&t->names, t->syms[i].name, &dem);
+
+	if (err < 0)
+		return err; /* stays mangled; asked again next time */
+	if (dem)
+		t->syms[i].name = dem;
+	__atomic_store_n(&t->mangled[i], 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 		uint8_t binding, uint8_t type, const char *name, size_t len)
 {
-	char *dem = NULL;
-	char tmp[256];
-	const char *src = name;
-
 	if (b->nr >= RP_SYMBOLS_MAX_SYMS)
 		return RP_ERR_LIMIT;
 	if (len > RP_SYMBOLS_MAX_NAME)
@@ -225,40 +275,13 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 		return RP_ERR_NOMEM;
 	if (b->track_tree && tree_reserve(&b->tree, (size_t)b->seq + 1) < 0)
 		return RP_ERR_NOMEM;
-	if (b->demangle && !b->no_demangle && len > 0) {
-		char *z = NULL;
-		const char *cname = name;
-		if (name[len] != 0) {
-			/* Not NUL-terminated where we need it: copy. */
-			if (len < sizeof(tmp)) {
-				memcpy(tmp, name, len);
-				tmp[len] = 0;
-				cname = tmp;
-			} else {
-				z = malloc(len + 1);
-				if (!z)
-					return RP_ERR_NOMEM;
-				memcpy(z, name, len);
-				z[len] = 0;
-				cname = z;
-			}
-		}
-		int err = rp_demangle(cname, &dem);
-		free(z);
-		if (err < 0)
-			return err;
-		if (dem) {
-			src = dem;
-			len = strlen(dem);
-			if (len > RP_SYMBOLS_MAX_NAME)
-				len = RP_SYMBOLS_MAX_NAME;
-		}
-	}
-	char *copy = rp_arena_strndup(b->names, src, len);
-	free(dem);
+	/* Stored as it is; demangled when first needed (most never are:
+	 * a table has thousands of names, a report prints a few). */
+	char *copy = rp_arena_strndup(b->names, name, len);
 	if (!copy)
 		return RP_ERR_NOMEM;
 	struct rp_sym_raw *r = &b->v[b->nr++];
+	r->mangled = b->demangle && !b->no_demangle && len > 0;
 	r->start = start;
 	/* perf: end = start + len, or start when the size is unknown. */
 	r->end = size ? start + size : start;
@@ -441,6 +464,8 @@ void rp_symb_fixup_duplicate(struct rp_symtab_builder *b)
 			continue;
 		}
 		size_t loser = i;
+		raw_demangle(b, &b->v[cur]);
+		raw_demangle(b, &b->v[i]);
 		if (choose_best(&b->v[cur], &b->v[i]) != 0) {
 			loser = cur;
 			cur = i;
@@ -477,9 +502,17 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		t->max_end = NULL;
 		return RP_ERR_NOMEM;
 	}
+	if (b->nomem)
+		return RP_ERR_NOMEM;
+	for (size_t i = 0; i < b->nr && !t->mangled; i++) {
+		if (b->v[i].mangled && !(t->mangled = calloc(b->nr, 1)))
+			return RP_ERR_NOMEM;
+	}
 	uint64_t m = 0;
 	for (size_t i = 0; i < b->nr; i++) {
 		struct rp_symbol *s = &t->syms[i];
+		if (t->mangled)
+			t->mangled[i] = b->v[i].mangled;
 		s->start = b->v[i].start;
 		s->end = b->v[i].end;
 		s->name = b->v[i].name;
@@ -578,6 +611,7 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	if (!t)
 		return;
 	free(t->syms);
+	free(t->mangled);
 	free(t->max_end);
 	free(t->tree_left);
 	free(t->tree_right);
