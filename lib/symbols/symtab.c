@@ -420,8 +420,9 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol(): 0 keeps a, 1 keeps b. */
-static int choose_best(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
+/* perf's choose_best_symbol(): 0 keeps a, 1 keeps b.  The names, which
+ * only the last two rules compare, are demangled first (as perf's are). */
+static int choose_best(struct rp_symtab_builder *bld, struct rp_sym_raw *a, struct rp_sym_raw *b)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
 
@@ -439,6 +440,8 @@ static int choose_best(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
 		return 0;
 	if (gb && !ga)
 		return 1;
+	raw_demangle(bld, a);
+	raw_demangle(bld, b);
 	size_t ua = leading_underscores(a->name), ub = leading_underscores(b->name);
 	if (ub > ua)
 		return 0;
@@ -464,9 +467,7 @@ void rp_symb_fixup_duplicate(struct rp_symtab_builder *b)
 			continue;
 		}
 		size_t loser = i;
-		raw_demangle(b, &b->v[cur]);
-		raw_demangle(b, &b->v[i]);
-		if (choose_best(&b->v[cur], &b->v[i]) != 0) {
+		if (choose_best(b, &b->v[cur], &b->v[i]) != 0) {
 			loser = cur;
 			cur = i;
 		}
