@@ -20,7 +20,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev \
+PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev libdeflate-dev \
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
             scdoc man-db libcapstone-dev nodejs npm chromium \

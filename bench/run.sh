@@ -10,20 +10,23 @@
 # the ratios readperf/perf (below 1: readperf is faster or smaller).
 #
 #   command  readperf                          perf
-#   report   readperf report -g none --sort comm,dso,sym F
+#   report   readperf report --no-children -g none --sort comm,dso,sym F
 #                                              perf report -i F --stdio --no-children
 #                                                --sort comm,dso,sym -g none
-#   graph    readperf report F                 perf report -i F --stdio --no-children
-#            (the rows with their call graphs, perf's --no-children default)
-#   children readperf report --children F      perf report -i F --stdio
-#            (perf's default for a file with call stacks: Children column,
-#            caller graphs under every row)
+#   graph    readperf report --no-children F   perf report -i F --stdio --no-children
+#            (the rows with their call graphs)
+#   children readperf report F                 perf report -i F --stdio
+#            (both tools' default for a file with call stacks: Children
+#            column, caller graphs under every row)
+#   Every readperf command line passes the options of perf's (readperf's
+#   `report FILE` prints perf's default view, so the rows that are not
+#   that view say --no-children and -g none as perf's line does).
 #   script   readperf script F                 perf script -i F
 #   stats    readperf stats F                  perf report -i F --stats
 #   dump     readperf dump F                   perf report -i F -D
 #   collapse readperf collapse F               perf script report stackcollapse -i F
 #            (folded stacks: the outputs are compared sorted)
-#   srcline  readperf report -g none --sort srcline F
+#   srcline  readperf report --no-children -g none --sort srcline F
 #                                              perf report -i F --stdio --no-children
 #                                                -g none --sort srcline
 #   html     readperf html -o PAGE F           readperf report F (no perf
@@ -98,16 +101,16 @@ trap 'rm -rf "$work"' EXIT
 # The two command lines of a row, as arrays rp_cmd and pf_cmd.
 cmdlines() { # command file
 	case "$1" in
-	report) rp_cmd=("$RP" report "${RP_ARGS[@]}" -g none --sort comm,dso,sym "$2")
+	report) rp_cmd=("$RP" report "${RP_ARGS[@]}" --no-children -g none --sort comm,dso,sym "$2")
 		pf_cmd=(perf report -i "$2" --stdio --no-children --sort comm,dso,sym -g none) ;;
-	graph)  rp_cmd=("$RP" report "${RP_ARGS[@]}" "$2"); pf_cmd=(perf report -i "$2" --stdio --no-children) ;;
-	children) rp_cmd=("$RP" report "${RP_ARGS[@]}" --children "$2"); pf_cmd=(perf report -i "$2" --stdio) ;;
+	graph)  rp_cmd=("$RP" report "${RP_ARGS[@]}" --no-children "$2"); pf_cmd=(perf report -i "$2" --stdio --no-children) ;;
+	children) rp_cmd=("$RP" report "${RP_ARGS[@]}" "$2"); pf_cmd=(perf report -i "$2" --stdio) ;;
 	script) rp_cmd=("$RP" script "${RP_ARGS[@]}" "$2"); pf_cmd=(perf script -i "$2") ;;
 	stats)  rp_cmd=("$RP" stats "$2");  pf_cmd=(perf report -i "$2" --stats) ;;
 	dump)   rp_cmd=("$RP" dump "${RP_ARGS[@]}" "$2");   pf_cmd=(perf report -i "$2" -D) ;;
 	collapse) rp_cmd=("$RP" collapse "${RP_ARGS[@]}" "$2")
 		pf_cmd=(perf script report stackcollapse -i "$2") ;;
-	srcline) rp_cmd=("$RP" report "${RP_ARGS[@]}" -g none --sort srcline "$2")
+	srcline) rp_cmd=("$RP" report "${RP_ARGS[@]}" --no-children -g none --sort srcline "$2")
 		pf_cmd=(perf report -i "$2" --stdio --no-children -g none --sort srcline) ;;
 	# perf has no such page: the other side is readperf's own report (the
 	# goal of docs/html.md is a page written in under twice its time).
@@ -144,7 +147,8 @@ check_row() { # command file
 	local c=$1 f=$2 rc
 	case "$c" in
 	report)
-		"$RP" report --sort comm,dso,sym -t ';' "$f" 2>"$work/rp.err" \
+		"$RP" report "${RP_ARGS[@]}" --no-children -g none -F overhead,sample,period,comm,dso,sym \
+			--sort comm,dso,sym -t ';' "$f" 2>"$work/rp.err" \
 			| awk -v sep=';' -f "$root/tests/diff/perf_rows.awk" >"$work/rp.out"
 		rc=${PIPESTATUS[0]}
 		perf report -i "$f" --stdio --no-children --sort comm,dso,sym \

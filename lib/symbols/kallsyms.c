@@ -18,19 +18,37 @@
 
 #define RP_PATH_MAX 4096
 
+/* The value of a hex digit, 0xff for any other byte. */
+static const uint8_t hex_value[256] = {
+	['0'] = 0,  ['1'] = 1,	['2'] = 2,  ['3'] = 3,	['4'] = 4,  ['5'] = 5,	['6'] = 6,
+	['7'] = 7,  ['8'] = 8,	['9'] = 9,  ['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13,
+	['e'] = 14, ['f'] = 15, ['A'] = 10, ['B'] = 11, ['C'] = 12, ['D'] = 13, ['E'] = 14,
+	['F'] = 15,
+};
+
+static inline int hex_digit(unsigned char c)
+{
+	return c == '0' || hex_value[c] ? hex_value[c] : -1;
+}
+
 /* Reads a hex number; returns the number of digits. */
 static size_t get_hex(const char *p, const char *end, uint64_t *v)
 {
 	size_t n = 0;
+	uint64_t x = 0;
+	int d;
 
-	*v = 0;
-	while (p + n < end && isxdigit((unsigned char)p[n])) {
-		int c = (unsigned char)p[n];
-		int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-		*v = (*v << 4) | (uint64_t)d;
+	while (p + n < end && (d = hex_digit((unsigned char)p[n])) >= 0) {
+		x = (x << 4) | (uint64_t)d;
 		n++;
 	}
+	*v = x;
 	return n;
+}
+
+static inline int ascii_upper(char c)
+{
+	return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
 
 /* Reads a number in base 16 as strtoull(3) does (leading blanks, a sign,
@@ -171,12 +189,12 @@ int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder 
 		/* perf reads at most KSYM_NAME_LEN + 1 bytes of a name. */
 		if (nlen > RP_SYMBOLS_MAX_KSYM_NAME + 1)
 			nlen = RP_SYMBOLS_MAX_KSYM_NAME + 1;
-		char ut = (char)toupper((unsigned char)type);
+		char ut = (char)ascii_upper(type);
 		if (ut != 'T' && ut != 'W' && ut != 'D' && ut != 'B')
 			continue;
 		if (nlen > 0 && name[0] == '$')
 			continue;
-		uint8_t binding = type == 'W' ? 2 : isupper((unsigned char)type) ? 1 : 0;
+		uint8_t binding = type == 'W' ? 2 : type == ut ? 1 : 0;
 		uint8_t stype = (ut == 'T' || ut == 'W') ? 2 : 1;
 		int err = rp_symb_add(b, start, 0, binding, stype, name, nlen);
 		if (err < 0)
@@ -202,7 +220,8 @@ int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder 
 				continue;
 			}
 			*tab = 0;
-		} else if (is_x86_64 && strcmp(r->name, "__entry_SYSCALL_64_trampoline") == 0) {
+		} else if (is_x86_64 && r->name[0] == '_' &&
+			   strcmp(r->name, "__entry_SYSCALL_64_trampoline") == 0) {
 			r->dead = 1;
 			continue;
 		} else {

@@ -7,6 +7,13 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#ifdef RP_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#else
+#include <zlib.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,10 +119,7 @@ void rp_symbols_free(struct rp_symbols *s)
 			refs[i].dso->symtab_tried = 0;
 			refs[i].dso->symtab_ready = 0;
 		}
-		if (refs[i].t->dwarf)
-			dwarf_end(refs[i].t->dwarf);
-		if (refs[i].t->dwarf_fd >= 0)
-			close(refs[i].t->dwarf_fd);
+		rp_symtab_dwarf_close(refs[i].t);
 		rp_symtab_free(refs[i].t);
 	}
 	free(s->tables);
@@ -195,8 +199,10 @@ static struct rp_dso_symtab *load_table(struct rp_symbols *s, struct rp_dso *dso
 		/* RP_ERR_LIMIT: no symbols, as for an unreadable file. */
 		free(t->syms);
 		free(t->max_end);
+		free(t->mangled);
 		t->syms = NULL;
 		t->max_end = NULL;
+		t->mangled = NULL;
 		t->nr = 0;
 	}
 	if (t->nr) {
@@ -251,11 +257,153 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso
 			return s->cache[i].sym;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 	const struct rp_symbol *sym = t ? rp_symtab_find(t, addr) : NULL;
+
+	/* Names are demangled when a lookup first returns them. */
+	if (sym && t->mangled && __atomic_load_n(&t->mangled[sym - t->syms], __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&s->lock);
+		if (rp_symtab_demangle(t, (size_t)(sym - t->syms)) < 0)
+			s->error = RP_ERR_NOMEM;
+		pthread_mutex_unlock(&s->lock);
+	}
 	unsigned slot = s->cache_next++ & 3;
 	s->cache[slot].dso = dso;
 	s->cache[slot].addr = addr;
 	s->cache[slot].sym = sym;
 	return sym;
+}
+
+/*
+ * Whether readperf reads a DWARF section: what inline chains and source
+ * lines need (units, abbreviations, strings, line tables, address
+ * ranges).  Location lists, macros, .debug_frame (the unwinder reads CFI
+ * through libdwfl) and name indexes are never read through this handle.
+ */
+static int debug_section_used(const char *name)
+{
+	static const char *const used[] = {
+		".debug_info", ".debug_abbrev", ".debug_str", ".debug_str_offsets",
+		".debug_line", ".debug_line_str", ".debug_ranges", ".debug_rnglists",
+		".debug_aranges", ".debug_addr", ".debug_types",
+	};
+	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		if (!strcmp(name, used[i]))
+			return 1;
+	return 0;
+}
+
+/* Inflates one SHF_COMPRESSED section into the Elf's section data;
+ * returns 0, or -1 when it is left to libdw as it is. */
+static int inflate_section(struct rp_dso_symtab *t, Elf *e, Elf_Scn *scn, GElf_Shdr *sh,
+			   void *dc)
+{
+	GElf_Chdr ch;
+	Elf_Data *raw;
+	size_t hdr = gelf_fsize(e, ELF_T_CHDR, 1, EV_CURRENT);
+
+	if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB || !hdr ||
+	    ch.ch_size == 0 || ch.ch_size > RP_SYMBOLS_MAX_DEBUG_SECTION)
+		return -1;
+	raw = elf_rawdata(scn, NULL);
+	if (!raw || !raw->d_buf || raw->d_size <= hdr)
+		return -1;
+	if (RP_ARRAY_RESERVE(t->dwarf_bufs, t->alloc_dwarf_bufs, t->nr_dwarf_bufs + 1) < 0)
+		return -1;
+	void *out = malloc(ch.ch_size);
+	if (!out)
+		return -1;
+	size_t got = 0;
+#ifdef RP_HAVE_LIBDEFLATE
+	if (libdeflate_zlib_decompress(dc, (const char *)raw->d_buf + hdr, raw->d_size - hdr,
+				       out, ch.ch_size, &got) != LIBDEFLATE_SUCCESS ||
+	    got != ch.ch_size) {
+		free(out);
+		return -1;
+	}
+#else
+	(void)dc;
+	uLongf n = (uLongf)ch.ch_size;
+	if (uncompress(out, &n, (const Bytef *)raw->d_buf + hdr, (uLong)(raw->d_size - hdr)) != Z_OK ||
+	    n != ch.ch_size) {
+		free(out);
+		return -1;
+	}
+	got = n;
+#endif
+	/* What elf_compress(scn, 0, 0) would leave: the section's data
+	 * inflated, its header without SHF_COMPRESSED. */
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d) {
+		free(out);
+		return -1;
+	}
+	t->dwarf_bufs[t->nr_dwarf_bufs++] = out;
+	d->d_buf = out;
+	d->d_size = got;
+	d->d_type = ELF_T_BYTE;
+	d->d_off = 0;
+	d->d_align = ch.ch_addralign ? ch.ch_addralign : 1;
+	sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	sh->sh_size = got;
+	sh->sh_addralign = d->d_align;
+	gelf_update_shdr(scn, sh);
+	return 0;
+}
+
+/*
+ * libdw's dwarf_begin() inflates every compressed debug section of a
+ * file when it opens it, with zlib: for glibc's debug file that is most
+ * of what a DWARF report costs once.  Here the sections readperf reads
+ * are inflated first (with libdeflate where it was found: about twice
+ * zlib's speed) and the others are hidden from libdw (SHT_NOBITS, which
+ * it skips), so libdw finds nothing left to inflate.  Anything unusual
+ * (another compression, a section that does not inflate) is left to
+ * libdw as it is.
+ */
+static Dwarf *open_dwarf(struct rp_dso_symtab *t, int fd)
+{
+	Elf *e;
+	size_t shstrndx;
+	void *dc = NULL;
+
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		return NULL;
+	if (elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) < 0) {
+		elf_end(e);
+		return NULL;
+	}
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED) ||
+		    sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_GROUP) ||
+		    !(name = elf_strptr(e, shstrndx, sh.sh_name)) || strncmp(name, ".debug_", 7))
+			continue;
+		if (!debug_section_used(name)) {
+			sh.sh_type = SHT_NOBITS;
+			gelf_update_shdr(scn, &sh);
+			continue;
+		}
+#ifdef RP_HAVE_LIBDEFLATE
+		if (!dc && !(dc = libdeflate_alloc_decompressor()))
+			continue;
+#endif
+		inflate_section(t, e, scn, &sh, dc);
+	}
+#ifdef RP_HAVE_LIBDEFLATE
+	if (dc)
+		libdeflate_free_decompressor(dc);
+#endif
+	Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+	if (!dw) {
+		elf_end(e);
+		return NULL;
+	}
+	t->dwarf_elf = e;
+	return dw;
 }
 
 void *rp_symtab_dwarf(struct rp_dso_symtab *t)
@@ -265,15 +413,31 @@ void *rp_symtab_dwarf(struct rp_dso_symtab *t)
 		if (t->dwarf_path) {
 			t->dwarf_fd = open(t->dwarf_path, O_RDONLY | O_CLOEXEC);
 			if (t->dwarf_fd >= 0) {
-				t->dwarf = dwarf_begin(t->dwarf_fd, DWARF_C_READ);
-				if (!t->dwarf) {
-					close(t->dwarf_fd);
-					t->dwarf_fd = -1;
-				}
+				t->dwarf = open_dwarf(t, t->dwarf_fd);
+				if (!t->dwarf)
+					rp_symtab_dwarf_close(t);
 			}
 		}
 	}
 	return t->dwarf;
+}
+
+void rp_symtab_dwarf_close(struct rp_dso_symtab *t)
+{
+	if (t->dwarf)
+		dwarf_end(t->dwarf);
+	t->dwarf = NULL;
+	if (t->dwarf_elf)
+		elf_end(t->dwarf_elf);
+	t->dwarf_elf = NULL;
+	for (size_t i = 0; i < t->nr_dwarf_bufs; i++)
+		free(t->dwarf_bufs[i]);
+	free(t->dwarf_bufs);
+	t->dwarf_bufs = NULL;
+	t->nr_dwarf_bufs = t->alloc_dwarf_bufs = 0;
+	if (t->dwarf_fd >= 0)
+		close(t->dwarf_fd);
+	t->dwarf_fd = -1;
 }
 
 int rp_symtab_vaddr(const struct rp_dso_symtab *t, uint64_t addr, uint64_t *vaddr)

@@ -38,6 +38,7 @@ struct rp_sym_raw {
 	uint32_t seq;        /* insertion order, for perf's order of equal starts */
 	uint8_t binding, type;
 	uint8_t dead;
+	uint8_t mangled;     /* name as the file has it: demangled when needed */
 };
 
 struct rp_symtab_builder {
@@ -57,7 +58,11 @@ struct rp_symtab_builder {
 		size_t alloc;
 	} tree;
 	int no_demangle;
-	int demangle; /* demangle names added with rp_symb_add_demangled() */
+	/* Names added while set are demangled when first needed: by the
+	 * fix-ups where two symbols start at one address, else when a
+	 * lookup returns the symbol (rp_symbols_find()). */
+	int demangle;
+	int nomem; /* a demangling ran out of memory */
 };
 
 /* A load segment of the ELF file that holds the DWARF, to turn a symbol's
@@ -76,6 +81,10 @@ struct rp_dso_symtab {
 	uint32_t *tree_left, *tree_right;
 	uint32_t tree_root;
 	struct rp_arena names;
+	/* Per symbol, 1 while its name is still mangled (NULL: none is);
+	 * read and cleared atomically, demangled under the resolver's lock
+	 * (rp_symbols_find()). */
+	uint8_t *mangled;
 	/* Source files: the ELF file to read DWARF from (NULL: none). */
 	char *dwarf_path;
 	struct rp_segment *segs;
@@ -83,6 +92,9 @@ struct rp_dso_symtab {
 	const char **src; /* per symbol; NULL until looked up */
 	uint8_t *src_done;
 	void *dwarf;      /* Dwarf * of dwarf_path, opened on first use */
+	void *dwarf_elf;  /* its Elf *, when opened by rp_symtab_dwarf() */
+	void **dwarf_bufs; /* sections it inflated (freed after dwarf_end) */
+	size_t nr_dwarf_bufs, alloc_dwarf_bufs;
 	int dwarf_fd;
 	uint8_t dwarf_tried;
 	uint8_t addr_is_offset; /* symbols are file offsets (user ELF) */
@@ -129,6 +141,11 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t);
 
 /* Opens t's DWARF on first use; NULL when it has none. */
 void *rp_symtab_dwarf(struct rp_dso_symtab *t);
+/* Closes what rp_symtab_dwarf() opened. */
+void rp_symtab_dwarf_close(struct rp_dso_symtab *t);
+/* Most bytes one compressed debug section may inflate to (more: the
+ * section is left to libdw, which then inflates it itself). */
+#define RP_SYMBOLS_MAX_DEBUG_SECTION (1ull << 30)
 /* addr (t's address space) as the link-time address DWARF speaks of;
  * -1 when no segment holds it. */
 int rp_symtab_vaddr(const struct rp_dso_symtab *t, uint64_t addr, uint64_t *vaddr);
@@ -213,6 +230,10 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t);
 /* The symbol of t covering addr, or NULL. */
 const struct rp_symbol *rp_symtab_find(const struct rp_dso_symtab *t, uint64_t addr);
 void rp_symtab_free(struct rp_dso_symtab *t);
+
+/* syms[i]'s name demangled now if it was still mangled (the caller holds
+ * whatever keeps others from demangling it at once).  0 or RP_ERR_NOMEM. */
+int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i);
 
 /*
  * Demangles name as perf 6.1 does for user symbols (libiberty's

@@ -210,13 +210,63 @@ int rp_demangle(const char *name, char **out)
 	return demangle_ocaml(name, out);
 }
 
+/*
+ * name (NUL-terminated, at most RP_SYMBOLS_MAX_NAME bytes) demangled into
+ * names; *out NULL when it is not mangled.  0 or RP_ERR_NOMEM.
+ */
+static int demangle_into(struct rp_arena *names, const char *name, const char **out)
+{
+	char *dem = NULL;
+	int err = rp_demangle(name, &dem);
+
+	*out = NULL;
+	if (err < 0)
+		return err;
+	if (!dem)
+		return 0;
+	size_t len = strlen(dem);
+	if (len > RP_SYMBOLS_MAX_NAME)
+		len = RP_SYMBOLS_MAX_NAME;
+	*out = rp_arena_strndup(names, dem, len);
+	free(dem);
+	return *out ? 0 : RP_ERR_NOMEM;
+}
+
+/* The fix-ups compare demangled names, as perf's (it demangles on load). */
+static void raw_demangle(struct rp_symtab_builder *b, struct rp_sym_raw *r)
+{
+	const char *dem;
+
+	if (!r->mangled)
+		return;
+	if (demangle_into(b->names, r->name, &dem) < 0) {
+		b->nomem = 1;
+		return;
+	}
+	if (dem)
+		r->name = dem;
+	r->mangled = 0;
+}
+
+int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i)
+{
+	const char *dem;
+
+	if (!t->mangled || i >= t->nr || !__atomic_load_n(&t->mangled[i], __ATOMIC_ACQUIRE))
+		return 0;
+	int err = demangle_into(&t->names, t->syms[i].name, &dem);
+
+	if (err < 0)
+		return err; /* stays mangled; asked again next time */
+	if (dem)
+		t->syms[i].name = dem;
+	__atomic_store_n(&t->mangled[i], 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 		uint8_t binding, uint8_t type, const char *name, size_t len)
 {
-	char *dem = NULL;
-	char tmp[256];
-	const char *src = name;
-
 	if (b->nr >= RP_SYMBOLS_MAX_SYMS)
 		return RP_ERR_LIMIT;
 	if (len > RP_SYMBOLS_MAX_NAME)
@@ -225,40 +275,13 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 		return RP_ERR_NOMEM;
 	if (b->track_tree && tree_reserve(&b->tree, (size_t)b->seq + 1) < 0)
 		return RP_ERR_NOMEM;
-	if (b->demangle && !b->no_demangle && len > 0) {
-		char *z = NULL;
-		const char *cname = name;
-		if (name[len] != 0) {
-			/* Not NUL-terminated where we need it: copy. */
-			if (len < sizeof(tmp)) {
-				memcpy(tmp, name, len);
-				tmp[len] = 0;
-				cname = tmp;
-			} else {
-				z = malloc(len + 1);
-				if (!z)
-					return RP_ERR_NOMEM;
-				memcpy(z, name, len);
-				z[len] = 0;
-				cname = z;
-			}
-		}
-		int err = rp_demangle(cname, &dem);
-		free(z);
-		if (err < 0)
-			return err;
-		if (dem) {
-			src = dem;
-			len = strlen(dem);
-			if (len > RP_SYMBOLS_MAX_NAME)
-				len = RP_SYMBOLS_MAX_NAME;
-		}
-	}
-	char *copy = rp_arena_strndup(b->names, src, len);
-	free(dem);
+	/* Stored as it is; demangled when first needed (most never are:
+	 * a table has thousands of names, a report prints a few). */
+	char *copy = rp_arena_strndup(b->names, name, len);
 	if (!copy)
 		return RP_ERR_NOMEM;
 	struct rp_sym_raw *r = &b->v[b->nr++];
+	r->mangled = b->demangle && !b->no_demangle && len > 0;
 	r->start = start;
 	/* perf: end = start + len, or start when the size is unknown. */
 	r->end = size ? start + size : start;
@@ -276,19 +299,88 @@ int rp_symb_add(struct rp_symtab_builder *b, uint64_t start, uint64_t size,
 	return 0;
 }
 
-static int raw_cmp(const void *pa, const void *pb)
+/* a before b: by start, equal starts by insertion order. */
+static inline int raw_before(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
 {
-	const struct rp_sym_raw *a = pa, *b = pb;
-
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->start < b->start || (a->start == b->start && a->seq < b->seq);
 }
 
+static void insertion_sort(struct rp_sym_raw *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct rp_sym_raw x = v[i];
+		size_t j = i;
+
+		while (j > 0 && raw_before(&x, &v[j - 1])) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/*
+ * A natural merge sort: runs already in order are found and merged in
+ * pairs.  /proc/kallsyms lists the kernel's symbols in address order and
+ * each module's after them (a handful of runs), and a table is sorted
+ * again after its fix-ups, so most sorts are one pass that finds the
+ * order already there; an ELF symbol table costs what a merge sort costs.
+ * Without memory for the merge buffer, an insertion sort (in place).
+ */
 void rp_symb_sort(struct rp_symtab_builder *b)
 {
-	if (b->nr > 1)
-		qsort(b->v, b->nr, sizeof(*b->v), raw_cmp);
+	size_t n = b->nr;
+	struct rp_sym_raw *v = b->v;
+
+	if (n < 2)
+		return;
+	size_t i = 1;
+	while (i < n && !raw_before(&v[i], &v[i - 1]))
+		i++;
+	if (i == n)
+		return;
+	struct rp_sym_raw *tmp = malloc(n * sizeof(*tmp));
+	size_t *bound = malloc((n + 1) * sizeof(*bound));
+	if (!tmp || !bound) {
+		free(tmp);
+		free(bound);
+		insertion_sort(v, n);
+		return;
+	}
+	/* Run boundaries, found once; each pass merges neighbours. */
+	size_t nb = 0;
+	bound[nb++] = 0;
+	for (i = 1; i < n; i++)
+		if (raw_before(&v[i], &v[i - 1]))
+			bound[nb++] = i;
+	bound[nb] = n; /* nb runs: [bound[k], bound[k + 1]) */
+	struct rp_sym_raw *src = v, *dst = tmp;
+	while (nb > 1) {
+		size_t k, out = 0;
+		for (k = 0; k + 1 < nb; k += 2) {
+			size_t a = bound[k], ae = bound[k + 1], c = ae, ce = bound[k + 2], d = a;
+			while (a < ae && c < ce)
+				dst[d++] = raw_before(&src[c], &src[a]) ? src[c++] : src[a++];
+			while (a < ae)
+				dst[d++] = src[a++];
+			while (c < ce)
+				dst[d++] = src[c++];
+			bound[out++] = bound[k];
+		}
+		if (k < nb) {
+			memcpy(dst + bound[k], src + bound[k], (bound[k + 1] - bound[k]) * sizeof(*src));
+			bound[out++] = bound[k];
+		}
+		bound[out] = n;
+		nb = out;
+		struct rp_sym_raw *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(bound);
+	free(tmp);
 }
 
 void rp_symb_fixup_end(struct rp_symtab_builder *b, int is_kallsyms)
@@ -328,8 +420,9 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol(): 0 keeps a, 1 keeps b. */
-static int choose_best(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
+/* perf's choose_best_symbol(): 0 keeps a, 1 keeps b.  The names, which
+ * only the last two rules compare, are demangled first (as perf's are). */
+static int choose_best(struct rp_symtab_builder *bld, struct rp_sym_raw *a, struct rp_sym_raw *b)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
 
@@ -347,6 +440,8 @@ static int choose_best(const struct rp_sym_raw *a, const struct rp_sym_raw *b)
 		return 0;
 	if (gb && !ga)
 		return 1;
+	raw_demangle(bld, a);
+	raw_demangle(bld, b);
 	size_t ua = leading_underscores(a->name), ub = leading_underscores(b->name);
 	if (ub > ua)
 		return 0;
@@ -372,7 +467,7 @@ void rp_symb_fixup_duplicate(struct rp_symtab_builder *b)
 			continue;
 		}
 		size_t loser = i;
-		if (choose_best(&b->v[cur], &b->v[i]) != 0) {
+		if (choose_best(b, &b->v[cur], &b->v[i]) != 0) {
 			loser = cur;
 			cur = i;
 		}
@@ -408,9 +503,17 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		t->max_end = NULL;
 		return RP_ERR_NOMEM;
 	}
+	if (b->nomem)
+		return RP_ERR_NOMEM;
+	for (size_t i = 0; i < b->nr && !t->mangled; i++) {
+		if (b->v[i].mangled && !(t->mangled = calloc(b->nr, 1)))
+			return RP_ERR_NOMEM;
+	}
 	uint64_t m = 0;
 	for (size_t i = 0; i < b->nr; i++) {
 		struct rp_symbol *s = &t->syms[i];
+		if (t->mangled)
+			t->mangled[i] = b->v[i].mangled;
 		s->start = b->v[i].start;
 		s->end = b->v[i].end;
 		s->name = b->v[i].name;
@@ -509,6 +612,7 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	if (!t)
 		return;
 	free(t->syms);
+	free(t->mangled);
 	free(t->max_end);
 	free(t->tree_left);
 	free(t->tree_right);

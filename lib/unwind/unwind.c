@@ -86,6 +86,7 @@ struct rp_uw_walk {
 	uint64_t *ips;
 	size_t nr, max;
 	int stale; /* a module's map changed: rebuild and walk again */
+	uint64_t plt_frames; /* fast walk: frames by a PLT entry's CFA */
 };
 
 /* A DSO's state for fast walks (one per unwinder and DSO). */
@@ -507,17 +508,32 @@ enum {
 
 /* A packed rule: bit 0 always set (values are never NULL); bit 1: simple;
  * bit 2: CFA base rbp (else rsp); bit 3: return address undefined; bits
- * 4-5: rbp same (0), undefined (1), at CFA + offset (2); bits 8-31: CFA
- * offset, 32-47: return address offset, 48-63: rbp offset (signed). */
+ * 4-5: rbp same (0), undefined (1), at CFA + offset (2); bit 6: the CFA
+ * is a PLT entry's expression (below); bits 8-31: CFA offset, 32-47:
+ * return address offset, 48-63: rbp offset (signed), or for a PLT
+ * expression (rbp then never at CFA + offset) its mask, bound and shift,
+ * 5 bits each. */
 #define RULE_NOT_SIMPLE 1ull
 #define RULE_SIMPLE 2ull
 #define RULE_CFA_RBP 4ull
 #define RULE_RA_UNDEF 8ull
 #define RULE_RBP_SHIFT 4
+#define RULE_CFA_PLT 64ull
 enum { RBP_SAME = 0, RBP_UNDEF = 1, RBP_AT = 2 };
 
+/*
+ * The CFA of a PLT entry: the linkers' .eh_frame for .plt gives it as the
+ * expression DW_OP_breg7 (rsp) OFF; DW_OP_breg16 (rip) 0; DW_OP_litMASK;
+ * DW_OP_and; DW_OP_litBOUND; DW_OP_ge; DW_OP_litSHIFT; DW_OP_shl;
+ * DW_OP_plus (binutils: 8, 15, 11, 3: rsp + 8, 8 more once the entry has
+ * pushed its index), that is rsp + OFF + (((rip & MASK) >= BOUND) <<
+ * SHIFT), with rip the frame's pc as libdwfl holds it (the sampled ip, or
+ * the return address that made the frame).
+ */
 struct fast_rule {
 	int cfa_rbp, ra_undef, rbp;
+	int cfa_plt;
+	unsigned plt_mask, plt_bound, plt_shift;
 	int64_t cfa_off, ra_off, rbp_off;
 };
 
@@ -526,10 +542,18 @@ static uint64_t rule_pack(const struct fast_rule *r)
 	if (r->cfa_off < -(1 << 23) || r->cfa_off >= (1 << 23) || r->ra_off < INT16_MIN ||
 	    r->ra_off > INT16_MAX || r->rbp_off < INT16_MIN || r->rbp_off > INT16_MAX)
 		return RULE_NOT_SIMPLE;
+	uint64_t high = (uint64_t)r->rbp_off & 0xffffull;
+
+	if (r->cfa_plt) {
+		if (r->rbp == RBP_AT || r->cfa_rbp || r->plt_mask > 31 || r->plt_bound > 31 ||
+		    r->plt_shift > 31)
+			return RULE_NOT_SIMPLE;
+		high = r->plt_mask | r->plt_bound << 5 | r->plt_shift << 10;
+	}
 	return 1ull | RULE_SIMPLE | (r->cfa_rbp ? RULE_CFA_RBP : 0) |
 	       (r->ra_undef ? RULE_RA_UNDEF : 0) | ((uint64_t)r->rbp << RULE_RBP_SHIFT) |
-	       (((uint64_t)r->cfa_off & 0xffffffull) << 8) |
-	       (((uint64_t)r->ra_off & 0xffffull) << 32) | (((uint64_t)r->rbp_off & 0xffffull) << 48);
+	       (r->cfa_plt ? RULE_CFA_PLT : 0) | (((uint64_t)r->cfa_off & 0xffffffull) << 8) |
+	       (((uint64_t)r->ra_off & 0xffffull) << 32) | (high << 48);
 }
 
 static void rule_unpack(uint64_t v, struct fast_rule *r)
@@ -537,9 +561,43 @@ static void rule_unpack(uint64_t v, struct fast_rule *r)
 	r->cfa_rbp = !!(v & RULE_CFA_RBP);
 	r->ra_undef = !!(v & RULE_RA_UNDEF);
 	r->rbp = (int)((v >> RULE_RBP_SHIFT) & 3);
+	r->cfa_plt = !!(v & RULE_CFA_PLT);
 	r->cfa_off = (int32_t)((uint32_t)(v >> 8) << 8) >> 8;
 	r->ra_off = (int16_t)(uint16_t)(v >> 32);
 	r->rbp_off = (int16_t)(uint16_t)(v >> 48);
+	r->plt_mask = (unsigned)(v >> 48) & 31;
+	r->plt_bound = (unsigned)(v >> 53) & 31;
+	r->plt_shift = (unsigned)(v >> 58) & 31;
+}
+
+/* Whether ops are a PLT entry's CFA expression (see struct fast_rule). */
+static int cfa_is_plt(const Dwarf_Op *ops, size_t nops, struct fast_rule *r)
+{
+	if (nops != 9 || ops[0].atom != DW_OP_breg7 || ops[1].atom != DW_OP_breg16 ||
+	    ops[1].number != 0 || ops[2].atom < DW_OP_lit0 || ops[2].atom > DW_OP_lit31 ||
+	    ops[3].atom != DW_OP_and || ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit31 ||
+	    ops[5].atom != DW_OP_ge || ops[6].atom < DW_OP_lit0 || ops[6].atom > DW_OP_lit31 ||
+	    ops[7].atom != DW_OP_shl || ops[8].atom != DW_OP_plus)
+		return 0;
+	r->cfa_plt = 1;
+	r->cfa_rbp = 0;
+	r->cfa_off = (int64_t)ops[0].number;
+	r->plt_mask = (unsigned)(ops[2].atom - DW_OP_lit0);
+	r->plt_bound = (unsigned)(ops[4].atom - DW_OP_lit0);
+	r->plt_shift = (unsigned)(ops[6].atom - DW_OP_lit0);
+	return 1;
+}
+
+/* The CFA by r in a frame of pc, rsp and rbp. */
+static inline uint64_t rule_cfa(const struct fast_rule *r, uint64_t pc, uint64_t rsp, uint64_t rbp)
+{
+	if (r->cfa_plt) {
+		/* DW_OP_ge compares signed: both sides are below 32 here. */
+		uint64_t big = (pc & r->plt_mask) >= r->plt_bound;
+
+		return rsp + (uint64_t)r->cfa_off + (big << r->plt_shift);
+	}
+	return (r->cfa_rbp ? rbp : rsp) + (uint64_t)r->cfa_off;
 }
 
 /* A register's rule as dwarf_frame_register() gives it: 0 same value, 1
@@ -592,11 +650,15 @@ static uint64_t rule_lookup(Dwarf_CFI *cfi, uint64_t pc)
 		return RULE_NOT_SIMPLE;
 	if (dwarf_frame_info(fr, &start, &end, &signal) != DW_X86_64_RA || signal)
 		goto out;
-	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx ||
-	    (ops[0].number != DW_X86_64_RSP && ops[0].number != DW_X86_64_RBP))
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0)
 		goto out;
-	r.cfa_rbp = ops[0].number == DW_X86_64_RBP;
-	r.cfa_off = (int64_t)ops[0].number2;
+	if (nops == 1 && ops[0].atom == DW_OP_bregx &&
+	    (ops[0].number == DW_X86_64_RSP || ops[0].number == DW_X86_64_RBP)) {
+		r.cfa_rbp = ops[0].number == DW_X86_64_RBP;
+		r.cfa_off = (int64_t)ops[0].number2;
+	} else if (!cfa_is_plt(ops, nops, &r)) {
+		goto out;
+	}
 	int ra = reg_rule(fr, DW_X86_64_RA, &r.ra_off);
 
 	if (ra == 1)
@@ -747,6 +809,7 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 	size_t nr_mods = 0;
 
 	w->nr = 0;
+	w->plt_frames = 0;
 	for (int initial = 1;; initial = 0) {
 		uint64_t at = initial ? pc : pc - 1, bias;
 		struct rp_uw_dso *ds = fast_module(u, w->maps, pc, at, &bias);
@@ -802,7 +865,9 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 		 * return address: the walk ends here. */
 		if (r.cfa_rbp && !rbp_set)
 			return FAST_DONE;
-		uint64_t cfa = (r.cfa_rbp ? rbp : rsp) + (uint64_t)r.cfa_off, ra = 0;
+		uint64_t cfa = rule_cfa(&r, pc, rsp, rbp), ra = 0;
+
+		w->plt_frames += (uint64_t)r.cfa_plt;
 		int got = stack_word(w, cfa + (uint64_t)r.ra_off, &ra);
 
 		if (got < 0) {
@@ -907,6 +972,7 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, 
 	if (u->mode == RP_UNWIND_AUTO && w->arch == RP_UW_X86_64) {
 		if (fast_walk(u, ip) == FAST_DONE) {
 			u->stats.fast++;
+			u->stats.plt_frames += w->plt_frames;
 			goto done;
 		}
 		u->stats.fallbacks++;

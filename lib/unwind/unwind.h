@@ -60,6 +60,8 @@ struct rp_unwind_stats {
 	 * use (or sits at a map's or module's edge), a row is not simple, a
 	 * read falls outside the stack bytes. */
 	uint64_t fb_module, fb_rule, fb_stack;
+	/* Frames of fast walks whose CFA was a PLT entry's expression. */
+	uint64_t plt_frames;
 };
 
 /*

@@ -121,6 +121,44 @@ static void test_fixups(void **state)
 	rp_arena_release(&names);
 }
 
+/* The sort: by start, equal starts in insertion order, whatever runs the
+ * input holds (sorted, reversed, runs as kallsyms has them, random). */
+static void test_sort(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 0, 1, 2, 3, 17, 1000, 4099 };
+	unsigned seed = 12345;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		for (int shape = 0; shape < 4; shape++) {
+			struct rp_arena names = RP_ARENA_INIT;
+			struct rp_symtab_builder b;
+			size_t n = sizes[si];
+
+			rp_symb_init(&b, &names);
+			for (size_t i = 0; i < n; i++) {
+				uint64_t start;
+				seed = seed * 1103515245u + 12345u;
+				switch (shape) {
+				case 0: start = i; break;                 /* sorted */
+				case 1: start = n - i; break;             /* reversed */
+				case 2: start = (i % 300) * 16 + i / 300; break; /* runs */
+				default: start = (seed >> 16) % 64; break; /* random, equal starts */
+				}
+				assert_int_equal(rp_symb_add(&b, start, 1, 1, 2, "s", 1), 0);
+			}
+			rp_symb_sort(&b);
+			assert_int_equal(b.nr, n);
+			for (size_t i = 1; i < n; i++) {
+				const struct rp_sym_raw *p = &b.v[i - 1], *q = &b.v[i];
+				assert_true(p->start < q->start || (p->start == q->start && p->seq < q->seq));
+			}
+			rp_symb_release(&b);
+			rp_arena_release(&names);
+		}
+	}
+}
+
 /* Symbols added after the fix-ups may overlap (PLT entries over an
  * extended _init): the answer is the one perf's tree descent meets. */
 static void test_overlap_tree(void **state)
@@ -748,7 +786,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixups),	     cmocka_unit_test(test_overlap_tree),
+		cmocka_unit_test(test_fixups),	     cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_overlap_tree),
 		cmocka_unit_test(test_kallsyms),     cmocka_unit_test(test_kernel_cache),
 		cmocka_unit_test(test_kernel_map_fixup),
 		cmocka_unit_test(test_bpf),
