@@ -24,10 +24,18 @@ void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool
 	t->nr_nodes = nr_nodes;
 }
 
+struct rp_inl_key {
+	const struct rp_symbol *sym; /* NULL: empty */
+	const char *name;            /* sym's, when the key was made */
+	uint64_t key;
+};
+
 void rp_ctree_release(struct rp_ctree *t)
 {
 	rp_hashmap_release(&t->index);
 	rp_hashmap_release(&t->name_index);
+	free(t->inl_keys);
+	t->inl_keys = NULL;
 }
 
 struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
@@ -43,12 +51,29 @@ struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
  * function key (the symbol's start in its DSO, or the ip without one;
  * an inlined function's frame, which shares its start with the function
  * it was inlined into, by its name). */
-static void rp_frame_key(const struct rp_cframe *f, const char **name, uint64_t *key)
+static void rp_frame_key(struct rp_ctree *t, const struct rp_cframe *f, const char **name,
+			 uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
 	*key = f->sym ? f->sym->start : f->ip;
-	if (f->sym && f->sym->inlined)
-		*key = rp_hash_bytes(*name, strlen(*name)) | (1ull << 63);
+	if (!f->sym || !f->sym->inlined)
+		return;
+	/* C++ names are long: hash each once (the symbols live as long as
+	 * the tree is built; the name is checked in case one was not). */
+	if (!t->inl_keys)
+		t->inl_keys = calloc(RP_CTREE_INL_KEYS, sizeof(*t->inl_keys));
+	struct rp_inl_key *c =
+		t->inl_keys ? &t->inl_keys[rp_hash64((uint64_t)(uintptr_t)f->sym) &
+					   (RP_CTREE_INL_KEYS - 1)]
+			    : NULL;
+
+	if (c && c->sym == f->sym && c->name == *name) {
+		*key = c->key;
+		return;
+	}
+	*key = rp_hash_bytes(*name, strlen(*name)) | (1ull << 63);
+	if (c)
+		*c = (struct rp_inl_key){ f->sym, *name, *key };
 }
 
 static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso *dso,
@@ -136,7 +161,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	const char *name;
 	uint64_t key;
 
-	rp_frame_key(f, &name, &key);
+	rp_frame_key(t, f, &name, &key);
 	return rp_ctree_child_of(t, parent, f->dso, name, key, f->sym && f->sym->inlined, f->ip,
 				 err);
 }

@@ -82,7 +82,14 @@ struct rp_ctree {
 	 * threads at once (their own arena, pool and indexes each), so
 	 * counted atomically. */
 	uint64_t *nr_nodes;
+	/* The keys of inlined functions' frames (a hash of the name) by
+	 * symbol, computed once: direct-mapped, RP_CTREE_INL_KEYS entries,
+	 * allocated at the first inlined frame. */
+	struct rp_inl_key *inl_keys;
 };
+
+/* Entries of a ctree's cache of inlined frames' keys (a power of two). */
+#define RP_CTREE_INL_KEYS 1024u
 
 /* nr_nodes: the report's count of nodes (see above), not owned. */
 void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool,
