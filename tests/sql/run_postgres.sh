@@ -19,14 +19,12 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/sql/pg_lib.sh
+. "$here/pg_lib.sh"
 rp_take_binary "${1:?usage: run_postgres.sh /path/to/readperf}"
 require_perf
 require_cc
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] && [ -x "$pgbin/pg_ctl" ] ||
-	rp_cannot_run "PostgreSQL's server is not installed (apt-get install postgresql)" \
-		      "readperf postgres was NOT tested."
-require_tool psql "psql is not installed (apt-get install postgresql-client)"
+pg_require
 "$RP" postgres --help >/dev/null 2>&1 || rp_cannot_run "readperf has no postgres command"
 
 rp_workdir rp-postgres keep-on-failure
@@ -34,31 +32,7 @@ work=$rp_work_dir
 chmod 755 "$work"
 cd "$work" || exit 1
 
-# The server refuses to run as root: as nobody then.
-as=()
-if [ "$(id -u)" = 0 ]; then
-	as=(runuser -u nobody --)
-fi
-mkdir pg sock
-[ ${#as[@]} -eq 0 ] || chown nobody pg sock
-stop_pg() {
-	"${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1
-	rp_workdir_exit
-}
-trap stop_pg EXIT
-if ! "${as[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U rp -E UTF8 --no-sync \
-	>initdb.log 2>&1; then
-	cat initdb.log >&2
-	rp_cannot_run "initdb failed" "readperf postgres was NOT tested."
-fi
-if ! "${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
-	-o "-k $work/sock -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1; then
-	cat "$work/pg/server.log" >&2
-	rp_cannot_run "the PostgreSQL server does not start" "readperf postgres was NOT tested."
-fi
-export PGHOST=$work/sock PGUSER=rp
-psql -qX -d postgres -c "CREATE DATABASE perf" || { echo "createdb failed" >&2; exit 1; }
-dsn="host=$work/sock user=rp dbname=perf"
+pg_start "$work" perf
 sql() { psql -qXAt -d perf -F '|' "$@"; }
 
 # Two builds of the workload, and recordings of each.

@@ -3,7 +3,7 @@
 # export-to-postgresql.py (`perf script -s export-to-postgresql.py DB
 # [calls] [callchains]`, through PySide2's QPSQL driver: Debian's
 # python3-pyside2.qtsql and libqt5sql5-psql), on a PostgreSQL server
-# started here (as run_postgres.sh starts it) and files recorded now: a
+# started here (tests/sql/pg_lib.sh, as for run_postgres.sh) and files recorded now: a
 # workload with call stacks (-g) and fork/exec children, and a two-event
 # file with context switches.  perf's script writes one database per
 # file; readperf writes both files into one database, each a recording;
@@ -22,16 +22,15 @@ set -u
 
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/sql/pg_lib.sh
+. "$here/pg_lib.sh"
 rp_take_binary "${1:?usage: run_postgres_perf.sh /path/to/readperf}"
 require_perf
 require_cc
 scripts=$(for d in /usr/libexec/perf-core /usr/lib/perf-core; do
 	[ -f "$d/scripts/python/export-to-postgresql.py" ] && echo "$d/scripts/python" && break; done)
 [ -n "$scripts" ] || rp_cannot_run "perf's export-to-postgresql.py is not installed"
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] && [ -x "$pgbin/pg_ctl" ] ||
-	rp_cannot_run "PostgreSQL's server is not installed (apt-get install postgresql)"
-require_tool psql "psql is not installed (apt-get install postgresql-client)"
+pg_require
 # perf embeds the system's Python: PySide2 and its PostgreSQL driver must
 # be there.
 /usr/bin/python3 -c 'from PySide2.QtSql import QSqlDatabase
@@ -47,29 +46,7 @@ work=$rp_work_dir
 chmod 755 "$work"
 cd "$work" || exit 1
 
-as=()
-[ "$(id -u)" = 0 ] && as=(runuser -u nobody --)
-mkdir pg sock
-[ ${#as[@]} -eq 0 ] || chown nobody pg sock
-stop_pg() {
-	"${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1
-	rp_workdir_exit
-}
-trap stop_pg EXIT
-if ! "${as[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U rp -E UTF8 --no-sync \
-	>initdb.log 2>&1; then
-	cat initdb.log >&2
-	rp_cannot_run "initdb failed"
-fi
-if ! "${as[@]}" "$pgbin/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
-	-o "-k $work/sock -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1; then
-	cat "$work/pg/server.log" >&2
-	rp_cannot_run "the PostgreSQL server does not start"
-fi
-# libpq's defaults, for perf's script (QPSQL), readperf and psql alike.
-export PGHOST=$work/sock PGUSER=rp
-psql -qX -d postgres -c "CREATE DATABASE rp" || { echo "createdb failed" >&2; exit 1; }
-dsn="host=$work/sock user=rp dbname=rp"
+pg_start "$work" rp
 
 rp_compile_workload || exit 1
 record_workload cg -e cpu-clock -g -- -t 300 -f 3
