@@ -20,7 +20,8 @@
 #   - report --no-children and --children (graphs), with --no-inline, equal
 #     perf's; report --no-children with inlined frames equals perf's;
 #   - report --sort srcline, srcfile,dso and sym,srcline equal perf's
-#     (--no-children, and srcline and srcfile with --children), and
+#     (--no-children, and srcline and srcfile with --children, also on a
+#     frame-pointer recording), and
 #     script -F +srcline on >= 99 % of the frames (glibc's aside);
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
@@ -56,7 +57,10 @@ agree="python3 $here/stacks_agree.py"
 	"$CXX" -O2 -g -fomit-frame-pointer -pthread -o stacks "$root/tests/workload/stacks.cc" \
 		-L. -lstacks -Wl,-rpath,'$ORIGIN' 2>>cc.err &&
 	"${CC:-cc}" -O2 -g -fomit-frame-pointer -o workload "$root/tests/workload/workload.c" \
-		-lm 2>>cc.err || { cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
+		-lm 2>>cc.err &&
+	"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload-fp \
+		"$root/tests/workload/workload.c" -lm 2>>cc.err ||
+	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
 record() {
 	local out=$1
@@ -82,6 +86,10 @@ grep -q . <(perf script -i stacks.data 2>/dev/null | head -1) || {
 	rp_cannot_run "perf record --call-graph dwarf -p failed"
 }
 record workload.data -- ./workload -q -t 1000
+# Frame-pointer stacks (-g), for --children's source lines of callers
+# that no unwinding looked up.
+perf record -q -g -e cpu-clock -o fp.data -- ./workload-fp -q -t 500 >fp.data.record.out 2>&1 &&
+	[ -s fp.data ] || { cat fp.data.record.out >&2; rp_cannot_run "perf record -g failed"; }
 
 # same TAG FILE-PERF FILE-RP: exact comparison.
 same() {
@@ -144,6 +152,10 @@ report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no
 # (no srcfile in a relocated file, "dso[ip]" without a symbol).
 report_same stacks.children-srcline stacks.data "--children --sort dso,srcline -g none" --children --sort dso,srcline -g none
 report_same stacks.children-srcfile stacks.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
+# ... and with frame-pointer stacks: perf looks callers up at the sampled
+# ip as if it were the map's address ("sym+OFFSET" in a relocated file).
+report_same fp.children-srcline fp.data "--children --sort dso,srcline -g none" --children --sort dso,srcline -g none
+report_same fp.children-srcfile fp.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
 RP_DWARF_SKIP=
 
 # --children: one row for a function on every main-thread stack.  perf
