@@ -2,14 +2,19 @@
 # A PostgreSQL server of the test's own, for tests/sql/run_postgres*.sh
 # (sourced after tests/lib.sh):
 #
-#   pg_require             the server's programs and psql, else rp_cannot_run
-#   pg_start DIR DATABASE  initdb in DIR/pg, a server on the Unix socket
-#                          DIR/sock only (no TCP), stopped when the test
-#                          exits; PGHOST and PGUSER set for libpq's
-#                          clients; DATABASE created; dsn its libpq DSN
+#   pg_require                the server's programs, psql and readperf's
+#                             postgres command, else rp_cannot_run
+#   pg_start PREFIX DATABASE  the test's scratch directory (rp_workdir
+#                             PREFIX, kept on failure: work, the current
+#                             directory), initdb in work/pg, a server on
+#                             the Unix socket work/sock only (no TCP),
+#                             stopped when the test exits; PGHOST and
+#                             PGUSER set for libpq's clients; DATABASE
+#                             created; dsn its libpq DSN
 #
-# As root the server runs as nobody (it refuses root); DIR must be
-# reachable by nobody (mode 755).  fsync is off: the data is thrown away.
+# As root the server runs as nobody (it refuses root), so the scratch
+# directory is made reachable (mode 755: the server also reads files the
+# tests write there for COPY).  fsync is off: the data is thrown away.
 
 pg_require() {
 	pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -17,6 +22,7 @@ pg_require() {
 		rp_cannot_run "PostgreSQL's server is not installed (apt-get install postgresql)" \
 			      "readperf postgres was NOT tested."
 	require_tool psql "psql is not installed (apt-get install postgresql-client)"
+	"$RP" postgres --help >/dev/null 2>&1 || rp_cannot_run "readperf has no postgres command"
 }
 
 pg_stop() {
@@ -28,7 +34,11 @@ pg_stop() {
 }
 
 pg_start() {
-	pg_dir=$1
+	rp_workdir "$1" keep-on-failure
+	work=$rp_work_dir
+	pg_dir=$work
+	chmod 755 "$work"
+	cd "$work" || exit 1
 	pg_as=()
 	[ "$(id -u)" = 0 ] && pg_as=(runuser -u nobody --)
 	mkdir "$pg_dir/pg" "$pg_dir/sock" || exit 1

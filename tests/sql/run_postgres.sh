@@ -25,14 +25,8 @@ rp_take_binary "${1:?usage: run_postgres.sh /path/to/readperf}"
 require_perf
 require_cc
 pg_require
-"$RP" postgres --help >/dev/null 2>&1 || rp_cannot_run "readperf has no postgres command"
 
-rp_workdir rp-postgres keep-on-failure
-work=$rp_work_dir
-chmod 755 "$work"
-cd "$work" || exit 1
-
-pg_start "$work" perf
+pg_start rp-postgres perf
 sql() { psql -qXAt -d perf -F '|' "$@"; }
 
 # Two builds of the workload, and recordings of each.

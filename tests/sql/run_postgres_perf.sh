@@ -38,15 +38,8 @@ import sys
 sys.exit(0 if "QPSQL" in QSqlDatabase.drivers() else 1)' 2>/dev/null ||
 	rp_cannot_run "PySide2's QtSql or its QPSQL driver is missing" \
 		      "(apt-get install python3-pyside2.qtsql libqt5sql5-psql)"
-"$RP" postgres --help >/dev/null 2>&1 || rp_cannot_run "readperf has no postgres command"
 
-rp_workdir rp-pgperf keep-on-failure
-work=$rp_work_dir
-# perf's script writes its rows to files there and the server COPYs them.
-chmod 755 "$work"
-cd "$work" || exit 1
-
-pg_start "$work" rp
+pg_start rp-pgperf rp
 
 rp_compile_workload || exit 1
 record_workload cg -e cpu-clock -g -- -t 300 -f 3
