@@ -160,6 +160,9 @@ struct rp_hist_entry {
 	/* The RP_FILTERED_* marks of the sample that made the entry: perf
 	 * keeps those of the first sample and hides the row when set. */
 	unsigned filtered;
+	/* perf never made the tracepoint text before the widths were
+	 * taken: the row shows it cut to the column (rp_mark_trace_cut). */
+	int trace_cut;
 	/* Branch mode and --mem-mode: the branch or the memory access (the
 	 * report's arena); NULL otherwise. */
 	const struct rp_br_info *br;
@@ -2191,6 +2194,7 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	 * this sample makes, and with --children with the entries of its
 	 * stack: the row is hidden, its samples stay in the totals. */
 	key.filtered = res ? res->filtered : 0;
+	key.trace_cut = 0;
 	key.thread = res ? res->thread : NULL;
 	key.sample_ip = s->ip;
 	if ((rc = rp_ekey_fill(&key.k, &r->names, r->want_srcline ? &r->srctext : NULL, s, res)))
@@ -2882,6 +2886,62 @@ static const struct {
  * together, and ":XX ". */
 #define RP_TRANSACTION_LEN 32
 
+/* The entry keys before trace (r->keys[0..n)), in perf's order. */
+struct rp_trace_prefix {
+	const struct rp_report *r;
+	size_t n;
+};
+
+static int rp_trace_prefix_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
+	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_trace_prefix *p = ctx;
+	int c;
+
+	for (size_t i = 0; i < p->n; i++)
+		if ((c = rp_cmp_key_collapse(p->r, p->r->keys[i], a, b)))
+			return c;
+	return 0;
+}
+
+/*
+ * perf makes an entry's tracepoint text (hist_entry->trace_output) in
+ * sort__trace_cmp, that is only when the entry is compared on the trace
+ * key: when another sample of the evsel has the same values of the keys
+ * before trace.  hists__calc_col_len() runs before the other entries'
+ * texts are made (at print time), so those rows show their text cut to
+ * the column's width.  Marks them (trace_cut).  Errors: RP_ERR_NOMEM.
+ */
+static int rp_mark_trace_cut(const struct rp_report *r, const struct rp_hists *h)
+{
+	struct rp_trace_prefix p = { .r = r, .n = 0 };
+	struct rp_hist_entry **v;
+
+	while (p.n < r->nr_keys && r->keys[p.n] != RP_SORT_TRACE)
+		p.n++;
+	if (p.n == r->nr_keys)
+		return 0;
+	if (!p.n) {
+		/* One group: the whole evsel. */
+		if (h->nr_entries == 1 && h->entries[0]->nr_samples < 2)
+			h->entries[0]->trace_cut = 1;
+		return 0;
+	}
+	if (!(v = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*v))))
+		return RP_ERR_NOMEM;
+	memcpy(v, h->entries, h->nr_entries * sizeof(*v));
+	qsort_r(v, h->nr_entries, sizeof(*v), rp_trace_prefix_order, &p);
+	for (size_t i = 0, j; i < h->nr_entries; i = j) {
+		for (j = i + 1; j < h->nr_entries && !rp_trace_prefix_order(&v[i], &v[j], &p); j++)
+			;
+		if (j == i + 1 && v[i]->nr_samples < 2)
+			v[i]->trace_cut = 1;
+	}
+	free(v);
+	return 0;
+}
+
 /* perf's hists__calc_col_len over every entry, then the header names. */
 static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 			   struct rp_key_widths *wd)
@@ -2901,7 +2961,7 @@ static void rp_calc_widths(const struct rp_report *r, const struct rp_hists *h,
 		rp_key_widths_add(wd, &e->k, rp_entry_final_comm(e));
 		if (e->parent)
 			parent = rp_max(parent, (int)strlen(e->parent));
-		if (e->trace)
+		if (e->trace && !e->trace_cut)
 			trace = rp_max(trace, (int)strlen(e->trace));
 		if (e->cgroup)
 			cgroup = rp_max(cgroup, (int)strlen(rp_cgroup_name(r, e)));
@@ -3444,6 +3504,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	fputs("#\n", out);
 
 	/* Widths cover the entries added for the members too. */
+	if ((rc = rp_mark_trace_cut(r, h)))
+		return rc;
 	rp_calc_widths(r, h, &w);
 	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
 				 .graph = graph };
