@@ -3,6 +3,7 @@
  * readperf: read perf.data files.  The subcommands follow perf's names and
  * options (see README.md); `readperf FILE` is `readperf report FILE`.
  */
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -339,6 +340,15 @@ static int cli_unknown_command(const char *arg)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * The heap grows by 16 MiB at least: a run makes its tables in many
+	 * steps, and with glibc's default (128 KiB) each step is a brk, and
+	 * each shrink after a large free flushes the other threads' TLBs.
+	 * 13 % of a --call-graph dwarf report's wall time with -j 2 (bench/
+	 * RESULTS.md); peak RSS +2.5 MB.  A process setting: the library
+	 * leaves it to its callers.
+	 */
+	mallopt(M_TOP_PAD, 16 << 20);
 	if (argc >= 2) {
 		const char *cmd = argv[1];
 
