@@ -156,6 +156,9 @@ struct rp_pipeline {
 	unsigned nr_threads;
 	struct rp_uw_pool *pool;
 	int pool_failed;
+	/* /proc/kallsyms is read ahead: the first sample loads tables while
+	 * it waits (rp_preload_tables()). */
+	int preload;
 };
 
 /* A record read ahead (struct rp_uw_pool). */
@@ -674,6 +677,31 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 	return 0;
 }
 
+/*
+ * The first kernel address waits for /proc/kallsyms, which the kernel
+ * formats on another thread for some 30-40 ms.  Meanwhile the pipeline's
+ * thread loads what lookups in user space will load next: the symbol
+ * tables of the DSOs with samples (those with a build-id, from the file's
+ * table or MMAP2), in the machine's order, with their DWARF when inline
+ * chains are looked up.  Each is loaded as its first lookup would load
+ * it, so the output does not change; loading stops when the text is read.
+ */
+static void rp_preload_tables(struct rp_pipeline *p)
+{
+	int dwarf = (p->flags & RP_CONSUMER_CALLCHAIN) && p->can_unwind && !p->symbols->no_inline;
+
+	p->preload = 0;
+	for (size_t i = 0; i < p->machine->nr_dsos && rp_symbols_kallsyms_pending(p->symbols); i++) {
+		struct rp_dso *dso = p->machine->dsos[i];
+		struct rp_dso_symtab *t;
+
+		if (dso->kind != RP_DSO_USER || !dso->build_id_size || dso->symtab_tried)
+			continue;
+		if ((t = rp_symbols_table(p->symbols, dso)) && dwarf)
+			(void)rp_symtab_dwarf(t);
+	}
+}
+
 /* One record through the machine and the consumers; job: the record
  * read ahead and prepared (its thread, and its walk when it has one), or
  * NULL.  Returns 0 or the first negative value. */
@@ -697,6 +725,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
 		if (!res.thread)
 			return RP_ERR_NOMEM;
 		res.comm = rp_thread_comm(res.thread);
+		if (p->preload)
+			rp_preload_tables(p);
 		rp_resolve_ip(p, res.thread, cpumode, d->ip, &res.al);
 		res.nr_callchain = 0;
 		res.callchain = NULL;
@@ -1340,8 +1370,10 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 
 	/* With a second CPU, the kernel formats /proc/kallsyms for us while
 	 * the records are read, when some event samples the kernel. */
-	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session))
+	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session)) {
 		rp_symbols_prefetch_kallsyms(symbols);
+		p->preload = machine && rp_symbols_kallsyms_pending(symbols);
+	}
 	/* A directory's data.N files are framed on threads of their own. */
 	rp_session_set_threads(session, nr_threads);
 	if (nr_threads >= 2 && rp_session_threadable(session))

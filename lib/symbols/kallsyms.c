@@ -153,7 +153,13 @@ void *rp_kallsyms_prefetch_main(void *arg)
 	if (read_file("/proc/kallsyms", RP_KALLSYMS_MAX_FILE, &s->kallsyms_text,
 		      &s->kallsyms_len) < 0)
 		s->kallsyms_text = NULL;
+	__atomic_store_n(&s->prefetch_done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+int rp_symbols_kallsyms_pending(const struct rp_symbols *s)
+{
+	return s && s->prefetching && !__atomic_load_n(&s->prefetch_done, __ATOMIC_ACQUIRE);
 }
 
 int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder *b,

@@ -180,6 +180,7 @@ struct rp_symbols {
 	 * thread, until joined; then its text (NULL when it failed). */
 	pthread_t prefetch;
 	int prefetching;
+	int prefetch_done; /* set by the thread when it ends (atomic) */
 	char *kallsyms_text;
 	size_t kallsyms_len;
 	/* Held while a table loads (rp_symbols_table()), which the
@@ -263,6 +264,9 @@ int rp_load_kallsyms_file(const char *path, struct rp_symtab_builder *b,
  * the caller's). */
 int rp_load_kallsyms_text(const char *buf, size_t len, struct rp_symtab_builder *b,
 			  const char *module, int is_x86_64, uint64_t ref_addr);
+/* Whether /proc/kallsyms is being read ahead and not read yet: the
+ * first kernel lookup would wait for it. */
+int rp_symbols_kallsyms_pending(const struct rp_symbols *s);
 /* The thread body of rp_symbols_prefetch_kallsyms(). */
 void *rp_kallsyms_prefetch_main(void *arg);
 int rp_load_kernel(struct rp_symbols *s, const struct rp_dso *dso,
