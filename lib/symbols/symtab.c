@@ -494,8 +494,9 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 	t->nr = 0;
 	if (b->nr == 0)
 		return 0;
-	t->syms = calloc(b->nr, sizeof(*t->syms));
-	t->max_end = calloc(b->nr, sizeof(*t->max_end));
+	/* Every field is set below. */
+	t->syms = malloc(b->nr * sizeof(*t->syms));
+	t->max_end = malloc(b->nr * sizeof(*t->max_end));
 	if (!t->syms || !t->max_end) {
 		free(t->syms);
 		free(t->max_end);
@@ -518,6 +519,7 @@ int rp_symb_finish(struct rp_symtab_builder *b, struct rp_dso_symtab *t)
 		s->end = b->v[i].end;
 		s->name = b->v[i].name;
 		s->binding = b->v[i].binding;
+		s->inlined = 0;
 		s->type = b->v[i].type;
 		/* A zero-size symbol still covers its first address, as
 		 * perf's lookup does. */
