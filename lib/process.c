@@ -20,7 +20,9 @@
  * (framing, decoding, time order) into a ring of batches of records while
  * the caller's thread decodes them again (with its own decoder) and runs
  * the machine, symbols and consumers on them, in the same order: the
- * output is the same as with one.  The ring carries where each record is
+ * output is the same as with one.  The reader also computes each recorded
+ * stack's key in the call-stack cache, so that the pipeline fetches the
+ * entry, and what it points at, a few records ahead of use.  The ring carries where each record is
  * in the mapping, which outlives the session's iterator, rather than the
  * decoded events (464 bytes each, written by one core and read by the
  * other); an event that points elsewhere (a reader's copy) is handed over
@@ -79,6 +81,9 @@
  * the bytes fetched (a sample with a call stack is a few cache lines). */
 #define RP_RING_PREFETCH 4u
 #define RP_RING_PREFETCH_BYTES 256u
+/* Records ahead of the one processed whose call-stack cache entry is
+ * fetched (rp_scache_prefetch(); the entry's contents at half of it). */
+#define RP_SCACHE_AHEAD 8u
 /* A side that waits for the other sleeps until this many batches are
  * ready (or free), so that the threads do not wake each other for every
  * batch. */
@@ -418,9 +423,9 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 
 /* A hash of a stack's entries: four independent lanes, so that the
  * multiplications overlap. */
-static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_thread *thread)
+static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, uint64_t seed)
 {
-	uint64_t a = (uint64_t)(uintptr_t)thread, b = nr, c = 0x243f6a8885a308d3ull,
+	uint64_t a = seed, b = nr, c = 0x243f6a8885a308d3ull,
 		 d = 0x13198a2e03707344ull;
 	uint64_t i = 0;
 
@@ -440,15 +445,28 @@ static uint64_t rp_ips_hash(const uint64_t *ips, uint64_t nr, const struct rp_th
 }
 
 /*
+ * The call-stack cache's key of a stack: its entries, the sample's pid
+ * and tid, and the index of its first unwound entry.  A function of the
+ * record alone, so that the reader's thread computes it for recorded
+ * stacks (rp_ring_rec.stack_key) and the pipeline fetches the cache
+ * entry ahead; the entry itself tells a hit (thread, maps, entries).
+ */
+static uint64_t rp_stack_key(const uint64_t *ips, uint64_t nr, uint32_t pid, uint32_t tid,
+			     uint64_t inline_from)
+{
+	return rp_ips_hash(ips, nr, ((uint64_t)pid << 32) | tid) ^ inline_from;
+}
+
+/*
  * The sample's call stack through the stack cache: a stack met in this
  * generation for the same thread and address space gets its frames from
  * there; a new one is resolved and kept.
  */
 static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ips,
-				       uint64_t nr, uint64_t inline_from, struct rp_resolved *res)
+				       uint64_t nr, uint64_t inline_from, uint64_t h,
+				       struct rp_resolved *res)
 {
 	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
-	uint64_t h = rp_ips_hash(ips, nr, res->thread) ^ inline_from;
 	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
 
 	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
@@ -554,7 +572,9 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 	uint64_t nr = (uint64_t)got;
 
 	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
-		return rp_resolve_callchain_cached(p, ips, nr, inline_from, res);
+		return rp_resolve_callchain_cached(p, ips, nr, inline_from,
+						   rp_stack_key(ips, nr, d->pid, d->tid, inline_from),
+						   res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
 	int ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &p->frames,
@@ -1106,6 +1126,8 @@ struct rp_ring_rec {
 	const struct rp_evsel *evsel;
 	uint32_t input;
 	uint8_t deferred;
+	uint8_t has_key;
+	uint64_t stack_key; /* a sample's rp_stack_key(), when has_key */
 };
 
 struct rp_ring_batch {
@@ -1118,6 +1140,9 @@ struct rp_ring_batch {
 
 struct rp_ring {
 	struct rp_session *session;
+	/* The reader computes stack keys (the pipeline has a call-stack
+	 * cache), for samples not unwound (can_unwind: they may be). */
+	int stack_keys, can_unwind;
 	struct rp_ring_batch *b; /* RP_RING_BATCHES */
 	pthread_mutex_t lock;
 	pthread_cond_t ready; /* a batch was published */
@@ -1172,6 +1197,50 @@ static int rp_session_threadable(const struct rp_session *s)
 	return 1;
 }
 
+/* The cache key of a sample's recorded stack, for the pipeline to fetch
+ * its entry ahead (rp_scache_prefetch()); as rp_resolve_callchain()
+ * computes it. */
+static void rp_ring_stack_key(const struct rp_ring *r, const struct rp_event *ev,
+			      struct rp_ring_rec *rr)
+{
+	const struct rp_sample *d = &ev->u.sample;
+	uint64_t nr;
+
+	if (ev->type != RP_RECORD_SAMPLE || !ev->evsel || ev->deferred || !d->callchain_nr ||
+	    (r->can_unwind && rp_unwind_applies(d)))
+		return;
+	nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+	if (nr > RP_SCACHE_MAX_IPS)
+		return;
+	rr->stack_key = rp_stack_key(d->callchain, nr, d->pid, d->tid, nr);
+	rr->has_key = 1;
+}
+
+/*
+ * Fetches ahead what a sample's stack reads in the call-stack cache:
+ * its entry (stage 0, a few records ahead), then, once the entry is near,
+ * the entries, frames and consumers' stacks it points at (stage 1).  The
+ * cache is spread over megabytes, so each of these is a miss otherwise.
+ */
+static inline void rp_scache_prefetch(const struct rp_pipeline *p, uint64_t key, int stage)
+{
+	const struct rp_scache_ent *e = &p->scache[key & (RP_SCACHE_SIZE - 1)];
+
+	if (!stage) {
+		__builtin_prefetch(e);
+		__builtin_prefetch((const char *)e + 64);
+		return;
+	}
+	if (e->gen != p->gen || e->hash != key)
+		return;
+	for (uint32_t off = 0; off < e->nr_ips * sizeof(uint64_t); off += 64)
+		__builtin_prefetch((const char *)e->ips + off);
+	__builtin_prefetch(e->frames);
+	for (size_t i = 0; i < RP_SCACHE_SLOTS; i++)
+		if (e->slot[i].ptr)
+			__builtin_prefetch(e->slot[i].ptr);
+}
+
 static void *rp_reader_main(void *arg)
 {
 	struct rp_ring *r = arg;
@@ -1217,7 +1286,9 @@ static void *rp_reader_main(void *arg)
 				break;
 			}
 			*rr = (struct rp_ring_rec){ ev.data, ev.offset, ev.nr, ev.evsel, ev.input,
-						    ev.deferred };
+						    ev.deferred, 0, 0 };
+			if (r->stack_keys)
+				rp_ring_stack_key(r, &ev, rr);
 			bytes += ev.size;
 		}
 		pthread_mutex_lock(&r->lock);
@@ -1257,6 +1328,8 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 	*ran = 0;
 	memset(&r, 0, sizeof(r));
 	r.session = session;
+	r.stack_keys = p->scache != NULL;
+	r.can_unwind = p->can_unwind;
 	r.b = malloc(RP_RING_BATCHES * sizeof(*r.b));
 	if (!r.b)
 		return 0;
@@ -1298,6 +1371,12 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 				 * core: ask for the next ones ahead of use. */
 				if (i + RP_RING_PREFETCH < b->nr && b->rec[i + RP_RING_PREFETCH].rec)
 					rp_prefetch_record(b->rec[i + RP_RING_PREFETCH].rec);
+				if (i + RP_SCACHE_AHEAD < b->nr && b->rec[i + RP_SCACHE_AHEAD].has_key)
+					rp_scache_prefetch(p, b->rec[i + RP_SCACHE_AHEAD].stack_key, 0);
+				if (i + RP_SCACHE_AHEAD / 2 < b->nr &&
+				    b->rec[i + RP_SCACHE_AHEAD / 2].has_key)
+					rp_scache_prefetch(p, b->rec[i + RP_SCACHE_AHEAD / 2].stack_key,
+							   1);
 
 				if (rr->rec) {
 					ret = rp_record_decode_with(&dec, &dec_err, rr->rec, rr->offset,
