@@ -83,7 +83,7 @@
 #define RP_RING_PREFETCH_BYTES 256u
 /* Records ahead of the one processed whose call-stack cache entry is
  * fetched (rp_scache_prefetch(); the entry's contents at half of it). */
-#define RP_SCACHE_AHEAD 8u
+#define RP_SCACHE_AHEAD 16u
 /* A side that waits for the other sleeps until this many batches are
  * ready (or free), so that the threads do not wake each other for every
  * batch. */
@@ -166,6 +166,10 @@ struct rp_pipeline {
 	/* /proc/kallsyms is read ahead: the first sample loads tables while
 	 * it waits (rp_preload_tables()). */
 	int preload;
+	/* The record fed now: its stack's key as the reader computed it
+	 * (rp_ring_rec.stack_key), when has_ring_key. */
+	uint64_t ring_key;
+	int has_ring_key;
 };
 
 /* A record read ahead (struct rp_uw_pool). */
@@ -572,9 +576,11 @@ static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d
 	uint64_t nr = (uint64_t)got;
 
 	if (p->scache && nr <= RP_SCACHE_MAX_IPS)
-		return rp_resolve_callchain_cached(p, ips, nr, inline_from,
-						   rp_stack_key(ips, nr, d->pid, d->tid, inline_from),
-						   res);
+		return rp_resolve_callchain_cached(
+			p, ips, nr, inline_from,
+			!unwind && p->has_ring_key ? p->ring_key
+						   : rp_stack_key(ips, nr, d->pid, d->tid, inline_from),
+			res);
 	res->nr_callchain = 0;
 	res->callchain = NULL;
 	int ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &p->frames,
@@ -1072,6 +1078,8 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 		return rp_pipeline_event(p, ev, NULL);
 	int ret;
 
+	p->has_ring_key = 0; /* processed later, with other records */
+
 	if (!stable && !rp_uw_copyable(p, ev)) {
 		if ((ret = rp_uw_drain(p)) < 0)
 			return ret;
@@ -1389,7 +1397,10 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 					one.deferred = rr->deferred;
 					ev = &one;
 				}
+				p->ring_key = rr->stack_key;
+				p->has_ring_key = rr->has_key;
 				ret = rp_pipeline_feed(p, ev, rr->rec != NULL);
+				p->has_ring_key = 0;
 			}
 			int end = b->end;
 
