@@ -24,9 +24,10 @@
  * stack's key in the call-stack cache, so that the pipeline fetches the
  * entry, and what it points at, a few records ahead of use.  The ring
  * carries where each record is in the mapping, which outlives the
- * session's iterator, rather than the decoded events (464 bytes each, written by one core and read by the
- * other); an event that points elsewhere (a reader's copy) is handed over
- * whole and alone, and the reader waits until it was consumed.
+ * session's iterator, rather than the decoded events (464 bytes each,
+ * written by one core and read by the other); an event that points
+ * elsewhere (a reader's copy) is handed over whole and alone, and the
+ * reader waits until it was consumed.
  *
  * The walks of --call-graph dwarf samples, the one stage whose work grows
  * with the file and needs nothing but the sample and its address space,
