@@ -56,13 +56,13 @@ int rp_pq_load(struct rp_pq *pq, struct rp_error *err)
 	}
 	/* dlsym()'s object pointer becomes the member's function pointer
 	 * type (POSIX guarantees the conversion). */
-#define RP_PQ_SYM(handle, lib, f)                                         \
-	do {                                                              \
-		pq->f = (__typeof__(pq->f))dlsym(pq->handle, #f);         \
-		if (!pq->f) {                                             \
-			ret = rp_pq_fail(&lib, #f, err);                  \
-			goto fail;                                        \
-		}                                                         \
+#define RP_PQ_SYM(handle, lib, f)                                                           \
+	do {                                                                                \
+		pq->f = (__typeof__(pq->f))dlsym(pq->handle, #f);                           \
+		if (!pq->f) {                                                               \
+			ret = rp_pq_fail(&lib, #f, err);                                    \
+			goto fail;                                                          \
+		}                                                                           \
 	} while (0);
 #define RP_PQ_LIBPQ(f) RP_PQ_SYM(libpq, rp_pq_libpq, f)
 #define RP_PQ_LIBCRYPTO(f) RP_PQ_SYM(libcrypto, rp_pq_libcrypto, f)

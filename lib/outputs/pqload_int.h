@@ -36,12 +36,12 @@
 
 /* Every function postgres.c calls, by library: one X(name) each. */
 #define RP_PQ_FUNCS(X)                                                                      \
-	X(PQclear) X(PQconnectdb) X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQfinish) \
-	X(PQgetResult) X(PQgetvalue) X(PQntuples) X(PQputCopyData) X(PQputCopyEnd)        \
-	X(PQresultErrorMessage) X(PQresultStatus) X(PQsetClientEncoding) X(PQstatus)      \
+	X(PQclear) X(PQconnectdb) X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQfinish)   \
+	X(PQgetResult) X(PQgetvalue) X(PQntuples) X(PQputCopyData) X(PQputCopyEnd)          \
+	X(PQresultErrorMessage) X(PQresultStatus) X(PQsetClientEncoding) X(PQstatus)        \
 	X(PQtransactionStatus)
-#define RP_CRYPTO_FUNCS(X)                                                                     \
-	X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex) X(EVP_DigestUpdate) X(EVP_MD_CTX_free) \
+#define RP_CRYPTO_FUNCS(X)                                                                  \
+	X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex) X(EVP_DigestUpdate) X(EVP_MD_CTX_free)   \
 	X(EVP_MD_CTX_new) X(EVP_sha256)
 
 /*
