@@ -48,11 +48,12 @@ endif()
 if(SQLITE3_FOUND)
   list(APPEND RP_PC_REQUIRES_PRIVATE sqlite3)
 endif()
-# libpq by name, not by its .pc file: Debian's libpq.pc names, for static
-# linking, libpgcommon and libpgport, which libpq-dev does not ship.
-if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
-  list(APPEND RP_PC_REQUIRES_PRIVATE libcrypto)
-  list(APPEND RP_PC_LIBS_PRIVATE -lpq)
+# libpq and libcrypto are not linked (the postgres output dlopens them,
+# cmake/outputs.cmake); dlopen itself is in libdl before glibc 2.34.
+if(RP_DL_LIBS)
+  foreach(l IN LISTS RP_DL_LIBS)
+    list(APPEND RP_PC_LIBS_PRIVATE -l${l})
+  endforeach()
 endif()
 if(LIBIBERTY_INCLUDE_DIR AND LIBIBERTY_LIBRARY)
   list(APPEND RP_PC_LIBS_PRIVATE -liberty)

@@ -4,7 +4,7 @@
 #   protobuf-c + protoc-c + zlib   readperf pprof
 #   capstone       readperf annotate (disassembly)
 #   sqlite3        readperf sqlite
-#   libpq + libcrypto  readperf postgres
+#   libpq + libcrypto  readperf postgres (headers; dlopen'ed at run time)
 
 pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
 if(LIBTRACEEVENT_FOUND)
@@ -81,12 +81,45 @@ else()
                   "readperf sqlite is not available")
 endif()
 
-# readperf postgres: libpq (COPY) and libcrypto (the recordings' SHA-256).
-pkg_check_modules(LIBPQ IMPORTED_TARGET libpq)
-pkg_check_modules(LIBCRYPTO IMPORTED_TARGET libcrypto)
+# readperf postgres: libpq (COPY) and libcrypto (the recordings' SHA-256),
+# loaded with dlopen when an export starts (lib/outputs/pqload.c): linked,
+# they and the ~20 libraries libpq needs (libssl, gnutls, krb5, ldap,
+# sasl, ...) cost every command ~3.5 ms of start-up.  The build needs
+# their headers only (libpq-dev, libssl-dev); the library and the command
+# name neither as DT_NEEDED (tests/install/run_dlopen.sh), and the program
+# dlopens them by the SONAME of the libraries found here.
+pkg_check_modules(LIBPQ libpq)
+pkg_check_modules(LIBCRYPTO libcrypto)
 if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
-  target_compile_definitions(readperf PRIVATE RP_HAVE_POSTGRES=1)
-  target_link_libraries(readperf PRIVATE PkgConfig::LIBPQ PkgConfig::LIBCRYPTO)
+  include(CheckIncludeFile)
+  set(CMAKE_REQUIRED_INCLUDES ${LIBPQ_INCLUDE_DIRS} ${LIBCRYPTO_INCLUDE_DIRS})
+  set(CMAKE_REQUIRED_QUIET ON)
+  check_include_file(libpq-fe.h RP_HAVE_LIBPQ_FE_H)
+  check_include_file(openssl/evp.h RP_HAVE_OPENSSL_EVP_H)
+  unset(CMAKE_REQUIRED_INCLUDES)
+  unset(CMAKE_REQUIRED_QUIET)
+endif()
+if(LIBPQ_FOUND AND LIBCRYPTO_FOUND AND RP_HAVE_LIBPQ_FE_H AND RP_HAVE_OPENSSL_EVP_H)
+  include(${CMAKE_CURRENT_LIST_DIR}/soname.cmake)
+  rp_soname(RP_LIBPQ_SONAME RP_LIBPQ_PACKAGE pq "${LIBPQ_LINK_LIBRARIES}" libpq.so.5 libpq5)
+  rp_soname(RP_LIBCRYPTO_SONAME RP_LIBCRYPTO_PACKAGE crypto "${LIBCRYPTO_LINK_LIBRARIES}"
+            libcrypto.so.3 libssl3)
+  message(STATUS "readperf postgres loads ${RP_LIBPQ_SONAME} (${RP_LIBPQ_PACKAGE}) and "
+                 "${RP_LIBCRYPTO_SONAME} (${RP_LIBCRYPTO_PACKAGE}) when it runs")
+  target_compile_definitions(readperf PRIVATE RP_HAVE_POSTGRES=1
+    RP_LIBPQ_SONAME="${RP_LIBPQ_SONAME}" RP_LIBPQ_PACKAGE="${RP_LIBPQ_PACKAGE}"
+    RP_LIBCRYPTO_SONAME="${RP_LIBCRYPTO_SONAME}" RP_LIBCRYPTO_PACKAGE="${RP_LIBCRYPTO_PACKAGE}")
+  # The headers only: compiled against, never linked.
+  target_include_directories(readperf PRIVATE ${LIBPQ_INCLUDE_DIRS} ${LIBCRYPTO_INCLUDE_DIRS})
+  target_compile_options(readperf PRIVATE ${LIBPQ_CFLAGS_OTHER} ${LIBCRYPTO_CFLAGS_OTHER})
+  # dlopen is in libc since glibc 2.34; older ones (and some other libcs)
+  # have it in libdl.
+  include(CheckSymbolExists)
+  check_symbol_exists(dlopen dlfcn.h RP_HAVE_DLOPEN_IN_LIBC)
+  if(NOT RP_HAVE_DLOPEN_IN_LIBC)
+    set(RP_DL_LIBS ${CMAKE_DL_LIBS})
+    target_link_libraries(readperf PRIVATE ${RP_DL_LIBS})
+  endif()
 else()
   message(WARNING "libpq or libcrypto not found (apt-get install libpq-dev libssl-dev): "
                   "readperf postgres is not available")

@@ -89,8 +89,9 @@ RP_API int rp_output_flags(const char *name);
  * defaults).  On failure *out is NULL, err (may be NULL) says why and the
  * return is RP_ERR_INVAL (no such output, a bad option or target),
  * RP_ERR_UNSUPPORTED (this build lacks the output's library: sqlite3,
- * libpq, capstone, zlib), RP_ERR_NOMEM or RP_ERR_IO (the target could not
- * be opened or refused the output).
+ * libpq, capstone, zlib; or, for "postgres", libpq or libcrypto cannot be
+ * loaded on this machine: see postgres.h), RP_ERR_NOMEM or RP_ERR_IO (the
+ * target could not be opened or refused the output).
  */
 RP_API int rp_output_new(struct rp_output **out, const char *name,
 			 const struct rp_output_env *env, const void *opts,

@@ -17,6 +17,12 @@
  * output freed unfinished or a failure removes the staging schema; one
  * a killed process leaves is dropped by the next export.
  * docs/sql.md describes the schema and the queries it is made for.
+ *
+ * libpq and libcrypto are not linked with the library: rp_output_new()
+ * loads them (dlopen, by the SONAMEs of those the build found) and the
+ * output unloads them when freed.  Where they cannot be loaded it fails
+ * with RP_ERR_UNSUPPORTED, err naming the library, before the file is
+ * read or a connection made.
  */
 #ifndef READPERF_POSTGRES_H
 #define READPERF_POSTGRES_H

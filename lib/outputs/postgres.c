@@ -31,8 +31,7 @@
 #include "outputs/output_int.h"
 
 #ifdef RP_HAVE_POSTGRES
-#include <libpq-fe.h>
-#include <openssl/evp.h>
+#include "outputs/pqload_int.h"
 
 /* Bytes of samples gathered before one PQputCopyData. */
 #define RP_PG_CHUNK (1u << 20)
@@ -68,6 +67,7 @@ struct rp_pg_part {
 };
 
 struct rp_pg {
+	struct rp_pq pq;    /* libpq's and libcrypto's functions (pqload_int.h) */
 	struct rp_postgres_opts opts;
 	struct rp_dbx_opts dopts;
 	struct rp_dbx *dbx;
@@ -92,10 +92,10 @@ struct rp_pg {
 
 /* ------------------------------------------------------------- helpers */
 
-static int rp_pg_failc(PGconn *conn, struct rp_error *err, const char *what,
-		       const PGresult *res)
+static int rp_pg_failc(const struct rp_pq *pq, PGconn *conn, struct rp_error *err,
+		       const char *what, const PGresult *res)
 {
-	const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(conn);
+	const char *msg = res ? pq->PQresultErrorMessage(res) : pq->PQerrorMessage(conn);
 	char line[RP_ERROR_MSG_MAX];
 	size_t n = strcspn(msg ? msg : "", "\n");
 
@@ -106,23 +106,25 @@ static int rp_pg_failc(PGconn *conn, struct rp_error *err, const char *what,
 static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
 		      const PGresult *res)
 {
-	return rp_pg_failc(pg->conn, err, what, res);
+	return rp_pg_failc(&pg->pq, pg->conn, err, what, res);
 }
 
 /* Runs sql on conn (no parameters, no rows wanted). */
-static int rp_pg_execc(PGconn *conn, const char *sql, struct rp_error *err)
+static int rp_pg_execc(const struct rp_pq *pq, PGconn *conn, const char *sql,
+		       struct rp_error *err)
 {
-	PGresult *res = PQexec(conn, sql);
-	int ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
-	int ret = ok ? 0 : rp_pg_failc(conn, err, sql, res);
+	PGresult *res = pq->PQexec(conn, sql);
+	int ok = pq->PQresultStatus(res) == PGRES_COMMAND_OK ||
+		 pq->PQresultStatus(res) == PGRES_TUPLES_OK;
+	int ret = ok ? 0 : rp_pg_failc(pq, conn, err, sql, res);
 
-	PQclear(res);
+	pq->PQclear(res);
 	return ret;
 }
 
 static int rp_pg_exec(struct rp_pg *pg, const char *sql, struct rp_error *err)
 {
-	return rp_pg_execc(pg->conn, sql, err);
+	return rp_pg_execc(&pg->pq, pg->conn, sql, err);
 }
 
 static inline void rp_put16(char *p, uint16_t v)
@@ -210,13 +212,14 @@ static int rp_pg_encode(struct rp_pg *pg, struct rp_linebuf *b, const struct rp_
 
 static const char rp_copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 
-static int rp_pg_put(PGconn *conn, const char *p, size_t n, struct rp_error *err)
+static int rp_pg_put(const struct rp_pq *pq, PGconn *conn, const char *p, size_t n,
+		     struct rp_error *err)
 {
 	while (n) {
 		int part = n > RP_PG_CHUNK ? (int)RP_PG_CHUNK : (int)n;
 
-		if (PQputCopyData(conn, p, part) != 1)
-			return rp_pg_failc(conn, err, "COPY", NULL);
+		if (pq->PQputCopyData(conn, p, part) != 1)
+			return rp_pg_failc(pq, conn, err, "COPY", NULL);
 		p += part;
 		n -= (size_t)part;
 	}
@@ -246,35 +249,36 @@ static void rp_pg_copy_sql(const struct rp_pg *pg, enum rp_dbx_table t, const ch
 static int rp_pg_copy_begin(struct rp_pg *pg, PGconn *conn, enum rp_dbx_table t,
 			    const char *name, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	char sql[2048];
 	PGresult *res;
 
 	rp_pg_copy_sql(pg, t, name, sql, sizeof(sql));
-	res = PQexec(conn, sql);
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		int ret = rp_pg_failc(conn, err, sql, res);
+	res = pq->PQexec(conn, sql);
+	if (pq->PQresultStatus(res) != PGRES_COPY_IN) {
+		int ret = rp_pg_failc(pq, conn, err, sql, res);
 
-		PQclear(res);
+		pq->PQclear(res);
 		return ret;
 	}
-	PQclear(res);
-	return rp_pg_put(conn, rp_copy_header, sizeof(rp_copy_header), err);
+	pq->PQclear(res);
+	return rp_pg_put(pq, conn, rp_copy_header, sizeof(rp_copy_header), err);
 }
 
-static int rp_pg_copy_end(PGconn *conn, struct rp_error *err)
+static int rp_pg_copy_end(const struct rp_pq *pq, PGconn *conn, struct rp_error *err)
 {
 	static const char trailer[2] = { (char)0xff, (char)0xff };
 	PGresult *res;
-	int ret = rp_pg_put(conn, trailer, sizeof(trailer), err);
+	int ret = rp_pg_put(pq, conn, trailer, sizeof(trailer), err);
 
 	if (ret < 0)
 		return ret;
-	if (PQputCopyEnd(conn, NULL) != 1)
-		return rp_pg_failc(conn, err, "COPY", NULL);
-	while ((res = PQgetResult(conn))) {
-		if (!ret && PQresultStatus(res) != PGRES_COMMAND_OK)
-			ret = rp_pg_failc(conn, err, "COPY", res);
-		PQclear(res);
+	if (pq->PQputCopyEnd(conn, NULL) != 1)
+		return rp_pg_failc(pq, conn, err, "COPY", NULL);
+	while ((res = pq->PQgetResult(conn))) {
+		if (!ret && pq->PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = rp_pg_failc(pq, conn, err, "COPY", res);
+		pq->PQclear(res);
 	}
 	return ret;
 }
@@ -413,21 +417,22 @@ static void rp_pg_table_sql(char *sql, size_t size, const char *name, enum rp_db
  * database that has them is left alone (its tables take no lock). */
 static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	char sql[4096], name[64];
 	int ret;
 
 	if ((ret = rp_pg_exec(pg, "BEGIN", err)) < 0 ||
 	    (ret = rp_pg_exec(pg, "SELECT pg_advisory_xact_lock(" RP_PG_SCHEMA_LOCK ")", err)) < 0)
 		return ret;
-	PGresult *res = PQexec(pg->conn, "SELECT c.relkind FROM pg_class c"
-					 " WHERE c.oid = to_regclass('samples')");
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+	PGresult *res = pq->PQexec(pg->conn, "SELECT c.relkind FROM pg_class c"
+					     " WHERE c.oid = to_regclass('samples')");
+	if (pq->PQresultStatus(res) != PGRES_TUPLES_OK) {
 		ret = rp_pg_fail(pg, err, "cannot look for the tables", res);
-		PQclear(res);
+		pq->PQclear(res);
 		return ret;
 	}
-	char kind = PQntuples(res) ? PQgetvalue(res, 0, 0)[0] : 0;
-	PQclear(res);
+	char kind = pq->PQntuples(res) ? pq->PQgetvalue(res, 0, 0)[0] : 0;
+	pq->PQclear(res);
 	if (kind == 'p')
 		return rp_pg_exec(pg, "COMMIT", err);
 	if (kind)
@@ -473,27 +478,29 @@ static void rp_pg_part_key(const struct rp_pg *pg, char *key, size_t size)
 static int rp_pg_create_table(struct rp_pg *pg, PGconn *conn, enum rp_dbx_table t,
 			      const char *name, const char *more, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	char sql[4096], full[96], check[64], end[256];
 
 	snprintf(full, sizeof(full), RP_PG_STAGING_FMT ".%s", pg->recording, name);
 	snprintf(check, sizeof(check), " CHECK (recording_id = %" PRId64 ")", pg->recording);
 	snprintf(end, sizeof(end), "%s)", more);
 	rp_pg_table_sql(sql, sizeof(sql), full, t, check, end);
-	return rp_pg_execc(conn, sql, err);
+	return rp_pg_execc(pq, conn, sql, err);
 }
 
-static int rp_pg_connect(PGconn **out, const char *dsn, struct rp_error *err)
+static int rp_pg_connect(const struct rp_pq *pq, PGconn **out, const char *dsn,
+			 struct rp_error *err)
 {
-	PGconn *conn = PQconnectdb(dsn);
+	PGconn *conn = pq->PQconnectdb(dsn);
 
 	*out = conn;
 	if (!conn)
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
-	if (PQstatus(conn) != CONNECTION_OK)
-		return rp_pg_failc(conn, err, "cannot connect", NULL);
-	if (PQsetClientEncoding(conn, "UTF8") != 0)
-		return rp_pg_failc(conn, err, "cannot use UTF-8", NULL);
-	return rp_pg_execc(conn, "SET client_min_messages TO warning", err);
+	if (pq->PQstatus(conn) != CONNECTION_OK)
+		return rp_pg_failc(pq, conn, err, "cannot connect", NULL);
+	if (pq->PQsetClientEncoding(conn, "UTF8") != 0)
+		return rp_pg_failc(pq, conn, err, "cannot use UTF-8", NULL);
+	return rp_pg_execc(pq, conn, "SET client_min_messages TO warning", err);
 }
 
 /* Staging schemas whose export is gone (killed, or its connection lost):
@@ -501,24 +508,26 @@ static int rp_pg_connect(PGconn **out, const char *dsn, struct rp_error *err)
  * so one whose lock is free is dropped. */
 static int rp_pg_cleanup(struct rp_pg *pg, struct rp_error *err)
 {
-	PGresult *res = PQexec(pg->conn, "SELECT substr(nspname, 12) FROM pg_namespace"
-					 " WHERE nspname ~ '^rp_staging_[0-9]+$'");
+	const struct rp_pq *pq = &pg->pq;
+	PGresult *res = pq->PQexec(pg->conn, "SELECT substr(nspname, 12) FROM pg_namespace"
+					     " WHERE nspname ~ '^rp_staging_[0-9]+$'");
 	int ret = 0;
 
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+	if (pq->PQresultStatus(res) != PGRES_TUPLES_OK) {
 		ret = rp_pg_fail(pg, err, "cannot look for staging schemas", res);
-		PQclear(res);
+		pq->PQclear(res);
 		return ret;
 	}
-	for (int i = 0; i < PQntuples(res) && !ret; i++) {
+	for (int i = 0; i < pq->PQntuples(res) && !ret; i++) {
 		char sql[160];
-		int64_t id = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+		int64_t id = strtoll(pq->PQgetvalue(res, i, 0), NULL, 10);
 
 		snprintf(sql, sizeof(sql), "SELECT pg_try_advisory_lock(%" PRId64 ")", -id);
-		PGresult *r = PQexec(pg->conn, sql);
-		int free_ = PQresultStatus(r) == PGRES_TUPLES_OK && PQgetvalue(r, 0, 0)[0] == 't';
+		PGresult *r = pq->PQexec(pg->conn, sql);
+		int free_ = pq->PQresultStatus(r) == PGRES_TUPLES_OK &&
+			    pq->PQgetvalue(r, 0, 0)[0] == 't';
 
-		PQclear(r);
+		pq->PQclear(r);
 		if (!free_)
 			continue;
 		snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS " RP_PG_STAGING_FMT " CASCADE", id);
@@ -527,7 +536,7 @@ static int rp_pg_cleanup(struct rp_pg *pg, struct rp_error *err)
 		if (!ret)
 			ret = rp_pg_exec(pg, sql, err);
 	}
-	PQclear(res);
+	pq->PQclear(res);
 	return ret;
 }
 
@@ -536,17 +545,19 @@ static int rp_pg_cleanup(struct rp_pg *pg, struct rp_error *err)
  * transaction that creates its table and COPYs into it. */
 static int rp_pg_staging(struct rp_pg *pg, const char *dsn, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	char sql[256];
-	PGresult *res = PQexec(pg->conn, "SELECT nextval(pg_get_serial_sequence('recordings', 'id'))");
+	PGresult *res =
+		pq->PQexec(pg->conn, "SELECT nextval(pg_get_serial_sequence('recordings', 'id'))");
 	int ret;
 
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
+	if (pq->PQresultStatus(res) != PGRES_TUPLES_OK || pq->PQntuples(res) != 1) {
 		ret = rp_pg_fail(pg, err, "cannot number the recording", res);
-		PQclear(res);
+		pq->PQclear(res);
 		return ret;
 	}
-	pg->recording = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
+	pg->recording = strtoll(pq->PQgetvalue(res, 0, 0), NULL, 10);
+	pq->PQclear(res);
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%" PRId64 ")", -pg->recording);
 	if ((ret = rp_pg_exec(pg, sql, err)) < 0)
 		return ret;
@@ -558,7 +569,7 @@ static int rp_pg_staging(struct rp_pg *pg, const char *dsn, struct rp_error *err
 		char name[32], key[64], more[192] = "";
 		PGconn *conn;
 
-		ret = rp_pg_connect(&pg->part[k].conn, dsn, err);
+		ret = rp_pg_connect(&pg->pq, &pg->part[k].conn, dsn, err);
 		if (ret < 0)
 			return ret;
 		conn = pg->part[k].conn;
@@ -569,7 +580,7 @@ static int rp_pg_staging(struct rp_pg *pg, const char *dsn, struct rp_error *err
 			rp_pg_part_key(pg, key, sizeof(key));
 			snprintf(more, sizeof(more), ", CHECK (%s IS NOT NULL AND %s = %u)", key, key, k);
 		}
-		if ((ret = rp_pg_execc(conn, "BEGIN", err)) < 0 ||
+		if ((ret = rp_pg_execc(pq, conn, "BEGIN", err)) < 0 ||
 		    (ret = rp_pg_create_table(pg, conn, RP_DBX_SAMPLES, name, more, err)) < 0 ||
 		    (ret = rp_pg_copy_begin(pg, conn, RP_DBX_SAMPLES, name, err)) < 0)
 			return ret;
@@ -580,11 +591,12 @@ static int rp_pg_staging(struct rp_pg *pg, const char *dsn, struct rp_error *err
 static int rp_pg_primary_key(struct rp_pg *pg, PGconn *conn, const char *name,
 			     struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	char sql[160];
 
 	snprintf(sql, sizeof(sql), "ALTER TABLE " RP_PG_STAGING_FMT ".%s ADD PRIMARY KEY (id)",
 		 pg->recording, name);
-	return rp_pg_execc(conn, sql, err);
+	return rp_pg_execc(pq, conn, sql, err);
 }
 
 /* A samples part to its end, in a thread of its own: the COPY ended, the
@@ -596,10 +608,10 @@ static void *rp_pg_part_main(void *arg)
 	char name[32];
 
 	rp_pg_part_name(pg, part->idx, name, sizeof(name));
-	if ((part->ret = rp_pg_copy_end(part->conn, &part->err)) < 0 ||
+	if ((part->ret = rp_pg_copy_end(&pg->pq, part->conn, &part->err)) < 0 ||
 	    (part->ret = rp_pg_primary_key(pg, part->conn, name, &part->err)) < 0)
 		return NULL;
-	part->ret = rp_pg_execc(part->conn, "COMMIT", &part->err);
+	part->ret = rp_pg_execc(&pg->pq, part->conn, "COMMIT", &part->err);
 	return NULL;
 }
 
@@ -620,8 +632,8 @@ static int rp_pg_small_tables(struct rp_pg *pg, struct rp_error *err)
 			return ret;
 		if (pg->held[t].len &&
 		    ((ret = rp_pg_copy_begin(pg, pg->conn, t, name, err)) < 0 ||
-		     (ret = rp_pg_put(pg->conn, pg->held[t].p, pg->held[t].len, err)) < 0 ||
-		     (ret = rp_pg_copy_end(pg->conn, err)) < 0))
+		     (ret = rp_pg_put(&pg->pq, pg->conn, pg->held[t].p, pg->held[t].len, err)) < 0 ||
+		     (ret = rp_pg_copy_end(&pg->pq, pg->conn, err)) < 0))
 			return ret;
 		free(pg->held[t].p);
 		memset(&pg->held[t], 0, sizeof(pg->held[t]));
@@ -723,14 +735,15 @@ static int rp_pg_attach(struct rp_pg *pg, struct rp_error *err)
  * order) into pg->hash. */
 static int rp_pg_hash(struct rp_pg *pg, const struct rp_session *session, struct rp_error *err)
 {
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	const struct rp_pq *pq = &pg->pq;
+	EVP_MD_CTX *md = pq->EVP_MD_CTX_new();
 	unsigned char digest[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
 	size_t nfiles = rp_session_is_dir(session) ? rp_session_nr_data_files(session) : 1;
 	char *buf = malloc(1u << 20);
 	int ret = 0;
 
-	if (!md || !buf || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1) {
+	if (!md || !buf || pq->EVP_DigestInit_ex(md, pq->EVP_sha256(), NULL) != 1) {
 		ret = rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -746,18 +759,18 @@ static int rp_pg_hash(struct rp_pg *pg, const struct rp_session *session, struct
 			break;
 		}
 		while ((n = read(fd, buf, 1u << 20)) > 0)
-			EVP_DigestUpdate(md, buf, (size_t)n);
+			pq->EVP_DigestUpdate(md, buf, (size_t)n);
 		if (n < 0)
 			ret = rp_error_set(err, RP_ERR_IO, "%s: cannot read: %s", path,
 					   strerror(errno));
 		close(fd);
 	}
-	if (!ret && EVP_DigestFinal_ex(md, digest, &dlen) != 1)
+	if (!ret && pq->EVP_DigestFinal_ex(md, digest, &dlen) != 1)
 		ret = rp_error_set(err, RP_ERR_NOMEM, "SHA-256 failed");
 	if (!ret)
 		rp_hex(pg->hash, digest, dlen < 32 ? dlen : 32);
 out:
-	EVP_MD_CTX_free(md);
+	pq->EVP_MD_CTX_free(md);
 	free(buf);
 	return ret;
 }
@@ -842,6 +855,7 @@ static int rp_pg_facts(struct rp_pg *pg, const struct rp_output_env *env, struct
 /* The recordings row, in the final transaction. */
 static int rp_pg_recording(struct rp_pg *pg, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	struct rp_text *text = pg->rec_text;
 	char (*num)[32] = pg->rec_num;
 	char id[32], count[32];
@@ -856,57 +870,59 @@ static int rp_pg_recording(struct rp_pg *pg, struct rp_error *err)
 		pg->has_time ? num[3] : NULL, pg->has_time ? num[4] : NULL,
 		text[8].p, text[9].p, text[10].p, id, count,
 	};
-	res = PQexecParams(pg->conn,
-			   "INSERT INTO recordings (content_hash, file_name, file_size, file_time,"
-			   " hostname, os_release, arch, cpu_desc, nr_cpus, perf_version, cmdline,"
-			   " first_sample_time, last_sample_time, build_ids, readperf_version,"
-			   " options, id, nr_samples) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-			   " $10, $11, $12, $13, $14, $15, $16, $17, $18)",
-			   18, NULL, params, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+	res = pq->PQexecParams(pg->conn,
+			       "INSERT INTO recordings (content_hash, file_name, file_size,"
+			       " file_time, hostname, os_release, arch, cpu_desc, nr_cpus,"
+			       " perf_version, cmdline, first_sample_time, last_sample_time,"
+			       " build_ids, readperf_version, options, id, nr_samples) VALUES"
+			       " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+			       " $15, $16, $17, $18)",
+			       18, NULL, params, NULL, NULL, 0);
+	if (pq->PQresultStatus(res) != PGRES_COMMAND_OK)
 		ret = rp_pg_fail(pg, err, "cannot add the recording", res);
-	PQclear(res);
+	pq->PQclear(res);
 	return ret;
 }
 
 /* The recording with our hash: refused, or deleted to be replaced. */
 static int rp_pg_again(struct rp_pg *pg, int final, struct rp_error *err)
 {
+	const struct rp_pq *pq = &pg->pq;
 	const char *params[1] = { pg->hash };
-	PGresult *res = PQexecParams(pg->conn,
-				     final ? "SELECT id, file_name FROM recordings"
-					     " WHERE content_hash = $1 FOR UPDATE"
-					   : "SELECT id, file_name FROM recordings"
-					     " WHERE content_hash = $1",
-				     1, NULL, params, NULL, NULL, 0);
+	PGresult *res = pq->PQexecParams(pg->conn,
+					 final ? "SELECT id, file_name FROM recordings"
+						 " WHERE content_hash = $1 FOR UPDATE"
+					       : "SELECT id, file_name FROM recordings"
+						 " WHERE content_hash = $1",
+					 1, NULL, params, NULL, NULL, 0);
 	int ret = 0;
 
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+	if (pq->PQresultStatus(res) != PGRES_TUPLES_OK) {
 		ret = rp_pg_fail(pg, err, "cannot look for the recording", res);
-	} else if (PQntuples(res) == 1 && pg->opts.again != RP_POSTGRES_REPLACE) {
+	} else if (pq->PQntuples(res) == 1 && pg->opts.again != RP_POSTGRES_REPLACE) {
 		char name[256];
 
-		rp_dbx_clean_text(name, sizeof(name) - 1, PQgetvalue(res, 0, 1),
-				  strlen(PQgetvalue(res, 0, 1)), 100);
+		rp_dbx_clean_text(name, sizeof(name) - 1, pq->PQgetvalue(res, 0, 1),
+				  strlen(pq->PQgetvalue(res, 0, 1)), 100);
 		name[strcspn(name, "\n")] = '\0';
 		ret = rp_error_set(err, RP_ERR_INVAL,
 				   "%s: already in the database as recording %s (%.100s, the same"
 				   " SHA-256); --replace replaces it",
-				   pg->rec_text[11].p, PQgetvalue(res, 0, 0), name);
-	} else if (PQntuples(res) == 1 && final) {
+				   pg->rec_text[11].p, pq->PQgetvalue(res, 0, 0), name);
+	} else if (pq->PQntuples(res) == 1 && final) {
 		/* Its row goes now (the new one has the same hash), its
 		 * partitions when the new ones are attached: until the commit
 		 * the database shows the old recording whole. */
-		const char *id[1] = { PQgetvalue(res, 0, 0) };
-		PGresult *r = PQexecParams(pg->conn, "DELETE FROM recordings WHERE id = $1", 1, NULL,
-					   id, NULL, NULL, 0);
+		const char *id[1] = { pq->PQgetvalue(res, 0, 0) };
+		PGresult *r = pq->PQexecParams(pg->conn, "DELETE FROM recordings WHERE id = $1", 1,
+					       NULL, id, NULL, NULL, 0);
 
-		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		if (pq->PQresultStatus(r) != PGRES_COMMAND_OK)
 			ret = rp_pg_fail(pg, err, "cannot delete the old recording", r);
-		PQclear(r);
+		pq->PQclear(r);
 		pg->replaced = strtoll(id[0], NULL, 10);
 	}
-	PQclear(res);
+	pq->PQclear(res);
 	return ret;
 }
 
@@ -922,7 +938,8 @@ static int rp_pg_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *
 		int ret = 0;
 
 		if (k != pg->cur) {
-			ret = rp_pg_put(pg->part[pg->cur].conn, pg->samples.p, pg->samples.len, err);
+			ret = rp_pg_put(&pg->pq, pg->part[pg->cur].conn, pg->samples.p,
+					pg->samples.len, err);
 			pg->samples.len = 0;
 			pg->cur = k;
 			if (ret < 0)
@@ -931,7 +948,8 @@ static int rp_pg_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *
 		if (rp_pg_encode(pg, &pg->samples, def, v) < 0)
 			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 		if (pg->samples.len >= RP_PG_CHUNK) {
-			ret = rp_pg_put(pg->part[k].conn, pg->samples.p, pg->samples.len, err);
+			ret = rp_pg_put(&pg->pq, pg->part[k].conn, pg->samples.p, pg->samples.len,
+					err);
 			pg->samples.len = 0;
 		}
 		return ret;
@@ -952,25 +970,29 @@ static void rp_pg_free(struct rp_pg *pg)
 {
 	if (!pg)
 		return;
+
+	const struct rp_pq *pq = &pg->pq;
+
 	rp_dbx_free(pg->dbx);
 	/* Not committed: closing the connections rolls back what was not
 	 * committed; the staging schema goes too (if this process dies
 	 * first, the next export drops it: its lock is gone). */
 	for (unsigned k = 0; k < RP_PG_MAX_PARTS; k++)
 		if (pg->part[k].conn)
-			PQfinish(pg->part[k].conn);
-	if (pg->conn && pg->staging && !pg->done && PQstatus(pg->conn) == CONNECTION_OK) {
+			pq->PQfinish(pg->part[k].conn);
+	if (pg->conn && pg->staging && !pg->done && pq->PQstatus(pg->conn) == CONNECTION_OK) {
 		char sql[96];
 		struct rp_error ignored;
 
 		snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS " RP_PG_STAGING_FMT " CASCADE",
 			 pg->recording);
-		if (PQtransactionStatus(pg->conn) != PQTRANS_IDLE)
+		if (pq->PQtransactionStatus(pg->conn) != PQTRANS_IDLE)
 			rp_pg_exec(pg, "ROLLBACK", &ignored);
 		rp_pg_exec(pg, sql, &ignored);
 	}
 	if (pg->conn)
-		PQfinish(pg->conn);
+		pq->PQfinish(pg->conn);
+	rp_pq_unload(&pg->pq);
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++)
 		free(pg->held[t].p);
 	for (int i = 0; i < 12; i++)
@@ -1008,9 +1030,12 @@ static int rp_pg_create(void **state, const struct rp_output_env *env, const voi
 		pg->part[k].pg = pg;
 		pg->part[k].idx = k;
 	}
-	if ((ret = rp_pg_hash(pg, env->session, err)) < 0)
+	/* libpq and libcrypto: loaded by the export, not by every command
+	 * (pqload_int.h); a machine without them fails here, before any
+	 * connection. */
+	if ((ret = rp_pq_load(&pg->pq, err)) < 0 || (ret = rp_pg_hash(pg, env->session, err)) < 0)
 		goto fail;
-	if ((ret = rp_pg_connect(&pg->conn, target->path, err)) < 0 ||
+	if ((ret = rp_pg_connect(&pg->pq, &pg->conn, target->path, err)) < 0 ||
 	    (ret = rp_pg_schema(pg, err)) < 0 || (ret = rp_pg_cleanup(pg, err)) < 0)
 		goto fail;
 	/* Refused before any work when the database has it; checked again,
@@ -1052,7 +1077,8 @@ static int rp_pg_finish(void *state, struct rp_error *err)
 
 	if (ret < 0)
 		return ret;
-	if ((ret = rp_pg_put(pg->part[pg->cur].conn, pg->samples.p, pg->samples.len, err)) < 0)
+	ret = rp_pg_put(&pg->pq, pg->part[pg->cur].conn, pg->samples.p, pg->samples.len, err);
+	if (ret < 0)
 		return ret;
 	pg->samples.len = 0;
 	pg->copying = 0;

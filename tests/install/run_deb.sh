@@ -11,7 +11,9 @@
 #      libreadperf.so, libreadperf.a, readperf.pc), at the version of
 #      include/readperf/version.h; libreadperf0 has a shlibs and a symbols
 #      file naming every function of lib/readperf.map; libreadperf-dev
-#      depends on libreadperf0 of its version;
+#      depends on libreadperf0 of its version; neither readperf nor
+#      libreadperf0 depends on libpq or libssl (readperf postgres loads
+#      them), readperf recommends them;
 #   3. dpkg -x of the three into a scratch root: examples/hottest.c builds
 #      there with pkg-config (PKG_CONFIG_SYSROOT_DIR), links
 #      libreadperf.so.MAJOR, and dpkg-shlibdeps makes it depend on
@@ -155,6 +157,15 @@ grep -qF "libreadperf$major (= $version)" <<<"$dev_depends" ||
 for p in readperf libreadperf0; do
 	d=$(dpkg-deb -f "$(deb "$p")" Depends)
 	grep -q 'libc6' <<<"$d" || fail "$p: no shared library dependency (\${shlibs:Depends}): '$d'"
+	# libpq and libcrypto: loaded by the postgres output when it runs
+	# (lib/outputs/pqload.c), not linked: no dependency on them.
+	grep -qE '(^|[ ,])lib(pq|ssl)[0-9]' <<<"$d" &&
+		fail "$p depends on libpq or libssl, which only readperf postgres loads: '$d'"
+done
+recommends=$(dpkg-deb -f "$(deb readperf)" Recommends)
+for l in libpq libssl; do
+	grep -qE "(^|[ ,])${l}[0-9]" <<<"$recommends" ||
+		fail "readperf does not recommend $l, which readperf postgres loads: '$recommends'"
 done
 echo "ok   contents: $checked_files files where they belong; shlibs, $(wc -l <"$work/symbols") symbols"
 
