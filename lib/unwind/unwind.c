@@ -60,9 +60,11 @@ static const uint8_t i386_dwarf[9] = {
 
 enum rp_unwind_arch { RP_UW_NONE, RP_UW_X86_64, RP_UW_I386, RP_UW_ARM64 };
 
-/* A module reported into an address space's Dwfl. */
+/* A module reported into an address space's Dwfl: its libdwfl userdata
+ * (uw_find_debuginfo() finds the DSO through it). */
 struct rp_uw_module {
-	const struct rp_dso *dso;
+	struct rp_unwinder *u;
+	struct rp_dso *dso;
 	uint64_t bias;
 };
 
@@ -72,7 +74,7 @@ struct rp_uw_space {
 	struct rp_unwinder *u;
 	int attached;
 	int broken; /* dwfl_attach_state failed: no walks here */
-	struct rp_uw_module *mods;
+	struct rp_uw_module **mods;
 	size_t nr_mods, alloc_mods;
 };
 
@@ -122,8 +124,46 @@ static void space_free(struct rp_uw_space *sp)
 		return;
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
+	for (size_t i = 0; i < sp->nr_mods; i++)
+		free(sp->mods[i]);
 	free(sp->mods);
 	free(sp);
+}
+
+/*
+ * libdwfl's find_debuginfo (it wants a module's DWARF for .debug_frame
+ * when .eh_frame does not unwind a frame, as at the outermost one): the
+ * separate debug file the symbol tables found for the module's DSO, by
+ * perf's search (lib/symbols: the build-id cache, .gnu_debuglink,
+ * /usr/lib/debug), else none.  Never dwfl_standard_find_debuginfo(),
+ * which asks a debuginfod server when nothing local is found: it loads
+ * libdebuginfod and its libraries (~5 ms a run), and downloads where
+ * DEBUGINFOD_URLS is set, which a report must not wait for.
+ */
+static int uw_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct rp_uw_module *m = *userdata;
+	struct rp_dso_symtab *t;
+	int fd;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	if (!m || !(t = rp_symbols_table(m->u->symbols, m->dso)) || !t->dwarf_path ||
+	    (t->elf_path && !strcmp(t->dwarf_path, t->elf_path)))
+		return -1;
+	if ((fd = open(t->dwarf_path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (!(*debuginfo_file_name = strdup(t->dwarf_path))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int rp_unwinder_new(struct rp_unwinder **out, struct rp_machine *machine,
@@ -137,7 +177,7 @@ int rp_unwinder_new(struct rp_unwinder **out, struct rp_machine *machine,
 	u->machine = machine;
 	u->symbols = symbols;
 	u->callbacks.find_elf = dwfl_build_id_find_elf;
-	u->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->callbacks.find_debuginfo = uw_find_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	*out = u;
@@ -426,34 +466,40 @@ static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_spac
 		void **userdata;
 
 		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-		size_t idx = (size_t)(uintptr_t)*userdata;
+		const struct rp_uw_module *m = *userdata;
 
-		if (idx && idx <= sp->nr_mods && sp->mods[idx - 1].dso == dso &&
-		    sp->mods[idx - 1].bias == bias)
+		if (m && m->dso == dso && m->bias == bias)
 			return REPORT_OK;
 		return REPORT_STALE;
 	}
 	if (sp->nr_mods == sp->alloc_mods) {
 		size_t n = sp->alloc_mods ? sp->alloc_mods * 2 : 8;
-		struct rp_uw_module *m = realloc(sp->mods, n * sizeof(*m));
+		struct rp_uw_module **v = realloc(sp->mods, n * sizeof(*v));
 
-		if (!m)
+		if (!v)
 			return REPORT_NOMEM;
-		sp->mods = m;
+		sp->mods = v;
 		sp->alloc_mods = n;
 	}
+	struct rp_uw_module *m = malloc(sizeof(*m));
+
+	if (!m)
+		return REPORT_NOMEM;
+	*m = (struct rp_uw_module){ u, dso, bias };
 	dwfl_report_begin_add(sp->dwfl);
 	mod = dwfl_report_elf(sp->dwfl, rp_dso_short_name(dso), t->elf_path, -1, bias, true);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
-	if (!mod)
+	if (!mod) {
+		free(m);
 		return REPORT_NONE;
+	}
+	sp->mods[sp->nr_mods++] = m;
 	if (dwfl_addrmodule(sp->dwfl, pc) != mod)
 		return REPORT_STALE; /* it overlaps what an older map left */
 	void **userdata;
 
 	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	sp->mods[sp->nr_mods++] = (struct rp_uw_module){ dso, bias };
-	*userdata = (void *)(uintptr_t)sp->nr_mods;
+	*userdata = m;
 	return REPORT_OK;
 }
 
