@@ -118,9 +118,7 @@ struct rp_scache_ent {
 	uint64_t inline_from; /* see rp_resolve_chain() */
 	struct rp_frame *frames;
 	struct rp_stack_slot slot[RP_SCACHE_SLOTS]; /* rp_resolved.stack_slot */
-	/* RP_SCACHE_MAX_IPS, allocated when the entry is first kept: the
-	 * table stays small (calloc'ed whole) where few stacks repeat. */
-	uint64_t *ips;
+	uint64_t ips[RP_SCACHE_MAX_IPS];
 };
 
 struct rp_tcache_ent {
@@ -495,8 +493,6 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	res->callchain = e->frames;
 	if (p->gen != gen)
 		return 0; /* a lookup changed the maps: not kept */
-	if (!e->ips && !(e->ips = malloc(RP_SCACHE_MAX_IPS * sizeof(*e->ips))))
-		return 0; /* not kept: the cache only saves time */
 	memcpy(e->ips, ips, (size_t)nr * sizeof(uint64_t));
 	memset(e->slot, 0, sizeof(e->slot));
 	e->gen = gen;
@@ -1493,10 +1489,8 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	free(p->frames);
 	free(p->branches);
 	free(p->rcache);
-	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++) {
+	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)
 		free(p->scache[i].frames);
-		free(p->scache[i].ips);
-	}
 	free(p->scache);
 	rp_read_sids_release(p);
 	free(p);
