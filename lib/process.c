@@ -1286,6 +1286,7 @@ static void *rp_reader_main(void *arg)
 
 			if (!rp_event_stable(r->session, &ev)) {
 				rr->rec = NULL;
+				rr->has_key = 0; /* the batches are not zeroed */
 				b->full = ev;
 				sync = 1;
 				break;
