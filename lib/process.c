@@ -508,6 +508,12 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	return 0;
 }
 
+/* The entries of d's recorded callchain that are taken. */
+static uint64_t rp_recorded_nr(const struct rp_sample *d)
+{
+	return d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+}
+
 /*
  * The sample's call stack as perf's thread__resolve_callchain() builds it
  * in callee order: the recorded callchain, then, for a sample with user
@@ -521,7 +527,7 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 			       struct rp_thread *thread, const struct rp_uw_job *job,
 			       const uint64_t **ips, uint64_t *inline_from)
 {
-	uint64_t nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+	uint64_t nr = rp_recorded_nr(d);
 
 	*ips = d->callchain;
 	*inline_from = nr;
@@ -1214,7 +1220,7 @@ static void rp_ring_stack_key(const struct rp_ring *r, const struct rp_event *ev
 	if (ev->type != RP_RECORD_SAMPLE || !ev->evsel || ev->deferred || !d->callchain_nr ||
 	    (r->can_unwind && rp_unwind_applies(d)))
 		return;
-	nr = d->callchain_nr < RP_MAX_CALLCHAIN ? d->callchain_nr : RP_MAX_CALLCHAIN;
+	nr = rp_recorded_nr(d);
 	if (nr > RP_SCACHE_MAX_IPS)
 		return;
 	rr->stack_key = rp_stack_key(d->callchain, nr, d->pid, d->tid, nr);

@@ -2922,12 +2922,6 @@ static int rp_mark_trace_cut(const struct rp_report *r, const struct rp_hists *h
 		p.n++;
 	if (p.n == r->nr_keys)
 		return 0;
-	if (!p.n) {
-		/* One group: the whole evsel. */
-		if (h->nr_entries == 1 && h->entries[0]->nr_samples < 2)
-			h->entries[0]->trace_cut = 1;
-		return 0;
-	}
 	if (!(v = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*v))))
 		return RP_ERR_NOMEM;
 	memcpy(v, h->entries, h->nr_entries * sizeof(*v));

@@ -114,7 +114,6 @@ struct rp_unwinder {
 	enum rp_unwind_mode mode;
 	struct rp_unwind_stats stats;
 	struct rp_uw_walk walk;
-	char *debuginfo_path; /* libdwfl's search path: NULL, its default */
 	Dwfl_Callbacks callbacks;
 };
 
@@ -179,7 +178,6 @@ int rp_unwinder_new(struct rp_unwinder **out, struct rp_machine *machine,
 	u->callbacks.find_elf = dwfl_build_id_find_elf;
 	u->callbacks.find_debuginfo = uw_find_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
-	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	*out = u;
 	return 0;
 }
