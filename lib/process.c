@@ -1457,6 +1457,14 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	p->nr_consumers = nr_consumers;
 	p->filter = filter;
 	p->gen = 1;
+	/* With a second CPU, the kernel formats /proc/kallsyms for us while
+	 * the records are read, when some event samples the kernel.  Started
+	 * first: the caches below take milliseconds to clear (the call-stack
+	 * cache is 10 MiB of fresh pages). */
+	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session)) {
+		rp_symbols_prefetch_kallsyms(symbols);
+		p->preload = machine && rp_symbols_kallsyms_pending(symbols);
+	}
 	/* Without the cache the pipeline only runs slower. */
 	p->rcache = calloc(RP_RCACHE_SIZE, sizeof(*p->rcache));
 	for (size_t i = 0; i < nr_consumers; i++)
@@ -1465,13 +1473,6 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
 	p->can_unwind = symbols && machine;
 	p->nr_threads = nr_threads;
-
-	/* With a second CPU, the kernel formats /proc/kallsyms for us while
-	 * the records are read, when some event samples the kernel. */
-	if (nr_threads >= 2 && symbols && rp_session_samples_kernel(session)) {
-		rp_symbols_prefetch_kallsyms(symbols);
-		p->preload = machine && rp_symbols_kallsyms_pending(symbols);
-	}
 	/* A directory's data.N files are framed on threads of their own. */
 	rp_session_set_threads(session, nr_threads);
 	if (nr_threads >= 2 && rp_session_threadable(session))
