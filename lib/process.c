@@ -62,10 +62,13 @@
 
 /* Entries of the resolution cache (a power of two). */
 #define RP_RCACHE_SIZE 4096u
-/* Entries of the call-stack cache (a power of two), the longest stack it
- * keeps (entries as recorded, held in the entry so that one look at it
- * tells a hit), and the consumers that get a slot in it. */
+/* Entries of the call-stack cache (a power of two), the entries of one
+ * set (a stack may sit in any entry of the set its key gives: two ways
+ * left a third fewer misses than one on fp-600M.data's 50 k stacks), the
+ * longest stack it keeps (entries as recorded, held in the entry so that
+ * one look at it tells a hit), and the consumers that get a slot in it. */
 #define RP_SCACHE_SIZE 16384u
+#define RP_SCACHE_WAYS 2u
 #define RP_SCACHE_MAX_IPS 64u
 #define RP_SCACHE_SLOTS 2u
 /* Entries of the thread cache (a power of two). */
@@ -111,7 +114,8 @@ struct rp_rcache_ent {
 struct rp_scache_ent {
 	uint64_t gen; /* 0: empty */
 	uint64_t hash;
-	uint64_t id;  /* rp_resolved.stack_id */
+	uint64_t id;   /* rp_resolved.stack_id */
+	uint64_t used; /* rp_pipeline.stack_tick at its last hit */
 	const struct rp_thread *thread;
 	const struct rp_maps *maps;
 	uint32_t nr_ips, nr_frames, frames_alloc;
@@ -140,6 +144,7 @@ struct rp_pipeline {
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *stack;  /* the current sample's, or NULL */
 	uint64_t next_stack_id;
+	uint64_t stack_tick; /* call-stack cache lookups */
 	struct rp_tcache_ent tcache[RP_TCACHE_SIZE];
 	/* PERF_SAMPLE_READ delivery: sample id -> struct rp_read_sid. */
 	const struct rp_session *session;
@@ -460,32 +465,48 @@ static uint64_t rp_stack_key(const uint64_t *ips, uint64_t nr, uint32_t pid, uin
 	return rp_ips_hash(ips, nr, ((uint64_t)pid << 32) | tid) ^ inline_from;
 }
 
+/* The first entry of the call-stack cache's set of key h. */
+static inline struct rp_scache_ent *rp_scache_set(const struct rp_pipeline *p, uint64_t h)
+{
+	return &p->scache[(h & (RP_SCACHE_SIZE / RP_SCACHE_WAYS - 1)) * RP_SCACHE_WAYS];
+}
+
 /*
  * The sample's call stack through the stack cache: a stack met in this
  * generation for the same thread and address space gets its frames from
- * there; a new one is resolved and kept.
+ * there; a new one is resolved and kept in its set's entry of another
+ * generation, or else the one least recently hit.
  */
 static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ips,
 				       uint64_t nr, uint64_t inline_from, uint64_t h,
 				       struct rp_resolved *res)
 {
 	const struct rp_maps *maps = res->thread ? res->thread->maps : NULL;
-	struct rp_scache_ent *e = &p->scache[h & (RP_SCACHE_SIZE - 1)];
+	struct rp_scache_ent *set = rp_scache_set(p, h), *e = NULL;
+	uint64_t tick = ++p->stack_tick;
 
-	if (e->gen == p->gen && e->hash == h && e->thread == res->thread && e->maps == maps &&
-	    e->nr_ips == nr && e->inline_from == inline_from &&
-	    !memcmp(e->ips, ips, (size_t)nr * sizeof(uint64_t))) {
-		res->nr_callchain = e->nr_frames;
-		res->callchain = e->frames;
-		res->stack_id = e->id;
-		p->stack = e;
-		return 0;
+	for (unsigned w = 0; w < RP_SCACHE_WAYS; w++) {
+		struct rp_scache_ent *x = &set[w];
+
+		if (x->gen == p->gen && x->hash == h && x->thread == res->thread &&
+		    x->maps == maps && x->nr_ips == nr && x->inline_from == inline_from &&
+		    !memcmp(x->ips, ips, (size_t)nr * sizeof(uint64_t))) {
+			res->nr_callchain = x->nr_frames;
+			res->callchain = x->frames;
+			res->stack_id = x->id;
+			x->used = tick;
+			p->stack = x;
+			return 0;
+		}
+		if (!e || (e->gen == p->gen && (x->gen != p->gen || x->used < e->used)))
+			e = x;
 	}
 	uint64_t gen = p->gen;
 	size_t n;
 	int ret;
 
 	e->gen = 0;
+	e->used = tick;
 	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &e->frames,
 				    &e->frames_alloc, &n)) < 0)
 		return ret;
@@ -1235,13 +1256,17 @@ static void rp_ring_stack_key(const struct rp_ring *r, const struct rp_event *ev
  */
 static inline void rp_scache_prefetch(const struct rp_pipeline *p, uint64_t key, int stage)
 {
-	const struct rp_scache_ent *e = &p->scache[key & (RP_SCACHE_SIZE - 1)];
+	const struct rp_scache_ent *e = rp_scache_set(p, key);
 
 	if (!stage) {
-		__builtin_prefetch(e);
-		__builtin_prefetch((const char *)e + 64);
+		for (unsigned w = 0; w < RP_SCACHE_WAYS; w++) {
+			__builtin_prefetch(&e[w]);
+			__builtin_prefetch((const char *)&e[w] + 64);
+		}
 		return;
 	}
+	for (unsigned w = 1; w < RP_SCACHE_WAYS && (e->gen != p->gen || e->hash != key); w++)
+		e++;
 	if (e->gen != p->gen || e->hash != key)
 		return;
 	for (uint32_t off = 0; off < e->nr_ips * sizeof(uint64_t); off += 64)
