@@ -42,14 +42,12 @@ endif()
 if(LIBPROTOBUF_C_FOUND AND ZLIB_FOUND AND PROTOC_C)
   list(APPEND RP_PC_REQUIRES_PRIVATE libprotobuf-c zlib)
 endif()
-if(CAPSTONE_FOUND)
-  list(APPEND RP_PC_REQUIRES_PRIVATE capstone)
-endif()
 if(SQLITE3_FOUND)
   list(APPEND RP_PC_REQUIRES_PRIVATE sqlite3)
 endif()
-# libpq and libcrypto are not linked (the postgres output dlopens them,
-# cmake/outputs.cmake); dlopen itself is in libdl before glibc 2.34.
+# capstone, libpq and libcrypto are not linked (the annotate and postgres
+# outputs dlopen them, cmake/outputs.cmake); dlopen itself is in libdl
+# before glibc 2.34.
 if(RP_DL_LIBS)
   foreach(l IN LISTS RP_DL_LIBS)
     list(APPEND RP_PC_LIBS_PRIVATE -l${l})

@@ -2,9 +2,26 @@
 # Each one missing turns off only its own feature, with a message.
 #   libtraceevent  tracepoint fields in script and json
 #   protobuf-c + protoc-c + zlib   readperf pprof
-#   capstone       readperf annotate (disassembly)
+#   capstone       readperf annotate (disassembly; headers, dlopen'ed at run time)
 #   sqlite3        readperf sqlite
 #   libpq + libcrypto  readperf postgres (headers; dlopen'ed at run time)
+#
+# The libraries only one command calls are not linked but loaded with
+# dlopen when its output starts (lib/common/dlload.c), by the SONAME of
+# those found here (cmake/soname.cmake): linked, they are mapped and
+# relocated at every start of every command (libpq and the ~20 libraries
+# it needs ~3.5 ms, capstone ~1 ms).  The build needs their headers only;
+# neither the library nor the command names them as DT_NEEDED
+# (tests/install/run_startup_libs.sh).
+include(${CMAKE_CURRENT_LIST_DIR}/soname.cmake)
+# dlopen is in libc since glibc 2.34; older ones (and some other libcs)
+# have it in libdl.
+include(CheckSymbolExists)
+check_symbol_exists(dlopen dlfcn.h RP_HAVE_DLOPEN_IN_LIBC)
+if(NOT RP_HAVE_DLOPEN_IN_LIBC)
+  set(RP_DL_LIBS ${CMAKE_DL_LIBS})
+  target_link_libraries(readperf PRIVATE ${RP_DL_LIBS})
+endif()
 
 pkg_check_modules(LIBTRACEEVENT IMPORTED_TARGET libtraceevent)
 if(LIBTRACEEVENT_FOUND)
@@ -41,10 +58,19 @@ else()
                   "readperf pprof is not available")
 endif()
 
-pkg_check_modules(CAPSTONE IMPORTED_TARGET capstone)
+# readperf annotate: capstone, loaded when an annotate output starts
+# (lib/outputs/disasm.c); the headers only at build time.
+pkg_check_modules(CAPSTONE capstone)
 if(CAPSTONE_FOUND)
-  target_compile_definitions(readperf PRIVATE RP_HAVE_CAPSTONE=1)
-  target_link_libraries(readperf PRIVATE PkgConfig::CAPSTONE)
+  rp_soname(RP_CAPSTONE_SONAME RP_CAPSTONE_PACKAGE capstone "${CAPSTONE_LINK_LIBRARIES}"
+            libcapstone.so.4 libcapstone4)
+  message(STATUS "readperf annotate loads ${RP_CAPSTONE_SONAME} (${RP_CAPSTONE_PACKAGE}) "
+                 "when it runs")
+  target_compile_definitions(readperf PRIVATE RP_HAVE_CAPSTONE=1
+    RP_CAPSTONE_SONAME="${RP_CAPSTONE_SONAME}" RP_CAPSTONE_PACKAGE="${RP_CAPSTONE_PACKAGE}")
+  # The headers only: compiled against, never linked.
+  target_include_directories(readperf PRIVATE ${CAPSTONE_INCLUDE_DIRS})
+  target_compile_options(readperf PRIVATE ${CAPSTONE_CFLAGS_OTHER})
 else()
   message(WARNING "capstone not found (apt-get install libcapstone-dev): "
                   "readperf annotate is not available")
@@ -82,12 +108,8 @@ else()
 endif()
 
 # readperf postgres: libpq (COPY) and libcrypto (the recordings' SHA-256),
-# loaded with dlopen when an export starts (lib/outputs/pqload.c): linked,
-# they and the ~20 libraries libpq needs (libssl, gnutls, krb5, ldap,
-# sasl, ...) cost every command ~3.5 ms of start-up.  The build needs
-# their headers only (libpq-dev, libssl-dev); the library and the command
-# name neither as DT_NEEDED (tests/install/run_dlopen.sh), and the program
-# dlopens them by the SONAME of the libraries found here.
+# loaded with dlopen when an export starts (lib/outputs/pqload.c); the
+# headers only at build time (libpq-dev, libssl-dev).
 pkg_check_modules(LIBPQ libpq)
 pkg_check_modules(LIBCRYPTO libcrypto)
 if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
@@ -100,7 +122,6 @@ if(LIBPQ_FOUND AND LIBCRYPTO_FOUND)
   unset(CMAKE_REQUIRED_QUIET)
 endif()
 if(LIBPQ_FOUND AND LIBCRYPTO_FOUND AND RP_HAVE_LIBPQ_FE_H AND RP_HAVE_OPENSSL_EVP_H)
-  include(${CMAKE_CURRENT_LIST_DIR}/soname.cmake)
   rp_soname(RP_LIBPQ_SONAME RP_LIBPQ_PACKAGE pq "${LIBPQ_LINK_LIBRARIES}" libpq.so.5 libpq5)
   rp_soname(RP_LIBCRYPTO_SONAME RP_LIBCRYPTO_PACKAGE crypto "${LIBCRYPTO_LINK_LIBRARIES}"
             libcrypto.so.3 libssl3)
@@ -112,14 +133,6 @@ if(LIBPQ_FOUND AND LIBCRYPTO_FOUND AND RP_HAVE_LIBPQ_FE_H AND RP_HAVE_OPENSSL_EV
   # The headers only: compiled against, never linked.
   target_include_directories(readperf PRIVATE ${LIBPQ_INCLUDE_DIRS} ${LIBCRYPTO_INCLUDE_DIRS})
   target_compile_options(readperf PRIVATE ${LIBPQ_CFLAGS_OTHER} ${LIBCRYPTO_CFLAGS_OTHER})
-  # dlopen is in libc since glibc 2.34; older ones (and some other libcs)
-  # have it in libdl.
-  include(CheckSymbolExists)
-  check_symbol_exists(dlopen dlfcn.h RP_HAVE_DLOPEN_IN_LIBC)
-  if(NOT RP_HAVE_DLOPEN_IN_LIBC)
-    set(RP_DL_LIBS ${CMAKE_DL_LIBS})
-    target_link_libraries(readperf PRIVATE ${RP_DL_LIBS})
-  endif()
 else()
   message(WARNING "libpq or libcrypto not found (apt-get install libpq-dev libssl-dev): "
                   "readperf postgres is not available")

@@ -33,7 +33,7 @@ function(rp_soname soname_var package_var name link_libraries fallback_soname fa
   endif()
   if(NOT soname)
     message(WARNING "cannot read the SONAME of lib${name} ('${lib}', objdump "
-                    "'${CMAKE_OBJDUMP}'): readperf postgres will load ${fallback_soname}")
+                    "'${CMAKE_OBJDUMP}'): readperf will load ${fallback_soname}")
     set(soname "${fallback_soname}")
   endif()
 

@@ -149,6 +149,23 @@ rp_same() {
 	return 1
 }
 
+# rp_error_prefix_repeated FILE: the "readperf: error:" lines of FILE that
+# repeat a prefix (docs/api.md: a library message does not say where, the
+# command puts WHERE in front once), on standard output: two equal
+# ": "-separated fields in a row ("postgres: postgres: ...", "a.data:
+# a.data: ..."), or a later field that starts with the first one (the
+# command's name or the recording's path) and a space ("flamegraph:
+# flamegraph --diff ...").  Status 0 when there is one.
+rp_error_prefix_repeated() {
+	awk 'index($0, "readperf: error: ") == 1 {
+		n = split(substr($0, 18), f, ": ")
+		for (i = 1; i < n; i++)
+			if (f[i] == f[i + 1]) { print; next }
+		for (i = 2; i <= n; i++)
+			if (index(f[i], f[1] " ") == 1) { print; next }
+	}' "$1" | grep .
+}
+
 # rp_compile_workload: ./workload from tests/workload/workload.c, with
 # frame pointers and without inlining (CC, see require_cc).  Status 0, or
 # 1 with the compiler's messages on standard error.

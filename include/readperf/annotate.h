@@ -11,8 +11,12 @@
  * (include/readperf/output.h): rp_output_new(&o, "annotate", &env,
  * &opts, &target, &err) with a stream target.  The disassembly comes from
  * the DSO's ELF file on disk (capstone: x86-64 and i386 in AT&T syntax
- * spelled as objdump spells it, arm64 in capstone's syntax); a library
- * built without capstone refuses to create the output (RP_ERR_UNSUPPORTED).
+ * spelled as objdump spells it, arm64 in capstone's syntax).  capstone is
+ * not linked with the library: rp_output_new() loads it (dlopen, by the
+ * SONAME of the one the build found) and the output unloads it when
+ * freed.  Where it cannot be loaded, or the library was built without
+ * capstone, rp_output_new() fails with RP_ERR_UNSUPPORTED, err naming the
+ * library and its package, before anything is read.
  * docs/annotate.md states every rule and where the text differs from
  * objdump's.
  */

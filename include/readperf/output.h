@@ -90,8 +90,11 @@ RP_API int rp_output_flags(const char *name);
  * return is RP_ERR_INVAL (no such output, a bad option or target),
  * RP_ERR_UNSUPPORTED (this build lacks the output's library: sqlite3,
  * libpq, capstone, zlib; or, for "postgres", libpq or libcrypto cannot be
- * loaded on this machine: see postgres.h), RP_ERR_NOMEM or RP_ERR_IO (the
- * target could not be opened or refused the output).
+ * loaded on this machine: see postgres.h; for "annotate", capstone),
+ * RP_ERR_NOMEM or RP_ERR_IO (the target could not be opened or refused
+ * the output).  The messages of this function, of rp_output_merge() and
+ * of rp_output_finish() do not name the output (the caller did): a
+ * program puts its name in front (docs/api.md).
  */
 RP_API int rp_output_new(struct rp_output **out, const char *name,
 			 const struct rp_output_env *env, const void *opts,

@@ -73,6 +73,7 @@ struct rp_annotate {
 	int last_keep;
 	struct rp_hashmap sources; /* hash of path -> struct ann_source * */
 	size_t nr_sources;
+	struct rp_disasm_lib *disasm; /* capstone, loaded by ann_create() */
 };
 
 static uint64_t ann_key(const struct rp_symbol *sym, int evsel)
@@ -345,7 +346,7 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		ann_skipped(a, h, why);
 		return 0;
 	}
-	if (rp_disasm_new(&d, &code, &why) < 0) {
+	if (rp_disasm_new(&d, a->disasm, &code, &why) < 0) {
 		rp_code_release(&code);
 		ann_skipped(a, h, why);
 		return 0;
@@ -472,10 +473,10 @@ static int ann_finish(void *state, struct rp_error *err)
 		if (!a->hists[i]->samples)
 			continue;
 		if ((ret = ann_print(a, a->hists[i])) < 0)
-			return rp_error_set(err, ret, "annotate: out of memory");
+			return rp_error_set(err, ret, "out of memory");
 	}
 	if (fflush(a->out) != 0 || ferror(a->out))
-		return rp_error_set(err, RP_ERR_IO, "annotate: cannot write the output");
+		return rp_error_set(err, RP_ERR_IO, "cannot write the output");
 	return 0;
 }
 
@@ -502,34 +503,36 @@ static void ann_destroy(void *state)
 		}
 	}
 	rp_hashmap_release(&a->sources);
+	rp_disasm_lib_free(a->disasm);
 	free(a);
 }
 
 static int ann_create(void **state, const struct rp_output_env *env, const void *opts,
 		      const struct rp_output_target *target, struct rp_error *err)
 {
-#ifndef RP_HAVE_CAPSTONE
-	(void)env, (void)opts, (void)target, (void)state;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "annotate: readperf was built without capstone (apt-get install "
-			    "libcapstone-dev)");
-#else
 	struct rp_annotate *a;
+	int ret;
 
 	if (!env->symbols)
-		return rp_error_set(err, RP_ERR_INVAL, "annotate: needs symbols (env.symbols)");
+		return rp_error_set(err, RP_ERR_INVAL, "needs symbols (env.symbols)");
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if (rp_opts_copy(&a->opts, sizeof(a->opts), opts) < 0) {
 		free(a);
-		return rp_error_set(err, RP_ERR_INVAL, "annotate: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
+	}
+	/* capstone: loaded by this output, not by every program on the
+	 * library (disasm.h); a build or a machine without it fails here,
+	 * before any record is read. */
+	if ((ret = rp_disasm_lib_load(&a->disasm, err)) < 0) {
+		free(a);
+		return ret;
 	}
 	a->env = *env;
 	a->out = target->stream;
 	*state = a;
 	return 0;
-#endif
 }
 
 static struct rp_consumer ann_consumer(void *state)

@@ -393,7 +393,7 @@ static int rp_collapse_output_create(void **state, const struct rp_output_env *e
 
 	(void)env;
 	if (ret == RP_ERR_INVAL)
-		return rp_error_set(err, ret, "collapse: bad options (a pid or tid needs the comm)");
+		return rp_error_set(err, ret, "bad options (a pid or tid needs the comm)");
 	if (ret < 0)
 		return rp_error_set(err, ret, "out of memory");
 	c->target = target->stream;
@@ -421,10 +421,10 @@ static int rp_collapse_output_merge(void *state, void *from, struct rp_error *er
 	int ret = rp_collapse_merge(state, from);
 
 	if (ret == RP_ERR_LIMIT)
-		return rp_error_set(err, ret, "collapse: more than %u distinct stacks",
+		return rp_error_set(err, ret, "more than %u distinct stacks",
 				    RP_COLLAPSE_MAX_STACKS);
 	if (ret == RP_ERR_INVAL)
-		return rp_error_set(err, ret, "collapse: outputs made with different options");
+		return rp_error_set(err, ret, "outputs made with different options");
 	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
 }
 

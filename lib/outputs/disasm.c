@@ -17,8 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/error_int.h"
+
 #ifdef RP_HAVE_CAPSTONE
 #include <capstone/capstone.h>
+
+#include "common/dlload_int.h"
 #endif
 
 /* Sections of one ELF file looked at, at most. */
@@ -148,11 +152,25 @@ out:
 
 #ifndef RP_HAVE_CAPSTONE
 
-int rp_disasm_new(struct rp_disasm **out, const struct rp_code *code, const char **why)
+int rp_disasm_lib_load(struct rp_disasm_lib **out, struct rp_error *err)
 {
-	(void)code;
 	*out = NULL;
-	*why = "readperf was built without capstone (libcapstone-dev)";
+	return rp_error_set(err, RP_ERR_UNSUPPORTED,
+			    "readperf was built without capstone (apt-get install libcapstone-dev,"
+			    " then rebuild)");
+}
+
+void rp_disasm_lib_free(struct rp_disasm_lib *lib)
+{
+	(void)lib;
+}
+
+int rp_disasm_new(struct rp_disasm **out, const struct rp_disasm_lib *lib,
+		  const struct rp_code *code, const char **why)
+{
+	(void)lib, (void)code;
+	*out = NULL;
+	*why = "readperf was built without capstone";
 	return -1;
 }
 
@@ -170,14 +188,70 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 
 #else
 
+#ifndef RP_CAPSTONE_SONAME
+#define RP_CAPSTONE_SONAME "libcapstone.so.4"
+#endif
+#ifndef RP_CAPSTONE_PACKAGE
+#define RP_CAPSTONE_PACKAGE "libcapstone4"
+#endif
+
+/* Every capstone function this file calls: one X(name) each. */
+#define RP_CS_FUNCS(X)                                                                      \
+	X(cs_close) X(cs_disasm_iter) X(cs_free) X(cs_insn_name) X(cs_malloc) X(cs_open)    \
+	X(cs_option)
+
+/* The loaded library and its functions, each member named as the function
+ * and of its type in capstone.h (lib->cs_open(arch, mode, &h)). */
+struct rp_disasm_lib {
+	void *handles[1];
+#define RP_CS_MEMBER(f) __typeof__(f) *f;
+	RP_CS_FUNCS(RP_CS_MEMBER)
+#undef RP_CS_MEMBER
+};
+
+static const struct rp_dl_lib rp_cs_libs[] = {
+	{ RP_CAPSTONE_SONAME, "the capstone disassembler", RP_CAPSTONE_PACKAGE },
+};
+#define RP_CS_SYM(f) RP_DL_SYM(struct rp_disasm_lib, 0, f)
+static const struct rp_dl_sym rp_cs_syms[] = { RP_CS_FUNCS(RP_CS_SYM) };
+#undef RP_CS_SYM
+static const struct rp_dl_set rp_cs_set = { rp_cs_libs, 1, rp_cs_syms,
+					    sizeof(rp_cs_syms) / sizeof(rp_cs_syms[0]) };
+
+int rp_disasm_lib_load(struct rp_disasm_lib **out, struct rp_error *err)
+{
+	struct rp_disasm_lib *lib = calloc(1, sizeof(*lib));
+	int ret;
+
+	*out = NULL;
+	if (!lib)
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
+	if ((ret = rp_dl_load(&rp_cs_set, lib->handles, lib, err)) < 0) {
+		free(lib);
+		return ret;
+	}
+	*out = lib;
+	return 0;
+}
+
+void rp_disasm_lib_free(struct rp_disasm_lib *lib)
+{
+	if (!lib)
+		return;
+	rp_dl_unload(&rp_cs_set, lib->handles);
+	free(lib);
+}
+
 struct rp_disasm {
+	const struct rp_disasm_lib *lib;
 	csh cs;
 	cs_insn *insn;
 	int x86;
 	int arm64;
 };
 
-int rp_disasm_new(struct rp_disasm **out, const struct rp_code *code, const char **why)
+int rp_disasm_new(struct rp_disasm **out, const struct rp_disasm_lib *lib,
+		  const struct rp_code *code, const char **why)
 {
 	struct rp_disasm *d;
 	cs_arch arch;
@@ -206,7 +280,8 @@ int rp_disasm_new(struct rp_disasm **out, const struct rp_code *code, const char
 		*why = "out of memory";
 		return -1;
 	}
-	if (cs_open(arch, mode, &d->cs) != CS_ERR_OK) {
+	d->lib = lib;
+	if (lib->cs_open(arch, mode, &d->cs) != CS_ERR_OK) {
 		free(d);
 		*why = "capstone does not decode this architecture";
 		return -1;
@@ -214,11 +289,11 @@ int rp_disasm_new(struct rp_disasm **out, const struct rp_code *code, const char
 	d->x86 = arch == CS_ARCH_X86;
 	d->arm64 = arch == CS_ARCH_ARM64;
 	if (d->x86)
-		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	d->insn = cs_malloc(d->cs);
+		lib->cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	lib->cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->insn = lib->cs_malloc(d->cs);
 	if (!d->insn) {
-		cs_close(&d->cs);
+		lib->cs_close(&d->cs);
 		free(d);
 		*why = "out of memory";
 		return -1;
@@ -231,8 +306,8 @@ void rp_disasm_free(struct rp_disasm *d)
 {
 	if (!d)
 		return;
-	cs_free(d->insn, 1);
-	cs_close(&d->cs);
+	d->lib->cs_free(d->insn, 1);
+	d->lib->cs_close(&d->cs);
 	free(d);
 }
 
@@ -392,7 +467,7 @@ static void x86_format(struct rp_disasm *d, const cs_insn *in, struct sb *b,
 {
 	const cs_x86 *x = &in->detail->x86;
 	const char *mn = in->mnemonic;
-	const char *base = cs_insn_name(d->cs, in->id);
+	const char *base = d->lib->cs_insn_name(d->cs, in->id);
 	const char *sp = strrchr(mn, ' ');
 	char prefix[32] = "", core[32], full[72];
 	int has_reg = 0, is_branch = 0, rip_rel = 0, zero_disp = 0;
@@ -642,7 +717,7 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 
 	insn->text[0] = '\0';
 	insn->addr = addr;
-	if (!cs_disasm_iter(d->cs, &p, &left, &addr, d->insn)) {
+	if (!d->lib->cs_disasm_iter(d->cs, &p, &left, &addr, d->insn)) {
 		size_t vex = d->x86 ? x86_vex_length(p, left, code->is64) : 0;
 
 		/* 0f 01 ee/ef: rdpkru, wrpkru, unknown to capstone 4 */
@@ -682,7 +757,7 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 		static const char *const waiting[] = { "fnstcw", "fnstsw", "fnstenv", "fnsave",
 						       "fnclex", "fninit" };
 
-		if (cs_disasm_iter(d->cs, &q, &qleft, &qaddr, d->insn))
+		if (d->lib->cs_disasm_iter(d->cs, &q, &qleft, &qaddr, d->insn))
 			for (size_t i = 0; i < sizeof(waiting) / sizeof(waiting[0]); i++)
 				if (!strcmp(d->insn->mnemonic, waiting[i])) {
 					char name[16];

@@ -2,7 +2,8 @@
 /*
  * Disassembly for annotate (lib/outputs/annotate.c): a function's bytes
  * read from an ELF file on disk (hostile input: every offset and size is
- * checked against the file and capped), decoded with capstone and spelled
+ * checked against the file and capped), decoded with capstone (loaded
+ * when the output starts: rp_disasm_lib_load()) and spelled
  * as objdump -d --no-show-raw-insn spells it where docs/annotate.md says
  * so.  Private to the library.
  */
@@ -60,12 +61,32 @@ struct rp_insn {
 typedef int (*rp_disasm_namer)(void *ctx, uint64_t vaddr, char *buf, size_t size);
 
 struct rp_disasm;
+struct rp_error;
 
 /*
- * A decoder for code's architecture.  Returns 0, or -1 with *why set
- * (an architecture capstone or this build does not decode, no memory).
+ * capstone, loaded with dlopen when an annotate output starts rather than
+ * linked (common/dlload_int.h: mapped at every start of every command, it
+ * cost ~1 ms for one command that calls it).  The build compiles against
+ * its headers and dlopens the SONAME it found (cmake/outputs.cmake:
+ * RP_CAPSTONE_SONAME).  The output keeps it in its state.
  */
-int rp_disasm_new(struct rp_disasm **out, const struct rp_code *code, const char **why);
+struct rp_disasm_lib;
+
+/*
+ * Loads capstone.  Returns 0, or RP_ERR_UNSUPPORTED with err naming the
+ * library, its package and the loader's reason, or saying that readperf
+ * was built without capstone.
+ */
+int rp_disasm_lib_load(struct rp_disasm_lib **out, struct rp_error *err);
+/* Unloads it; NULL-safe.  Every decoder made with it is freed before. */
+void rp_disasm_lib_free(struct rp_disasm_lib *lib);
+
+/*
+ * A decoder for code's architecture with lib's capstone.  Returns 0, or
+ * -1 with *why set (an architecture capstone does not decode, no memory).
+ */
+int rp_disasm_new(struct rp_disasm **out, const struct rp_disasm_lib *lib,
+		  const struct rp_code *code, const char **why);
 void rp_disasm_free(struct rp_disasm *d);
 
 /*

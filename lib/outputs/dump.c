@@ -1173,7 +1173,7 @@ static int rp_dump_output_create(void **state, const struct rp_output_env *env, 
 {
 	int ret = rp_dump_new((struct rp_dump **)state, target->stream, env->session, opts);
 
-	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "dump: bad options"
+	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "bad options"
 								    : "out of memory")
 		       : 0;
 }

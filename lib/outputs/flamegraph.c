@@ -683,7 +683,7 @@ static int rp_fg_output_create(void **state, const struct rp_output_env *env, co
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if (rp_opts_copy(&o->opts, sizeof(o->opts), opts) < 0) {
 		free(o);
-		return rp_error_set(err, RP_ERR_INVAL, "flamegraph: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	}
 	o->copts = (struct rp_collapse_opts){ .sz = sizeof(o->copts),
 					      .include_tid = o->opts.include_tid,
@@ -702,7 +702,7 @@ static int rp_fg_output_create(void **state, const struct rp_output_env *env, co
 	if (ret < 0) {
 		free(o);
 		return rp_error_set(err, ret, ret == RP_ERR_INVAL
-						      ? "flamegraph: a pid or tid needs the comm"
+						      ? "a pid or tid needs the comm"
 						      : "out of memory");
 	}
 	*state = o;
@@ -724,14 +724,14 @@ static int rp_fg_output_merge(void *state, void *from, struct rp_error *err)
 	if (o->opts.diff) {
 		if (o->next)
 			return rp_error_set(err, RP_ERR_INVAL,
-					    "flamegraph --diff takes two recordings: OLD NEW");
+					    "--diff takes two recordings: OLD NEW");
 		if ((ret = rp_collapse_new(&o->next, &o->copts)) < 0)
 			return rp_error_set(err, ret, "out of memory");
 		into = o->next;
 	}
 	ret = rp_collapse_merge(into, f->col);
 	if (ret == RP_ERR_LIMIT)
-		return rp_error_set(err, ret, "flamegraph: too many distinct stacks");
+		return rp_error_set(err, ret, "too many distinct stacks");
 	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
 }
 
@@ -745,7 +745,7 @@ static int rp_fg_output_finish(void *state, struct rp_error *err)
 
 	if (o->opts.diff && !o->next)
 		return rp_error_set(err, RP_ERR_INVAL,
-				    "flamegraph --diff takes two recordings: OLD NEW");
+				    "--diff takes two recordings: OLD NEW");
 	if (!o->opts.diff) {
 		if ((n = rp_collapse_stacks(o->col, &stacks, &counts)) < 0)
 			return rp_error_set(err, (int)n, "out of memory");
@@ -759,7 +759,7 @@ static int rp_fg_output_finish(void *state, struct rp_error *err)
 	}
 	if (ret == RP_ERR_IO)
 		return rp_error_set(err, ret, "cannot write the flame graph");
-	return ret < 0 ? rp_error_set(err, ret, "flamegraph: %s", rp_strerror(ret)) : 0;
+	return ret < 0 ? rp_error_set(err, ret, "%s", rp_strerror(ret)) : 0;
 }
 
 const struct rp_output_def rp_output_flamegraph = {

@@ -808,7 +808,7 @@ static int rp_header_output_create(void **state, const struct rp_output_env *env
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if (rp_opts_copy(&h->opts, sizeof(h->opts), opts) < 0) {
 		free(h);
-		return rp_error_set(err, RP_ERR_INVAL, "header: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	}
 	h->opts.is_pipe = rp_session_is_pipe(env->session);
 	h->session = env->session;

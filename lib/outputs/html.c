@@ -1135,9 +1135,9 @@ static int rp_html_finish(void *state, struct rp_error *err)
 	int rc = rp_html_srclines(h);
 
 	if (rc < 0)
-		return rp_error_set(err, rc, "html: out of memory");
+		return rp_error_set(err, rc, "out of memory");
 	if (h->nr_w && !(w = malloc(h->nr_w * sizeof(*w))))
-		return rp_error_set(err, RP_ERR_NOMEM, "html: out of memory");
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < h->nr_w; i++)
 		w[i] = (struct rp_html_sorted){ h->w_key[i], i };
 	if (h->nr_w)
@@ -1146,7 +1146,7 @@ static int rp_html_finish(void *state, struct rp_error *err)
 	if (!j || deflateInit(&j->z, h->opts.level) != Z_OK) {
 		free(j);
 		free(w);
-		return rp_error_set(err, RP_ERR_NOMEM, "html: out of memory");
+		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
 	rp_html_write_data(h, j, w, h->nr_w);
 	rp_jw_flush(j, 1);
@@ -1158,13 +1158,13 @@ static int rp_html_finish(void *state, struct rp_error *err)
 	free(j->out);
 	free(j);
 	if (rc == RP_ERR_IO)
-		return rp_error_set(err, rc, "html: cannot write the page");
+		return rp_error_set(err, rc, "cannot write the page");
 	if (rc < 0)
-		return rp_error_set(err, rc, "html: out of memory");
+		return rp_error_set(err, rc, "out of memory");
 	return 0;
 #else
 	(void)h;
-	return rp_error_set(err, RP_ERR_UNSUPPORTED, "html: built without zlib");
+	return rp_error_set(err, RP_ERR_UNSUPPORTED, "readperf was built without zlib");
 #endif
 }
 
@@ -1214,14 +1214,14 @@ static int rp_html_create(void **state, const struct rp_output_env *env, const v
 #ifndef RP_HAVE_ZLIB
 	(void)env, (void)opts, (void)target, (void)root_func, (void)h;
 	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "html: built without zlib (apt-get install zlib1g-dev)");
+			    "readperf was built without zlib (apt-get install zlib1g-dev)");
 #else
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if (rp_opts_copy(&h->opts, sizeof(h->opts), opts) < 0) {
 		free(h);
-		return rp_error_set(err, RP_ERR_INVAL, "html: bad rp_html_opts");
+		return rp_error_set(err, RP_ERR_INVAL, "bad rp_html_opts");
 	}
 	if (!h->opts.max_weights)
 		h->opts.max_weights = RP_HTML_WEIGHTS_DEFAULT;
@@ -1229,7 +1229,7 @@ static int rp_html_create(void **state, const struct rp_output_env *env, const v
 		h->opts.bins = RP_HTML_BINS_DEFAULT;
 	if (h->opts.bins > RP_HTML_BINS_MAX || h->opts.level < 0 || h->opts.level > 9) {
 		free(h);
-		return rp_error_set(err, RP_ERR_INVAL, "html: bins above %u or a level past 9",
+		return rp_error_set(err, RP_ERR_INVAL, "bins above %u or a level past 9",
 				    RP_HTML_BINS_MAX);
 	}
 	if (!h->opts.level)

@@ -310,7 +310,7 @@ static int rp_json_output_create(void **state, const struct rp_output_env *env, 
 {
 	int ret = rp_json_new((struct rp_json **)state, target->stream, env->session, opts);
 
-	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "json: bad options"
+	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "bad options"
 								    : "out of memory")
 		       : 0;
 }
@@ -326,7 +326,7 @@ static int rp_json_output_finish(void *state, struct rp_error *err)
 
 	rp_json_finish(j);
 	if (fflush(j->f) != 0 || ferror(j->f))
-		return rp_error_set(err, RP_ERR_IO, "json: cannot write the output");
+		return rp_error_set(err, RP_ERR_IO, "cannot write the output");
 	return 0;
 }
 

@@ -73,12 +73,11 @@ int rp_output_new(struct rp_output **out, const char *name, const struct rp_outp
 	if (def->unavailable)
 		return rp_error_set(err, RP_ERR_UNSUPPORTED, "%s", def->unavailable);
 	if (rp_opts_copy(&e, sizeof(e), env) < 0 || !e.session)
-		return rp_error_set(err, RP_ERR_INVAL, "%s: bad rp_output_env (no session?)",
-				    def->name);
+		return rp_error_set(err, RP_ERR_INVAL, "bad rp_output_env (no session?)");
 	if (rp_opts_copy(&t, sizeof(t), target) < 0)
-		return rp_error_set(err, RP_ERR_INVAL, "%s: bad rp_output_target", def->name);
+		return rp_error_set(err, RP_ERR_INVAL, "bad rp_output_target");
 	if ((def->flags & RP_OUTPUT_PATH) ? !t.path : !t.stream)
-		return rp_error_set(err, RP_ERR_INVAL, "%s writes to a %s: none given", def->name,
+		return rp_error_set(err, RP_ERR_INVAL, "writes to a %s: none given",
 				    (def->flags & RP_OUTPUT_PATH) ? "path" : "stream");
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -103,17 +102,16 @@ int rp_output_merge(struct rp_output *into, struct rp_output *from, struct rp_er
 	if (!into || !from || into == from || into->def != from->def)
 		return rp_error_set(err, RP_ERR_INVAL, "rp_output_merge: not two outputs of one kind");
 	if (!into->def->merge)
-		return rp_error_set(err, RP_ERR_UNSUPPORTED, "%s cannot merge outputs",
-				    into->def->name);
+		return rp_error_set(err, RP_ERR_UNSUPPORTED, "cannot merge outputs");
 	if (into->finished)
-		return rp_error_set(err, RP_ERR_INVAL, "%s: merge after finish", into->def->name);
+		return rp_error_set(err, RP_ERR_INVAL, "merge after finish");
 	return into->def->merge(into->state, from->state, err);
 }
 
 int rp_output_finish(struct rp_output *o, struct rp_error *err)
 {
 	if (o->finished)
-		return rp_error_set(err, RP_ERR_INVAL, "%s: finished twice", o->def->name);
+		return rp_error_set(err, RP_ERR_INVAL, "finished twice");
 	o->finished = 1;
 	return o->def->finish ? o->def->finish(o->state, err) : 0;
 }

@@ -83,9 +83,9 @@ struct rp_pg {
 	struct rp_pg_part part[RP_PG_MAX_PARTS];
 	int staging;            /* rp_staging_N exists */
 	int done;               /* committed */
-	/* The recordings row (rp_pg_facts()): texts (the last: the
-	 * session's path, for messages) and numbers. */
-	struct rp_text rec_text[12];
+	/* The recordings row (rp_pg_facts()): texts and numbers. */
+#define RP_PG_REC_TEXTS 11
+	struct rp_text rec_text[RP_PG_REC_TEXTS];
 	char rec_num[6][32];
 	int has_time;
 };
@@ -100,7 +100,7 @@ static int rp_pg_failc(const struct rp_pq *pq, PGconn *conn, struct rp_error *er
 	size_t n = strcspn(msg ? msg : "", "\n");
 
 	snprintf(line, sizeof(line), "%.*s", (int)n, msg ? msg : "");
-	return rp_error_set(err, RP_ERR_IO, "postgres: %s: %s", what, line);
+	return rp_error_set(err, RP_ERR_IO, "%s: %s", what, line);
 }
 
 static int rp_pg_fail(struct rp_pg *pg, struct rp_error *err, const char *what,
@@ -437,7 +437,7 @@ static int rp_pg_schema(struct rp_pg *pg, struct rp_error *err)
 		return rp_pg_exec(pg, "COMMIT", err);
 	if (kind)
 		return rp_error_set(err, RP_ERR_INVAL,
-				    "postgres: the database has a samples table that is not"
+				    "the database has a samples table that is not"
 				    " partitioned by recording (an earlier readperf's, or"
 				    " perf's): export into another database");
 	if ((ret = rp_pg_exec(pg, rp_pg_recordings, err)) < 0)
@@ -807,7 +807,6 @@ static int rp_pg_facts(struct rp_pg *pg, const struct rp_output_env *env, struct
 	pg->has_time = h && h->has_sample_time;
 	rp_text_add(&text[0], pg->hash);
 	rp_text_add(&text[1], pg->opts.file_name ? pg->opts.file_name : path);
-	rp_text_add(&text[11], path);
 	snprintf(num[0], sizeof(num[0]), "%" PRIu64, rp_session_size(s));
 	num[1][0] = '\0';
 	if (path && stat(path, &st) == 0) {
@@ -843,10 +842,10 @@ static int rp_pg_facts(struct rp_pg *pg, const struct rp_output_env *env, struct
 	snprintf(num[5], sizeof(num[5]), "%s%s%s", pg->opts.branches ? "branches " : "",
 		 pg->opts.calls ? "calls " : "", pg->opts.callchains ? "callchains" : "");
 	rp_text_add(&text[10], num[5]);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < RP_PG_REC_TEXTS; i++)
 		if (!text[i].p)
 			rp_text_add(&text[i], "");
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < RP_PG_REC_TEXTS; i++)
 		if (!text[i].p)
 			return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	return 0;
@@ -906,9 +905,9 @@ static int rp_pg_again(struct rp_pg *pg, int final, struct rp_error *err)
 				  strlen(pq->PQgetvalue(res, 0, 1)), 100);
 		name[strcspn(name, "\n")] = '\0';
 		ret = rp_error_set(err, RP_ERR_INVAL,
-				   "%s: already in the database as recording %s (%.100s, the same"
-				   " SHA-256); --replace replaces it",
-				   pg->rec_text[11].p, pq->PQgetvalue(res, 0, 0), name);
+				   "the recording is already in the database as recording %s"
+				   " (%.100s, the same SHA-256); --replace replaces it",
+				   pq->PQgetvalue(res, 0, 0), name);
 	} else if (pq->PQntuples(res) == 1 && final) {
 		/* Its row goes now (the new one has the same hash), its
 		 * partitions when the new ones are attached: until the commit
@@ -961,7 +960,7 @@ static int rp_pg_row(void *ctx, enum rp_dbx_table t, const struct rp_dbx_value *
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	pg->held_bytes += pg->held[t].len - before;
 	if (pg->held_bytes > RP_PG_MAX_HELD)
-		return rp_error_set(err, RP_ERR_LIMIT, "postgres: more than %llu bytes of rows",
+		return rp_error_set(err, RP_ERR_LIMIT, "more than %llu bytes of rows",
 				    (unsigned long long)RP_PG_MAX_HELD);
 	return 0;
 }
@@ -995,7 +994,7 @@ static void rp_pg_free(struct rp_pg *pg)
 	rp_pq_unload(&pg->pq);
 	for (int t = 0; t < RP_DBX_NR_TABLES; t++)
 		free(pg->held[t].p);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < RP_PG_REC_TEXTS; i++)
 		free(pg->rec_text[i].p);
 	free(pg->samples.p);
 	free(pg);
@@ -1012,7 +1011,7 @@ static int rp_pg_create(void **state, const struct rp_output_env *env, const voi
 	if (rp_opts_copy(&pg->opts, sizeof(pg->opts), opts) < 0 ||
 	    (pg->opts.again != RP_POSTGRES_REFUSE && pg->opts.again != RP_POSTGRES_REPLACE)) {
 		free(pg);
-		return rp_error_set(err, RP_ERR_INVAL, "postgres: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	}
 	pg->dopts.branches = pg->opts.branches;
 	pg->dopts.calls = pg->opts.calls;
@@ -1020,7 +1019,7 @@ static int rp_pg_create(void **state, const struct rp_output_env *env, const voi
 	if (rp_session_is_pipe(env->session)) {
 		free(pg);
 		return rp_error_set(err, RP_ERR_INVAL,
-				    "postgres: a pipe cannot be exported (a recording is"
+				    "a pipe cannot be exported (a recording is"
 				    " recognised by its file's SHA-256)");
 	}
 	pg->nr_parts = pg->opts.nr_connections < 1 ? 1

@@ -1577,11 +1577,11 @@ static int rp_pprof_output_create(void **state, const struct rp_output_env *env,
 		free(o);
 		if (ret == RP_ERR_UNSUPPORTED)
 			return rp_error_set(err, ret,
-					    "pprof: built without protobuf-c or zlib (apt-get "
+					    "readperf was built without protobuf-c or zlib (apt-get "
 					    "install libprotobuf-c-dev protobuf-c-compiler "
 					    "zlib1g-dev, then rebuild)");
 		if (ret == RP_ERR_INVAL)
-			return rp_error_set(err, ret, "pprof: bad options");
+			return rp_error_set(err, ret, "bad options");
 		return rp_error_set(err, ret, "out of memory");
 	}
 	rp_pprof_set_symbols(o->pprof, env->symbols);
@@ -1601,8 +1601,8 @@ static int rp_pprof_output_merge(void *state, void *from, struct rp_error *err)
 				 ((struct rp_pprof_output *)from)->pprof);
 
 	if (ret == RP_ERR_LIMIT)
-		return rp_error_set(err, ret, "pprof: the merged profile exceeds a cap");
-	return ret < 0 ? rp_error_set(err, ret, "pprof: %s", rp_strerror(ret)) : 0;
+		return rp_error_set(err, ret, "the merged profile exceeds a cap");
+	return ret < 0 ? rp_error_set(err, ret, "%s", rp_strerror(ret)) : 0;
 }
 
 static int rp_pprof_output_finish(void *state, struct rp_error *err)
@@ -1615,8 +1615,8 @@ static int rp_pprof_output_finish(void *state, struct rp_error *err)
 	if (ret == RP_ERR_IO)
 		return rp_error_set(err, ret, "cannot write the profile");
 	if (ret == RP_ERR_LIMIT)
-		return rp_error_set(err, ret, "pprof: the profile exceeds a cap");
-	return ret < 0 ? rp_error_set(err, ret, "pprof: %s", rp_strerror(ret)) : 0;
+		return rp_error_set(err, ret, "the profile exceeds a cap");
+	return ret < 0 ? rp_error_set(err, ret, "%s", rp_strerror(ret)) : 0;
 }
 
 static void rp_pprof_output_destroy(void *state)

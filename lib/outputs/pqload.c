@@ -4,87 +4,41 @@
 
 #include "outputs/pqload_int.h"
 
-#include <dlfcn.h>
 #include <string.h>
 
-/* A library to load: its SONAME, what it is, the package that holds it. */
-struct rp_pq_lib {
-	const char *soname, *what, *package;
+#include "common/dlload_int.h"
+
+/* libcrypto first: when it is what is missing, the message names it
+ * rather than libpq, which needs it too. */
+enum { RP_PQ_LIBCRYPTO, RP_PQ_LIBPQ };
+
+static const struct rp_dl_lib rp_pq_libs[RP_PQ_NR_LIBS] = {
+	[RP_PQ_LIBCRYPTO] = { RP_LIBCRYPTO_SONAME, "OpenSSL's crypto library",
+			      RP_LIBCRYPTO_PACKAGE },
+	[RP_PQ_LIBPQ] = { RP_LIBPQ_SONAME, "the PostgreSQL client library", RP_LIBPQ_PACKAGE },
 };
 
-static const struct rp_pq_lib rp_pq_libpq = {
-	RP_LIBPQ_SONAME, "the PostgreSQL client library", RP_LIBPQ_PACKAGE
-};
-static const struct rp_pq_lib rp_pq_libcrypto = {
-	RP_LIBCRYPTO_SONAME, "OpenSSL's crypto library", RP_LIBCRYPTO_PACKAGE
+#define RP_PQ_SYM_LIBPQ(f) RP_DL_SYM(struct rp_pq, RP_PQ_LIBPQ, f)
+#define RP_PQ_SYM_LIBCRYPTO(f) RP_DL_SYM(struct rp_pq, RP_PQ_LIBCRYPTO, f)
+static const struct rp_dl_sym rp_pq_syms[] = {
+	RP_PQ_FUNCS(RP_PQ_SYM_LIBPQ) RP_CRYPTO_FUNCS(RP_PQ_SYM_LIBCRYPTO)
 };
 
-/* The message: what the library is and where it comes from first, so
- * that a long dlerror() text (a path, a missing dependency) is what
- * RP_ERROR_MSG_MAX cuts.  func: the function dlsym() did not find, or
- * NULL when dlopen() failed. */
-static int rp_pq_fail(const struct rp_pq_lib *lib, const char *func, struct rp_error *err)
-{
-	const char *why = dlerror();
-
-	if (!why)
-		why = "unknown error";
-	if (func)
-		return rp_error_set(err, RP_ERR_UNSUPPORTED,
-				    "postgres: cannot load %s, %s (apt-get install %s): it has no"
-				    " %s (%s)",
-				    lib->soname, lib->what, lib->package, func, why);
-	return rp_error_set(err, RP_ERR_UNSUPPORTED,
-			    "postgres: cannot load %s, %s (apt-get install %s): %s", lib->soname,
-			    lib->what, lib->package, why);
-}
+static const struct rp_dl_set rp_pq_set = {
+	rp_pq_libs, RP_PQ_NR_LIBS, rp_pq_syms, sizeof(rp_pq_syms) / sizeof(rp_pq_syms[0])
+};
 
 int rp_pq_load(struct rp_pq *pq, struct rp_error *err)
 {
-	int ret;
-
 	memset(pq, 0, sizeof(*pq));
-	/* libcrypto first: when it is what is missing, the message names it
-	 * rather than libpq, which needs it too. */
-	pq->libcrypto = dlopen(rp_pq_libcrypto.soname, RTLD_NOW | RTLD_LOCAL);
-	if (!pq->libcrypto)
-		return rp_pq_fail(&rp_pq_libcrypto, NULL, err);
-	pq->libpq = dlopen(rp_pq_libpq.soname, RTLD_NOW | RTLD_LOCAL);
-	if (!pq->libpq) {
-		ret = rp_pq_fail(&rp_pq_libpq, NULL, err);
-		goto fail;
-	}
-	/* dlsym()'s object pointer becomes the member's function pointer
-	 * type (POSIX guarantees the conversion). */
-#define RP_PQ_SYM(handle, lib, f)                                                           \
-	do {                                                                                \
-		pq->f = (__typeof__(pq->f))dlsym(pq->handle, #f);                           \
-		if (!pq->f) {                                                               \
-			ret = rp_pq_fail(&lib, #f, err);                                    \
-			goto fail;                                                          \
-		}                                                                           \
-	} while (0);
-#define RP_PQ_LIBPQ(f) RP_PQ_SYM(libpq, rp_pq_libpq, f)
-#define RP_PQ_LIBCRYPTO(f) RP_PQ_SYM(libcrypto, rp_pq_libcrypto, f)
-	RP_PQ_FUNCS(RP_PQ_LIBPQ)
-	RP_CRYPTO_FUNCS(RP_PQ_LIBCRYPTO)
-#undef RP_PQ_LIBCRYPTO
-#undef RP_PQ_LIBPQ
-#undef RP_PQ_SYM
-	return 0;
-fail:
-	rp_pq_unload(pq);
-	return ret;
+	return rp_dl_load(&rp_pq_set, pq->handles, pq, err);
 }
 
 void rp_pq_unload(struct rp_pq *pq)
 {
 	if (!pq)
 		return;
-	if (pq->libpq)
-		dlclose(pq->libpq);
-	if (pq->libcrypto)
-		dlclose(pq->libcrypto);
+	rp_dl_unload(&rp_pq_set, pq->handles);
 	memset(pq, 0, sizeof(*pq));
 }
 

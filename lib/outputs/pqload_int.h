@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libpq and libcrypto for the postgres output, loaded with dlopen when an
- * export starts rather than linked: libpq brings ~20 shared libraries
- * (libssl, gnutls, krb5, ldap, sasl, ...) whose loading and relocation
- * cost every readperf command ~3.5 ms of start-up, and only `readperf
- * postgres` calls them.  The headers still give the types and constants
- * (libpq-fe.h, openssl/evp.h); the functions are called through a table
- * that the output keeps in its state (the library holds no process-wide
- * state; dlopen counts references, so outputs of several recordings each
- * load and unload their own).
+ * export starts rather than linked (common/dlload_int.h): libpq brings
+ * ~20 shared libraries (libssl, gnutls, krb5, ldap, sasl, ...) whose
+ * loading and relocation cost every readperf command ~3.5 ms of
+ * start-up, and only `readperf postgres` calls them.  The headers still
+ * give the types and constants (libpq-fe.h, openssl/evp.h); the functions
+ * are called through a table that the output keeps in its state.
  *
  * The libraries are opened by the SONAME of those the build found
  * (cmake/outputs.cmake: RP_LIBPQ_SONAME, RP_LIBCRYPTO_SONAME).
@@ -49,8 +47,9 @@
  * function and of its type in the header (pq->PQexec(conn, sql)).  All
  * NULL until rp_pq_load() succeeds.
  */
+#define RP_PQ_NR_LIBS 2
 struct rp_pq {
-	void *libpq, *libcrypto; /* dlopen handles */
+	void *handles[RP_PQ_NR_LIBS]; /* libcrypto's, libpq's (common/dlload_int.h) */
 #define RP_PQ_MEMBER(f) __typeof__(f) *f;
 	RP_PQ_FUNCS(RP_PQ_MEMBER)
 	RP_CRYPTO_FUNCS(RP_PQ_MEMBER)
@@ -58,8 +57,7 @@ struct rp_pq {
 };
 
 /*
- * Opens libcrypto and libpq (RTLD_NOW: a library that libpq needs is
- * missing now, not at the first call) and fills every member of *pq.
+ * Opens libcrypto and libpq and fills every member of *pq (rp_dl_load()).
  * Returns 0, or RP_ERR_UNSUPPORTED with err naming the library, the
  * package that holds it and dlerror()'s reason (nothing is left open).
  */

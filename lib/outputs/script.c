@@ -897,7 +897,7 @@ static int rp_script_output_create(void **state, const struct rp_output_env *env
 	int ret;
 
 	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
-		return rp_error_set(err, RP_ERR_INVAL, "script: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	o.symbols = env->symbols;
 	msg[0] = 0;
 	ret = rp_script_new(&s, target->stream, env->session, &o, msg, sizeof(msg));

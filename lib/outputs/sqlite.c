@@ -390,7 +390,7 @@ static int rp_sqlite_create(void **state, const struct rp_output_env *env, const
 	pthread_cond_init(&s->cv, NULL);
 	if (rp_opts_copy(&s->opts, sizeof(s->opts), opts) < 0) {
 		rp_sqlite_free(s);
-		return rp_error_set(err, RP_ERR_INVAL, "sqlite: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	}
 	s->dopts.branches = s->opts.branches;
 	s->dopts.calls = s->opts.calls;
@@ -399,7 +399,7 @@ static int rp_sqlite_create(void **state, const struct rp_output_env *env, const
 	if (!n || !(s->path = strdup(target->path)) || !(s->tmp = malloc(n + 16))) {
 		rp_sqlite_free(s);
 		return n ? rp_error_set(err, RP_ERR_NOMEM, "out of memory")
-			 : rp_error_set(err, RP_ERR_INVAL, "sqlite: no database file named");
+			 : rp_error_set(err, RP_ERR_INVAL, "no database file named");
 	}
 	if (!s->opts.force && access(s->path, F_OK) == 0) {
 		ret = rp_error_set(err, RP_ERR_INVAL, "%s already exists (--force replaces it)",

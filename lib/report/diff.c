@@ -1207,7 +1207,7 @@ static int rp_diff_output_create(void **state, const struct rp_output_env *env, 
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if ((ret = rp_diff_new(&o->d, opts)) < 0) {
 		free(o);
-		return rp_error_set(err, ret, ret == RP_ERR_INVAL ? "diff: bad options" : "out of memory");
+		return rp_error_set(err, ret, ret == RP_ERR_INVAL ? "bad options" : "out of memory");
 	}
 	o->f = target->stream;
 	if (rp_diff_add_input(o->d, RP_DIFF_BASELINE, env->session, env->symbols, env->filter) < 0) {
@@ -1230,14 +1230,14 @@ static int rp_diff_output_merge(void *state, void *from, struct rp_error *err)
 	int ret;
 
 	if (o->merged || f->merged)
-		return rp_error_set(err, RP_ERR_INVAL, "diff compares two recordings: OLD NEW");
+		return rp_error_set(err, RP_ERR_INVAL, "takes two recordings: OLD NEW");
 	if (o->d->nr_keys != f->d->nr_keys ||
 	    memcmp(o->d->keys, f->d->keys, o->d->nr_keys * sizeof(o->d->keys[0])))
-		return rp_error_set(err, RP_ERR_INVAL, "diff: outputs of other sort keys");
+		return rp_error_set(err, RP_ERR_INVAL, "outputs of other sort keys");
 	o->merged = 1;
 	ret = rp_diff_copy_input(o->d, &o->d->in[RP_DIFF_NEW], &f->d->in[RP_DIFF_BASELINE]);
 	if (ret == RP_ERR_LIMIT)
-		return rp_error_set(err, ret, "diff: too many entries");
+		return rp_error_set(err, ret, "too many entries");
 	return ret < 0 ? rp_error_set(err, ret, "out of memory") : 0;
 }
 
@@ -1247,11 +1247,11 @@ static int rp_diff_output_finish(void *state, struct rp_error *err)
 	int ret;
 
 	if (!o->merged)
-		return rp_error_set(err, RP_ERR_INVAL, "diff compares two recordings: OLD NEW");
+		return rp_error_set(err, RP_ERR_INVAL, "takes two recordings: OLD NEW");
 	ret = rp_diff_write(o->d, o->f);
 	if (ret == RP_ERR_IO)
 		return rp_error_set(err, ret, "cannot write the diff");
-	return ret < 0 ? rp_error_set(err, ret, "diff: %s", rp_strerror(ret)) : 0;
+	return ret < 0 ? rp_error_set(err, ret, "%s", rp_strerror(ret)) : 0;
 }
 
 const struct rp_output_def rp_output_diff = {

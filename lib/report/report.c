@@ -3855,7 +3855,7 @@ static int rp_report_output_create(void **state, const struct rp_output_env *env
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	if (rp_opts_copy(&ro, sizeof(ro), opts) < 0) {
 		free(o);
-		return rp_error_set(err, RP_ERR_INVAL, "report: bad options");
+		return rp_error_set(err, RP_ERR_INVAL, "bad options");
 	}
 	if (!ro.symbols)
 		ro.symbols = env->symbols;

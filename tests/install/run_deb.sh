@@ -157,15 +157,18 @@ grep -qF "libreadperf$major (= $version)" <<<"$dev_depends" ||
 for p in readperf libreadperf0; do
 	d=$(dpkg-deb -f "$(deb "$p")" Depends)
 	grep -q 'libc6' <<<"$d" || fail "$p: no shared library dependency (\${shlibs:Depends}): '$d'"
-	# libpq and libcrypto: loaded by the postgres output when it runs
-	# (lib/outputs/pqload.c), not linked: no dependency on them.
-	grep -qE '(^|[ ,])lib(pq|ssl)[0-9]' <<<"$d" &&
-		fail "$p depends on libpq or libssl, which only readperf postgres loads: '$d'"
+	# capstone, libpq and libcrypto: loaded by the annotate and postgres
+	# outputs when they run (lib/common/dlload.c), not linked: no
+	# dependency on them.
+	grep -qE '(^|[ ,])lib(capstone|pq|ssl)[0-9]' <<<"$d" &&
+		fail "$p depends on libcapstone, libpq or libssl, which only readperf annotate" \
+		     "and postgres load: '$d'"
 done
 recommends=$(dpkg-deb -f "$(deb readperf)" Recommends)
-for l in libpq libssl; do
+for l in libcapstone libpq libssl; do
 	grep -qE "(^|[ ,])${l}[0-9]" <<<"$recommends" ||
-		fail "readperf does not recommend $l, which readperf postgres loads: '$recommends'"
+		fail "readperf does not recommend $l, which readperf annotate or postgres loads:" \
+		     "'$recommends'"
 done
 echo "ok   contents: $checked_files files where they belong; shlibs, $(wc -l <"$work/symbols") symbols"
 

@@ -1,15 +1,17 @@
 #!/bin/bash
-# The libraries only `readperf postgres` needs are not loaded when a
-# program starts: libpq and libcrypto are opened by the export itself
-# (dlopen, lib/outputs/pqload.c), because libpq and the ~20 libraries it
-# needs (libssl, gnutls, krb5, ldap, sasl, ...) cost every command ~3.5 ms
-# of start-up.  Checked on the built command and libreadperf.so.MAJOR:
-#   - readelf -d: no NEEDED entry for libpq, libssl or libcrypto;
+# The libraries only one command needs are not loaded when a program
+# starts: capstone (readperf annotate), libpq and libcrypto (readperf
+# postgres) are opened by the output itself (dlopen, lib/common/dlload.c),
+# because libpq and the ~20 libraries it needs (libssl, gnutls, krb5,
+# ldap, sasl, ...) cost every command ~3.5 ms of start-up, capstone ~1 ms.
+# Checked on the built command and libreadperf.so.MAJOR:
+#   - readelf -d: no NEEDED entry for libcapstone, libpq, libssl or
+#     libcrypto;
 #   - ldd (everything the dynamic loader maps at start-up, NEEDED of
 #     NEEDED included): none of them either, so that no other dependency
 #     brings them back.
-# tests/sql/run_postgres_dlopen.sh checks that the export loads them and
-# fails cleanly when it cannot.
+# tests/sql/run_postgres_dlopen.sh and tests/outputs/run_annotate_dlopen.sh
+# check that the outputs load them and fail cleanly when they cannot.
 #
 #   run_startup_libs.sh /path/to/build/readperf
 set -u
@@ -27,15 +29,16 @@ major=$(sed -n 's/^#define RP_VERSION_MAJOR  *\([0-9][0-9]*\)$/\1/p' "$root/incl
 lib=$build/libreadperf.so.$major
 [ -f "$lib" ] || { echo "$rp_name: $lib was not built" >&2; exit 1; }
 
-late='^lib(pq|ssl|crypto)\.so'
+late='^lib(capstone|pq|ssl|crypto)\.so'
+late_names='libcapstone, libpq, libssl, libcrypto'
 for f in "$RP" "$lib"; do
 	needed=$(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
 	[ -n "$needed" ] || { fail "readelf -d $f lists no NEEDED entry at all"; continue; }
 	bad=$(grep -E "$late" <<<"$needed")
 	if [ -n "$bad" ]; then
-		fail "$f has NEEDED entries for ${bad//$'\n'/ }: readperf postgres loads them itself"
+		fail "$f has NEEDED entries for ${bad//$'\n'/ }: readperf annotate or postgres loads them itself"
 	else
-		echo "ok   $(basename "$f"): $(wc -l <<<"$needed") NEEDED, none of libpq, libssl, libcrypto"
+		echo "ok   $(basename "$f"): $(wc -l <<<"$needed") NEEDED, none of $late_names"
 	fi
 	loaded=$(ldd "$f" 2>&1 | awk '{ print $1 }')
 	grep -q '^libc\.so' <<<"$loaded" || { fail "ldd $f lists no libc: $loaded"; continue; }
@@ -43,7 +46,7 @@ for f in "$RP" "$lib"; do
 	if [ -n "$bad" ]; then
 		fail "$f loads ${bad//$'\n'/ } at start-up"
 	else
-		echo "ok   $(basename "$f"): $(wc -l <<<"$loaded") libraries at start-up, none of libpq, libssl, libcrypto"
+		echo "ok   $(basename "$f"): $(wc -l <<<"$loaded") libraries at start-up, none of $late_names"
 	fi
 done
 
@@ -51,5 +54,5 @@ if [ "$failures" -ne 0 ]; then
 	echo "$rp_name: $failures check(s) failed" >&2
 	exit 1
 fi
-echo "$rp_name: libpq, libssl and libcrypto are loaded by readperf postgres alone"
+echo "$rp_name: $late_names are loaded by readperf annotate and postgres alone"
 exit 0

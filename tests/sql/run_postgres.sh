@@ -147,9 +147,19 @@ if "$RP" postgres --dsn "$dsn" --callchains a.data 2>again.err; then
 	fail "a second export of a.data was not refused"
 fi
 grep -q "already in the database" again.err || fail "no message on a second export: $(cat again.err)"
+bad=$(rp_error_prefix_repeated again.err) && fail "a second export: the error repeats a prefix: $bad"
 [ "$(sql -c 'SELECT count(*) FROM samples')" = "$before" ] || fail "a refused export added samples"
 cp a.data a-copy.data
 "$RP" postgres --dsn "$dsn" a-copy.data 2>/dev/null && fail "a copy of a.data was not refused"
+# Refused when exported together (each on its own; the first refusal
+# stops the run), the error named by its recording once.
+"$RP" postgres --dsn "$dsn" a.data a-copy.data 2>again-each.err &&
+	fail "a second export of a.data with its copy was not refused"
+grep -q '^readperf: error: a\(-copy\)\?\.data: .*already in the database' again-each.err ||
+	fail "a second export of a.data with its copy: no error naming the recording: $(cat again-each.err)"
+bad=$(rp_error_prefix_repeated again-each.err) &&
+	fail "a second export of a.data with its copy: an error repeats a prefix: $bad"
+[ "$(sql -c 'SELECT count(*) FROM samples')" = "$before" ] || fail "refused exports added samples"
 "$RP" postgres --dsn "$dsn" --callchains --replace a.data 2>replace.err ||
 	{ fail "--replace failed"; cat replace.err >&2; }
 [ "$(sql -c 'SELECT count(*) FROM recordings')" = 3 ] || fail "--replace: not 3 recordings"
