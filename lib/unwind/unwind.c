@@ -354,9 +354,12 @@ static inline int in_stack(const struct rp_uw_walk *w, uint64_t addr)
 }
 
 /* Memory as perf 6.1 reads it for libunwind: the stack bytes, else the
- * file of the map at the address; a read that finds neither gives 0 and
- * succeeds (perf's access_mem() returns 0 with the value 0), so a return
- * address read there is 0, which perf reports as the frame 0 - 1. */
+ * file of the map at the address.  Where no map is, the read fails (the
+ * walk ends there); a map whose file cannot be read there (the stack's
+ * own map beyond the bytes copied, anonymous memory) gives 0 and
+ * succeeds (perf's access_dso_mem() fails with 1, which libunwind takes
+ * for success, the value 0), so a return address read there is 0, which
+ * perf reports as the frame 0 - 1. */
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
 {
 	struct rp_uw_space *sp = dwfl_arg;
@@ -366,6 +369,8 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 		memcpy(result, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*result));
 		return true;
 	}
+	if (!rp_maps_lookup(w->maps, addr))
+		return false;
 	/* The module of the map at addr, reported now if no walk of this
 	 * Dwfl reached it yet: what a read finds depends on the maps alone,
 	 * not on the walks this Dwfl did before (the unwinder's workers
@@ -875,9 +880,9 @@ static struct rp_uw_dso *fast_module(struct rp_unwinder *u, const struct rp_maps
 }
 
 /* Reads the word at addr as cb_memory_read() does: 1 from the stack
- * bytes; 0 where cb_memory_read() gives 0 without looking further (no
- * map, or a map without a user file: the stack beyond the bytes copied);
- * -1 where it would read a module's file (libdwfl decides). */
+ * bytes, or 0 from a map without a user file (the stack beyond the bytes
+ * copied, anonymous memory); 0 where the read fails (no map); -1 where
+ * it would read a module's file (libdwfl decides). */
 static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
 {
 	if (in_stack(w, addr)) {
@@ -887,8 +892,10 @@ static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
 	const struct rp_map *map = rp_maps_lookup(w->maps, addr);
 
 	*v = 0;
-	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+	if (!map)
 		return 0;
+	if (!map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return 1;
 	return -1;
 }
 
@@ -983,11 +990,13 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 				u->stats.fb_stack++;
 				return FAST_FALLBACK;
 			}
-			rbp_set = 1; /* 0 where the read found nothing */
+			rbp_set = b;
 		}
-		/* A return address of 0 (read as such, or where the read found
-		 * nothing) ends the walk; perf 6.1 reports it as the frame
-		 * 0 - 1 first. */
+		/* An unreadable return address ends the walk; one of 0 (read
+		 * as such, or from a map without a file) too, but perf 6.1
+		 * reports it as the frame 0 - 1 first. */
+		if (!got)
+			return FAST_DONE;
 		if (!ra) {
 			if (w->nr < w->max)
 				w->ips[w->nr++] = RP_UNWIND_NO_RA;
