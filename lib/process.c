@@ -382,7 +382,9 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 	for (uint64_t i = 0; i < nr_ips; i++) {
 		uint64_t ip = ips[i];
 
-		if (ip >= RP_CONTEXT_MAX) {
+		/* (Unwound entries are addresses, never markers: perf's
+		 * unwind_entry() takes its 0 - 1 frame for one.) */
+		if (ip >= RP_CONTEXT_MAX && i < inline_from) {
 			if (ip == RP_CONTEXT_HV)
 				cpumode = RP_MISC_HYPERVISOR;
 			else if (ip == RP_CONTEXT_KERNEL)

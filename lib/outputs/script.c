@@ -642,7 +642,7 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	if (!it.fields)
 		return 0; /* every field of this type was dropped, as in perf */
 	it.has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
-	it.cursor = s->use_callchain && it.has_cg && res->callchain;
+	it.cursor = s->use_callchain && it.has_cg; /* an empty stack too, as perf */
 	it.pid = (int32_t)ev->sid.pid;
 	it.tid = (int32_t)ev->sid.tid;
 	it.cpu = (int32_t)ev->sid.cpu;

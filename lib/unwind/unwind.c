@@ -342,16 +342,35 @@ enum report_result { REPORT_OK, REPORT_NONE, REPORT_STALE, REPORT_NOMEM };
 static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_space *sp,
 					const struct rp_maps *maps, uint64_t pc);
 
+/* Whether the word at addr is in the sample's stack bytes as perf 6.1
+ * reads them (util/unwind-libunwind-local.c, access_mem()): from the
+ * sampled stack pointer up to, but not including, the last word of the
+ * stack_user_dyn_size bytes. */
+static inline int in_stack(const struct rp_uw_walk *w, uint64_t addr)
+{
+	uint64_t size = w->d->stack_user_dyn_size;
+
+	return addr >= w->sp && addr - w->sp < size && size - (addr - w->sp) > sizeof(uint64_t);
+}
+
+/* Memory as perf 6.1 reads it for libunwind: the stack bytes, else the
+ * file of the map at the address.  Where no map is, the read fails (the
+ * walk ends there); a map whose file cannot be read there (the stack's
+ * own map beyond the bytes copied, anonymous memory) gives 0 and
+ * succeeds (perf's access_dso_mem() fails with 1, which libunwind takes
+ * for success, the value 0), so a return address read there is 0, which
+ * perf reports as the frame 0 - 1. */
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
 {
 	struct rp_uw_space *sp = dwfl_arg;
 	struct rp_uw_walk *w = &sp->u->walk;
-	uint64_t size = w->d->stack_user_dyn_size;
 
-	if (addr >= w->sp && addr - w->sp <= size && size - (addr - w->sp) >= sizeof(*result)) {
+	if (in_stack(w, addr)) {
 		memcpy(result, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*result));
 		return true;
 	}
+	if (!rp_maps_lookup(w->maps, addr))
+		return false;
 	/* The module of the map at addr, reported now if no walk of this
 	 * Dwfl reached it yet: what a read finds depends on the maps alone,
 	 * not on the walks this Dwfl did before (the unwinder's workers
@@ -360,9 +379,11 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 
 	if (r == REPORT_STALE)
 		w->stale = 1;
-	if (r != REPORT_OK)
+	if (r == REPORT_STALE || r == REPORT_NOMEM)
 		return false;
-	return read_module_word(dwfl, addr, result);
+	if (r != REPORT_OK || !read_module_word(dwfl, addr, result))
+		*result = 0;
+	return true;
 }
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
@@ -501,6 +522,36 @@ static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_spac
 	return REPORT_OK;
 }
 
+static int reg_rule(Dwarf_Frame *fr, int regno, int64_t *off);
+
+/* The CFI row libdwfl unwinds a frame with, at address at (the frame's
+ * pc, less one in a caller frame): .eh_frame first, then .debug_frame.
+ * Returns 1 and sets *signal (the row's CIE is a signal frame's) and
+ * *ra_undef (the return address is undefined), or 0 without a row. */
+static int dwfl_row(Dwfl *dwfl, uint64_t at, bool *signal, int *ra_undef)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, at);
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	int64_t off;
+
+	if (!mod)
+		return 0;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, at - bias, &fr) != 0) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, at - bias, &fr) != 0)
+			return 0;
+	}
+	*signal = false;
+	int ra = dwarf_frame_info(fr, NULL, NULL, signal);
+
+	*ra_undef = ra >= 0 && reg_rule(fr, ra, &off) == 1;
+	free(fr);
+	return 1;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct rp_uw_space *sp = arg;
@@ -521,7 +572,18 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	if (!dwfl_frame_pc(state, &pc, &activation) || w->stale)
 		return DWARF_CB_ABORT;
-	/* A return address points after the call: perf reports the call. */
+	/* A return address points after the call: perf reports the call,
+	 * but where the callee is a signal frame (its caller was
+	 * interrupted, not calling).  libdwfl's activation is also true for
+	 * the signal frame itself, whose pc perf 6.1 (libunwind) does lower:
+	 * the callee's row tells.  The address reported is the one libdwfl
+	 * looked the frame's row up at. */
+	if (w->nr && activation) {
+		bool signal;
+		int ra_undef;
+
+		activation = dwfl_row(sp->dwfl, w->ips[w->nr - 1], &signal, &ra_undef) && signal;
+	}
 	w->ips[w->nr++] = activation ? pc : pc - 1;
 	if (w->nr >= w->max || r == REPORT_NOMEM)
 		return DWARF_CB_ABORT;
@@ -818,21 +880,22 @@ static struct rp_uw_dso *fast_module(struct rp_unwinder *u, const struct rp_maps
 }
 
 /* Reads the word at addr as cb_memory_read() does: 1 from the stack
- * bytes; 0 where cb_memory_read() fails without looking further (no map,
- * or a map without a user file: the stack beyond the bytes copied); -1
- * where it would read a module's file (libdwfl decides). */
+ * bytes, or 0 from a map without a user file (the stack beyond the bytes
+ * copied, anonymous memory); 0 where the read fails (no map); -1 where
+ * it would read a module's file (libdwfl decides). */
 static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
 {
-	uint64_t size = w->d->stack_user_dyn_size;
-
-	if (addr >= w->sp && addr - w->sp <= size && size - (addr - w->sp) >= sizeof(*v)) {
+	if (in_stack(w, addr)) {
 		memcpy(v, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*v));
 		return 1;
 	}
 	const struct rp_map *map = rp_maps_lookup(w->maps, addr);
 
-	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+	*v = 0;
+	if (!map)
 		return 0;
+	if (!map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return 1;
 	return -1;
 }
 
@@ -929,12 +992,17 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 			}
 			rbp_set = b;
 		}
-		/* An unreadable return address is undefined for libdwfl. */
+		/* An unreadable return address ends the walk; one of 0 (read
+		 * as such, or from a map without a file) too, but perf 6.1
+		 * reports it as the frame 0 - 1 first. */
 		if (!got)
 			return FAST_DONE;
+		if (!ra) {
+			if (w->nr < w->max)
+				w->ips[w->nr++] = RP_UNWIND_NO_RA;
+			return FAST_DONE;
+		}
 		rsp = cfa;
-		if (!ra)
-			return FAST_DONE; /* libdwfl: the return address is undefined */
 		pc = ra;
 	}
 }
@@ -988,7 +1056,19 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 		}
 		sp->attached = 1;
 	}
-	dwfl_getthread_frames(sp->dwfl, w->tid > 0 ? w->tid : 1, frame_cb, sp);
+	int end = dwfl_getthread_frames(sp->dwfl, w->tid > 0 ? w->tid : 1, frame_cb, sp);
+
+	/* The walk ended at a pc libdwfl takes for undefined.  Where the
+	 * last frame's row defines the return address, it was 0 (read as
+	 * such, or where cb_memory_read() found nothing): perf 6.1 reports
+	 * the frame 0 - 1, as the fast walker does. */
+	if (end == 0 && !w->stale && w->nr && w->nr < w->max) {
+		bool signal;
+		int ra_undef;
+
+		if (dwfl_row(sp->dwfl, w->ips[w->nr - 1], &signal, &ra_undef) && !ra_undef)
+			w->ips[w->nr++] = RP_UNWIND_NO_RA;
+	}
 	return w->stale;
 }
 

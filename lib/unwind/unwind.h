@@ -37,6 +37,12 @@
 #define RP_UNWIND_MAX_DSOS 256u
 #define RP_UNWIND_MAX_RULES (128u * 1024u)
 
+/* The frame perf 6.1 reports where a walk read a return address of 0
+ * (from the stack bytes, or from a map without a file, as the stack's
+ * own map beyond the bytes copied): 0 - 1, printed as an unknown address
+ * (docs/unwind.md). */
+#define RP_UNWIND_NO_RA UINT64_MAX
+
 struct rp_unwinder;
 struct rp_maps;
 
