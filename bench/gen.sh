@@ -69,7 +69,7 @@ spec() {
 	nocg)  echo "130 139000 -e cpu-clock -F 50000" ;;
 	sys)   echo "180 12000ms -e cpu-clock -F 50000 -g -a" ;;
 	dwarf) echo "170 57000 -e cpu-clock -F 2000 --call-graph dwarf" ;;
-	cxx)   echo "200 7300ms -e cpu-clock --call-graph dwarf" ;;
+	cxx)   echo "200 3100ms -e cpu-clock --call-graph dwarf" ;;
 	*) echo "gen: unknown recording '$1' (fp nocg sys dwarf cxx)" >&2; return 1 ;;
 	esac
 }
