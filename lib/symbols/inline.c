@@ -51,8 +51,10 @@ static const char *die_name(Dwarf_Die *die)
 	return name;
 }
 
-/* Whether binutils takes a DW_AT_name of cu's language as the linkage
- * name (languages that do not mangle). */
+/* Whether binutils 2.40 takes a DW_AT_name of cu's language as the
+ * linkage name (languages that do not mangle; measured with addr2line on
+ * one C unit relabelled with each language: Ada, Fortran 90 and later,
+ * Modula-2 are not among them, gas's assembler units are). */
 static int name_is_linkage(Dwarf_Die *cu)
 {
 	switch (dwarf_srclang(cu)) {
@@ -60,19 +62,13 @@ static int name_is_linkage(Dwarf_Die *cu)
 	case DW_LANG_C:
 	case DW_LANG_C99:
 	case DW_LANG_C11:
-	case DW_LANG_Ada83:
-	case DW_LANG_Ada95:
 	case DW_LANG_Cobol74:
 	case DW_LANG_Cobol85:
 	case DW_LANG_Fortran77:
-	case DW_LANG_Fortran90:
-	case DW_LANG_Fortran95:
-	case DW_LANG_Fortran03:
-	case DW_LANG_Fortran08:
 	case DW_LANG_Pascal83:
-	case DW_LANG_Modula2:
 	case DW_LANG_PLI:
 	case DW_LANG_UPC:
+	case DW_LANG_Mips_Assembler: /* gas's subprograms of labels */
 		return 1;
 	default:
 		return 0;
@@ -315,6 +311,10 @@ static uint32_t innermost(const struct rp_cu_index *x, uint64_t vaddr)
 	return i != UINT32_MAX && vaddr < x->v[i].hi ? i : UINT32_MAX;
 }
 
+/* What inline_renamed keeps for a function looked up whose name stays
+ * its DWARF name. */
+static const char looked_up_marker[] = "";
+
 /* The chain at vaddr, or NULL (none) with *err 0, or NULL with *err
  * RP_ERR_NOMEM. */
 static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
@@ -351,19 +351,23 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 		if (!name_is_linkage(&cu) && !has_linkage_name(&die)) {
 			/*
-			 * binutils names the innermost function, when DWARF
-			 * gives it no linkage name, after the symbol table's
-			 * function at the address (the symbol of the frame);
-			 * when that symbol starts where the function does,
-			 * the name stays with the function for every later
-			 * lookup in the same file, where it may be an outer
-			 * frame.
+			 * binutils names a function that DWARF gives no
+			 * linkage name after the symbol table's function at
+			 * the address the first time it is the innermost
+			 * function of a lookup in the file, and marks it
+			 * looked up: every later lookup (and every outer
+			 * frame) names it after its DWARF name, or after
+			 * that symbol when the symbol starts where the
+			 * function's first range does.
 			 */
-			name = rp_hashmap_get(&t->inline_renamed, off);
-			if (!name && !nr && base->name) {
+			const char *kept = rp_hashmap_get(&t->inline_renamed, off);
+
+			if (kept) {
+				name = kept == looked_up_marker ? NULL : kept;
+			} else if (!nr && base->name) {
 				name = base->name;
-				if (starts_at(t, &die, base) &&
-				    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
+				kept = starts_at(t, &die, base) ? name : looked_up_marker;
+				if (rp_hashmap_put(&t->inline_renamed, off, (void *)kept) < 0) {
 					*err = RP_ERR_NOMEM;
 					break;
 				}
