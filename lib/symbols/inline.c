@@ -19,6 +19,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,29 +76,27 @@ static int name_is_linkage(Dwarf_Die *cu)
 	}
 }
 
-/* Whether die's code starts at base's first address: binutils compares
- * the function's first address range (a function split in hot and cold
- * parts lists the hot one first) with the symbol's value. */
-static int starts_at(const struct rp_dso_symtab *t, Dwarf_Die *die, const struct rp_symbol *base)
+/* Whether die's code starts at vaddr: binutils compares the function's
+ * first address range (a function split in hot and cold parts lists the
+ * hot one first) with the symbol's value. */
+static int starts_at(Dwarf_Die *die, uint64_t vaddr)
 {
 	Dwarf_Addr lowpc, rbase, end;
-	uint64_t v;
 
 	if (dwarf_lowpc(die, &lowpc) != 0 && dwarf_ranges(die, 0, &rbase, &lowpc, &end) <= 0)
 		return 0;
-	return rp_symtab_vaddr(t, base->start, &v) == 0 && v == lowpc;
+	return vaddr == lowpc;
 }
 
 /* The symbol of an inline frame named `name` whose code lies in base. */
 static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_symtab *t,
-					  const struct rp_symbol *base, const char *name,
-					  int mangled)
+					  const struct rp_symbol *base, const char *name)
 {
 	char *demangled = NULL;
 
 	if (!name)
 		name = "??";
-	if (mangled && !s->no_demangle && rp_demangle(name, &demangled) < 0)
+	if (!s->no_demangle && rp_demangle(name, &demangled) < 0)
 		return NULL;
 	if (demangled)
 		name = demangled;
@@ -122,6 +121,147 @@ static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_sy
 	if (!sym && rp_hashmap_put(&t->inline_syms, key, n) < 0)
 		return NULL;
 	return n;
+}
+
+/*
+ * The function symbol binutils' addr2line (2.40) names an address after
+ * where DWARF gives it no name of its own (_bfd_elf_find_function() on the
+ * symbols of the file it reads, the DWARF file here), as measured on
+ * hand-made files and on glibc: of the .symtab entries in the address's
+ * section (the first SHF_ALLOC section holding it) that are not objects,
+ * sections, files or TLS, and not hidden local untyped ones of size 0,
+ * the one starting nearest at or below the address, whether or not its
+ * size reaches it; among those starting there the largest (size 0 counts
+ * as 1), and among equal sizes the first in the table (locals come
+ * first).  Function and untyped symbols rank alike.
+ */
+struct rp_a2l_sym {
+	uint64_t value, size;
+	uint32_t shndx, idx, name;
+};
+
+struct rp_a2l_syms {
+	struct rp_a2l_sym *v;
+	size_t nr;
+	size_t strscn; /* the string table of the names */
+};
+
+static int a2l_order(const void *pa, const void *pb)
+{
+	const struct rp_a2l_sym *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1; /* the largest first */
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Reads e's .symtab into x; 0, or RP_ERR_NOMEM (x keeps nothing). */
+static int a2l_syms_read(struct rp_a2l_syms *x, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize)
+		return 0;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = d ? d->d_size / sh.sh_entsize : 0;
+
+	if (n > RP_SYMBOLS_MAX_SYMS)
+		n = RP_SYMBOLS_MAX_SYMS;
+	if (n < 2)
+		return 0;
+	x->v = malloc(n * sizeof(*x->v));
+	if (!x->v)
+		return RP_ERR_NOMEM;
+	x->strscn = sh.sh_link;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		int type;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_OBJECT || type == STT_SECTION || type == STT_FILE ||
+		    type == STT_TLS || type == STT_COMMON || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (!sym.st_size && GELF_ST_BIND(sym.st_info) == STB_LOCAL && type == STT_NOTYPE &&
+		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
+			continue;
+		x->v[x->nr++] = (struct rp_a2l_sym){ sym.st_value, sym.st_size ? sym.st_size : 1,
+						     sym.st_shndx, (uint32_t)i, sym.st_name };
+	}
+	if (x->nr)
+		qsort(x->v, x->nr, sizeof(*x->v), a2l_order);
+	return 0;
+}
+
+/* The name addr2line gives vaddr after t's DWARF file's symbols, or NULL
+ * (none, or *err RP_ERR_NOMEM); *start its value. */
+static const char *a2l_symbol(struct rp_dso_symtab *t, uint64_t vaddr, uint64_t *start, int *err)
+{
+	Elf *e = dwarf_getelf(t->dwarf);
+
+	if (!e)
+		return NULL;
+	if (!t->a2l_syms_tried) {
+		t->a2l_syms_tried = 1;
+		struct rp_a2l_syms *x = calloc(1, sizeof(*x));
+
+		if (!x || a2l_syms_read(x, e) < 0) {
+			free(x);
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+		t->a2l_syms = x;
+	}
+	struct rp_a2l_syms *x = t->a2l_syms;
+
+	if (!x || !x->nr)
+		return NULL;
+	/* The section: the first allocated one holding vaddr. */
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shndx = 0;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_addr <= vaddr &&
+		    vaddr - sh.sh_addr < sh.sh_size) {
+			shndx = elf_ndxscn(scn);
+			break;
+		}
+	}
+	if (!shndx)
+		return NULL;
+	/* The last entry of that section starting at or below vaddr. */
+	size_t lo = 0, hi = x->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rp_a2l_sym *m = &x->v[mid];
+
+		if (m->shndx < shndx || (m->shndx == shndx && m->value <= vaddr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || x->v[lo - 1].shndx != shndx)
+		return NULL;
+	size_t i = lo - 1;
+
+	/* The first of those starting there: the largest, first in the
+	 * table. */
+	while (i && x->v[i - 1].shndx == shndx && x->v[i - 1].value == x->v[i].value)
+		i--;
+	*start = x->v[i].value;
+	return elf_strptr(e, x->strscn, x->v[i].name);
 }
 
 /* The file of a DW_AT_call_file index in cu's line table, or NULL. */
@@ -259,6 +399,11 @@ static void cu_index_free(struct rp_cu_index *x)
 
 void rp_symtab_inline_release(struct rp_dso_symtab *t)
 {
+	if (t->a2l_syms) {
+		free(t->a2l_syms->v);
+		free(t->a2l_syms);
+		t->a2l_syms = NULL;
+	}
 	for (size_t i = 0; i < t->inline_cus.cap; i++)
 		cu_index_free(t->inline_cus.slots[i].value);
 	rp_hashmap_release(&t->inline_cus);
@@ -339,6 +484,26 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 	if (line)
 		dwarf_lineno(line, &lineno);
+	if (i == UINT32_MAX && line) {
+		/* Code the unit's line table covers but no function of
+		 * DWARF does: addr2line names it after a symbol. */
+		uint64_t start;
+		const char *name = a2l_symbol(t, vaddr, &start, err);
+		const struct rp_symbol *sym;
+
+		if (!name)
+			return NULL;
+		if (!(sym = inline_sym(s, t, base, name)) ||
+		    (file && !(f[0].file = rp_arena_strdup(&t->inline_arena, file)))) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+		f[0].sym = sym;
+		if (!file)
+			f[0].file = NULL;
+		f[0].line = lineno > 0 ? (uint32_t)lineno : 0;
+		nr = 1;
+	}
 	for (; i != UINT32_MAX && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i = x->v[i].parent) {
 		Dwarf_Die die;
 
@@ -346,38 +511,40 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 			break;
 		int tag = dwarf_tag(&die);
 		const char *name = NULL;
-		int mangled = 1;
+
 		uint64_t off = x->v[i].die;
 
 		if (!name_is_linkage(&cu) && !has_linkage_name(&die)) {
 			/*
 			 * binutils names a function that DWARF gives no
 			 * linkage name after the symbol table's function at
-			 * the address the first time it is the innermost
-			 * function of a lookup in the file, and marks it
-			 * looked up: every later lookup (and every outer
-			 * frame) names it after its DWARF name, or after
-			 * that symbol when the symbol starts where the
+			 * the address (a2l_symbol()) the first time it is the
+			 * innermost function of a lookup in the file, and
+			 * marks it looked up: every later lookup (and every
+			 * outer frame) names it after its DWARF name, or
+			 * after that symbol when the symbol starts where the
 			 * function's first range does.
 			 */
 			const char *kept = rp_hashmap_get(&t->inline_renamed, off);
 
 			if (kept) {
 				name = kept == looked_up_marker ? NULL : kept;
-			} else if (!nr && base->name) {
-				name = base->name;
-				kept = starts_at(t, &die, base) ? name : looked_up_marker;
+			} else if (!nr) {
+				uint64_t start = 0;
+
+				name = a2l_symbol(t, vaddr, &start, err);
+				if (*err)
+					break;
+				kept = name && starts_at(&die, start) ? name : looked_up_marker;
 				if (rp_hashmap_put(&t->inline_renamed, off, (void *)kept) < 0) {
 					*err = RP_ERR_NOMEM;
 					break;
 				}
 			}
-			if (name)
-				mangled = 0;
 		}
 		if (!name)
 			name = die_name(&die);
-		const struct rp_symbol *sym = inline_sym(s, t, base, name, mangled);
+		const struct rp_symbol *sym = inline_sym(s, t, base, name);
 
 		if (!sym) {
 			*err = RP_ERR_NOMEM;

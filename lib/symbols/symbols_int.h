@@ -116,6 +116,10 @@ struct rp_dso_symtab {
 	uint8_t srcline_found, srcline_off;
 	/* Compile units' function ranges (DIE offset + 1 -> index). */
 	struct rp_hashmap inline_cus;
+	/* The DWARF file's .symtab as binutils' addr2line picks a function
+	 * symbol from it (inline.c), built on first use. */
+	struct rp_a2l_syms *a2l_syms;
+	uint8_t a2l_syms_tried;
 	struct rp_arena inline_arena;
 };
 
