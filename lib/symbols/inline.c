@@ -6,22 +6,28 @@
  *
  * For an address, the scopes that hold it (dwarf_getscopes) are walked
  * from the innermost out: each DW_TAG_inlined_subroutine is a frame, and
- * the first DW_TAG_subprogram the last one.  Code that DWARF gives no
- * function (assembly) has no chain here: addr2line names it after one of
- * the symbol table's aliases at that address, by rules docs/symbols.md
- * says readperf does not follow.  A frame's name is the
- * function's linkage name (through DW_AT_abstract_origin and
- * DW_AT_specification), demangled as perf demangles, else its DW_AT_name,
- * as binutils' addr2line prefers them; its line is the address's own for
- * the innermost frame and the call site (DW_AT_call_file/line) of the
- * frame inside it for the others.  An address no compile unit covers has
- * no chain, as addr2line answers "??" for it.
+ * the first DW_TAG_subprogram the last one; of functions with equal
+ * ranges the last in the unit is the innermost, as binutils picks it
+ * (gas gives each label of glibc's assembly a subprogram: several at one
+ * address).  A frame's name is the function's linkage name (through
+ * DW_AT_abstract_origin and DW_AT_specification), demangled as perf
+ * demangles, else its DW_AT_name, as binutils' addr2line prefers them,
+ * but for a function without a linkage name in a unit of a language
+ * that mangles, which addr2line names after a symbol the first time it
+ * is innermost (parse_chain()); code a unit's line table covers outside
+ * any function is named after a symbol too (a2l_symbol()).  Its line is
+ * the address's own for the innermost frame and the call site
+ * (DW_AT_call_file/line) of the frame inside it for the others.  An
+ * address no compile unit covers has no chain, as addr2line answers "??"
+ * for it.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/symbols_int.h"
 
@@ -165,10 +171,15 @@ static int a2l_syms_read(struct rp_a2l_syms *x, Elf *e)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+	/* Its .symtab, else (none) its .dynsym, as addr2line reads them. */
+	for (int want = SHT_SYMTAB; !scn; want = SHT_DYNSYM) {
+		while ((scn = elf_nextscn(e, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == (unsigned)want)
+				break;
+		if (want == SHT_DYNSYM)
 			break;
-	if (!scn || !sh.sh_entsize)
+	}
+	if (!scn || !sh.sh_entsize || sh.sh_type == SHT_NOBITS)
 		return 0;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = d ? d->d_size / sh.sh_entsize : 0;
@@ -203,12 +214,12 @@ static int a2l_syms_read(struct rp_a2l_syms *x, Elf *e)
 	return 0;
 }
 
-/* The name addr2line gives vaddr after t's DWARF file's symbols, or NULL
- * (none, or *err RP_ERR_NOMEM); *start its value. */
-static const char *a2l_symbol(struct rp_dso_symtab *t, uint64_t vaddr, uint64_t *start, int *err)
+/* The name addr2line gives vaddr after the symbols of e (t's DWARF file,
+ * else the file perf read symbols from), or NULL (none, or *err
+ * RP_ERR_NOMEM); *start its value. */
+static const char *a2l_symbol(struct rp_dso_symtab *t, Elf *e, uint64_t vaddr, uint64_t *start,
+			      int *err)
 {
-	Elf *e = dwarf_getelf(t->dwarf);
-
 	if (!e)
 		return NULL;
 	if (!t->a2l_syms_tried) {
@@ -404,6 +415,12 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t)
 		free(t->a2l_syms);
 		t->a2l_syms = NULL;
 	}
+	if (t->a2l_elf)
+		elf_end(t->a2l_elf);
+	t->a2l_elf = NULL;
+	if (t->a2l_fd_plus1 > 0)
+		close(t->a2l_fd_plus1 - 1);
+	t->a2l_fd_plus1 = 0;
 	for (size_t i = 0; i < t->inline_cus.cap; i++)
 		cu_index_free(t->inline_cus.slots[i].value);
 	rp_hashmap_release(&t->inline_cus);
@@ -456,6 +473,46 @@ static uint32_t innermost(const struct rp_cu_index *x, uint64_t vaddr)
 	return i != UINT32_MAX && vaddr < x->v[i].hi ? i : UINT32_MAX;
 }
 
+/* One node of nr frames f (copied), or NULL with *err RP_ERR_NOMEM. */
+static struct rp_inline_node *new_node(struct rp_dso_symtab *t, const struct rp_inline_frame *f,
+				       uint32_t nr, int *err)
+{
+	struct rp_inline_node *node =
+		rp_arena_alloc(&t->inline_arena, sizeof(*node) + nr * sizeof(node->frames[0]));
+
+	if (!node) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	node->nr = nr;
+	memcpy(node->frames, f, nr * sizeof(f[0]));
+	return node;
+}
+
+/*
+ * The chain of an address DWARF gives no function (no unit covers it, or
+ * its unit's functions do not): addr2line still names it, after a symbol
+ * of e (a2l_symbol()), with the unit's line if any.  NULL when no symbol
+ * does (addr2line's "??": no frame), or with *err RP_ERR_NOMEM.
+ */
+static struct rp_inline_node *symbol_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
+					   const struct rp_symbol *base, Elf *e, uint64_t vaddr,
+					   const char *file, uint32_t line, int *err)
+{
+	struct rp_inline_frame f = { NULL, NULL, line };
+	uint64_t start;
+	const char *name = a2l_symbol(t, e, vaddr, &start, err);
+
+	if (!name)
+		return NULL;
+	if (!(f.sym = inline_sym(s, t, base, name)) ||
+	    (file && !(f.file = rp_arena_strdup(&t->inline_arena, file)))) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	return new_node(t, &f, 1, err);
+}
+
 /* What inline_renamed keeps for a function looked up whose name stays
  * its DWARF name. */
 static const char looked_up_marker[] = "";
@@ -472,7 +529,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 	*err = 0;
 	if (!dwarf_addrdie(dw, vaddr, &cu))
-		return NULL;
+		return symbol_chain(s, t, base, dwarf_getelf(dw), vaddr, NULL, 0, err);
 	struct rp_cu_index *x = cu_index(t, &cu, err);
 
 	if (!x)
@@ -484,26 +541,9 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 	if (line)
 		dwarf_lineno(line, &lineno);
-	if (i == UINT32_MAX && line) {
-		/* Code the unit's line table covers but no function of
-		 * DWARF does: addr2line names it after a symbol. */
-		uint64_t start;
-		const char *name = a2l_symbol(t, vaddr, &start, err);
-		const struct rp_symbol *sym;
-
-		if (!name)
-			return NULL;
-		if (!(sym = inline_sym(s, t, base, name)) ||
-		    (file && !(f[0].file = rp_arena_strdup(&t->inline_arena, file)))) {
-			*err = RP_ERR_NOMEM;
-			return NULL;
-		}
-		f[0].sym = sym;
-		if (!file)
-			f[0].file = NULL;
-		f[0].line = lineno > 0 ? (uint32_t)lineno : 0;
-		nr = 1;
-	}
+	if (i == UINT32_MAX)
+		return symbol_chain(s, t, base, dwarf_getelf(dw), vaddr, file,
+				    lineno > 0 ? (uint32_t)lineno : 0, err);
 	for (; i != UINT32_MAX && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i = x->v[i].parent) {
 		Dwarf_Die die;
 
@@ -532,7 +572,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 			} else if (!nr) {
 				uint64_t start = 0;
 
-				name = a2l_symbol(t, vaddr, &start, err);
+				name = a2l_symbol(t, dwarf_getelf(dw), vaddr, &start, err);
 				if (*err)
 					break;
 				kept = name && starts_at(&die, start) ? name : looked_up_marker;
@@ -565,16 +605,26 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 	}
 	if (*err || !nr)
 		return NULL;
-	struct rp_inline_node *node =
-		rp_arena_alloc(&t->inline_arena, sizeof(*node) + nr * sizeof(node->frames[0]));
+	return new_node(t, f, nr, err);
+}
 
-	if (!node) {
-		*err = RP_ERR_NOMEM;
-		return NULL;
+/* The ELF file of t->a2l_path (opened on first use), or NULL. */
+static Elf *a2l_elf(struct rp_dso_symtab *t)
+{
+	if (!t->a2l_elf_tried) {
+		t->a2l_elf_tried = 1;
+		int fd = open(t->a2l_path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			elf_version(EV_CURRENT);
+			t->a2l_elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			if (t->a2l_elf)
+				t->a2l_fd_plus1 = fd + 1;
+			else
+				close(fd);
+		}
 	}
-	node->nr = nr;
-	memcpy(node->frames, f, nr * sizeof(f[0]));
-	return node;
+	return t->a2l_elf;
 }
 
 /* The node cached for addresses without a chain. */
@@ -588,18 +638,25 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 		return 0;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 
-	if (!t || !t->dwarf_path)
+	if (!t || (!t->dwarf_path && !t->a2l_path))
+		return 0;
+	/* perf runs no addr2line for [vdso] and the like, nor JIT maps. */
+	if (dso->long_name &&
+	    (dso->long_name[0] == '[' || !strncmp(dso->long_name, "/tmp/perf-", 10)))
 		return 0;
 	struct rp_inline_node *node = rp_hashmap_get(&t->inlines, addr);
 
 	if (!node) {
 		uint64_t vaddr;
-		int err;
+		int err = 0;
 
-		if (t->inlines.nr >= RP_SYMBOLS_MAX_INLINE_ADDRS || !rp_symtab_dwarf(t) ||
+		if (t->inlines.nr >= RP_SYMBOLS_MAX_INLINE_ADDRS ||
 		    rp_symtab_vaddr(t, addr, &vaddr) < 0)
 			return 0;
-		node = parse_chain(s, t, sym, vaddr, &err);
+		if (t->dwarf_path && !rp_symtab_dwarf(t))
+			return 0;
+		node = t->dwarf_path ? parse_chain(s, t, sym, vaddr, &err)
+				     : symbol_chain(s, t, sym, a2l_elf(t), vaddr, NULL, 0, &err);
 		if (err) {
 			s->error = err;
 			return err;
