@@ -14,12 +14,11 @@
  * demangles, else its DW_AT_name, as binutils' addr2line prefers them,
  * but for a function without a linkage name in a unit of a language
  * that mangles, which addr2line names after a symbol the first time it
- * is innermost (parse_chain()); code a unit's line table covers outside
- * any function is named after a symbol too (a2l_symbol()).  Its line is
+ * is innermost (parse_chain()); code outside any function of DWARF, and
+ * any code of a DSO without DWARF, is named after a symbol too
+ * (a2l_symbol(), symbol_chain()).  Its line is
  * the address's own for the innermost frame and the call site
- * (DW_AT_call_file/line) of the frame inside it for the others.  An
- * address no compile unit covers has no chain, as addr2line answers "??"
- * for it.
+ * (DW_AT_call_file/line) of the frame inside it for the others.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
