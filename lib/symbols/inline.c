@@ -270,8 +270,13 @@ static const char *a2l_symbol(struct rp_dso_symtab *t, Elf *e, uint64_t vaddr, u
 	 * table. */
 	while (i && x->v[i - 1].shndx == shndx && x->v[i - 1].value == x->v[i].value)
 		i--;
+	const char *name = elf_strptr(e, x->strscn, x->v[i].name);
+
+	/* (A name longer than a symbol's may be is no name.) */
+	if (!name || strnlen(name, RP_SYMBOLS_MAX_NAME + 1) > RP_SYMBOLS_MAX_NAME)
+		return NULL;
 	*start = x->v[i].value;
-	return elf_strptr(e, x->strscn, x->v[i].name);
+	return name;
 }
 
 /* The file of a DW_AT_call_file index in cu's line table, or NULL. */
