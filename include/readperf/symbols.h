@@ -121,12 +121,14 @@ RP_API const char *rp_symbols_source_file(struct rp_symbols *symbols, struct rp_
  * dso, whose symbol there is sym: the frames perf's addr2line-based
  * dso__parse_addr_inlines() gives, innermost first, ending with the
  * function the code belongs to.  Names come from DWARF (the linkage name,
- * demangled as perf demangles, else the name) through libdw; a frame
- * whose name equals sym's name is sym itself, any other is a symbol with
- * `inlined` set and sym's start and end.  Returns the number of frames
- * (*out valid as long as the resolver), 0 when the DSO has no DWARF for
- * addr (the frame stays as it is), or RP_ERR_NOMEM.  Cached per (dso,
- * addr).
+ * demangled as perf demangles, else the name) through libdw, or, where
+ * DWARF names no function (or the DSO has none), from the symbol binutils
+ * picks (docs/unwind.md, "Inlined frames"); a frame whose name equals
+ * sym's name is sym itself, any other is a symbol with `inlined` set and
+ * sym's start and end.  Returns the number of frames (*out valid as long
+ * as the resolver), 0 when there is none (the frame stays as it is), or
+ * RP_ERR_NOMEM.  Cached per (dso, addr); the names of functions without
+ * a linkage name depend on the order of the calls, as addr2line's do.
  */
 RP_API int rp_symbols_inlines(struct rp_symbols *symbols, struct rp_dso *dso,
 		       const struct rp_symbol *sym, uint64_t addr,

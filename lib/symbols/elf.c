@@ -747,6 +747,8 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 			nr = RP_ERR_NOMEM;
 		else if (dw && !(t->dwarf_path = strdup(dw)))
 			nr = RP_ERR_NOMEM;
+		else if (!dw && vdso_fd < 0 && !(t->a2l_path = strdup(syms->path)))
+			nr = RP_ERR_NOMEM;
 		else if (vdso_fd < 0 && !(t->elf_path = strdup(runtime->path)))
 			nr = RP_ERR_NOMEM;
 	}

@@ -6,21 +6,27 @@
  *
  * For an address, the scopes that hold it (dwarf_getscopes) are walked
  * from the innermost out: each DW_TAG_inlined_subroutine is a frame, and
- * the first DW_TAG_subprogram the last one.  Code that DWARF gives no
- * function (assembly) has no chain here: addr2line names it after one of
- * the symbol table's aliases at that address, by rules docs/symbols.md
- * says readperf does not follow.  A frame's name is the
- * function's linkage name (through DW_AT_abstract_origin and
- * DW_AT_specification), demangled as perf demangles, else its DW_AT_name,
- * as binutils' addr2line prefers them; its line is the address's own for
- * the innermost frame and the call site (DW_AT_call_file/line) of the
- * frame inside it for the others.  An address no compile unit covers has
- * no chain, as addr2line answers "??" for it.
+ * the first DW_TAG_subprogram the last one; of functions with equal
+ * ranges the last in the unit is the innermost, as binutils picks it
+ * (gas gives each label of glibc's assembly a subprogram: several at one
+ * address).  A frame's name is the function's linkage name (through
+ * DW_AT_abstract_origin and DW_AT_specification), demangled as perf
+ * demangles, else its DW_AT_name, as binutils' addr2line prefers them,
+ * but for a function without a linkage name in a unit of a language
+ * that mangles, which addr2line names after a symbol the first time it
+ * is innermost (parse_chain()); code outside any function of DWARF, and
+ * any code of a DSO without DWARF, is named after a symbol too
+ * (a2l_symbol(), symbol_chain()).  Its line is
+ * the address's own for the innermost frame and the call site
+ * (DW_AT_call_file/line) of the frame inside it for the others.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/symbols_int.h"
 
@@ -51,8 +57,10 @@ static const char *die_name(Dwarf_Die *die)
 	return name;
 }
 
-/* Whether binutils takes a DW_AT_name of cu's language as the linkage
- * name (languages that do not mangle). */
+/* Whether binutils 2.40 takes a DW_AT_name of cu's language as the
+ * linkage name (languages that do not mangle; measured with addr2line on
+ * one C unit relabelled with each language: Ada, Fortran 90 and later,
+ * Modula-2 are not among them, gas's assembler units are). */
 static int name_is_linkage(Dwarf_Die *cu)
 {
 	switch (dwarf_srclang(cu)) {
@@ -60,48 +68,40 @@ static int name_is_linkage(Dwarf_Die *cu)
 	case DW_LANG_C:
 	case DW_LANG_C99:
 	case DW_LANG_C11:
-	case DW_LANG_Ada83:
-	case DW_LANG_Ada95:
 	case DW_LANG_Cobol74:
 	case DW_LANG_Cobol85:
 	case DW_LANG_Fortran77:
-	case DW_LANG_Fortran90:
-	case DW_LANG_Fortran95:
-	case DW_LANG_Fortran03:
-	case DW_LANG_Fortran08:
 	case DW_LANG_Pascal83:
-	case DW_LANG_Modula2:
 	case DW_LANG_PLI:
 	case DW_LANG_UPC:
+	case DW_LANG_Mips_Assembler: /* gas's subprograms of labels */
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-/* Whether die's code starts at base's first address: binutils compares
- * the function's first address range (a function split in hot and cold
- * parts lists the hot one first) with the symbol's value. */
-static int starts_at(const struct rp_dso_symtab *t, Dwarf_Die *die, const struct rp_symbol *base)
+/* Whether die's code starts at vaddr: binutils compares the function's
+ * first address range (a function split in hot and cold parts lists the
+ * hot one first) with the symbol's value. */
+static int starts_at(Dwarf_Die *die, uint64_t vaddr)
 {
 	Dwarf_Addr lowpc, rbase, end;
-	uint64_t v;
 
 	if (dwarf_lowpc(die, &lowpc) != 0 && dwarf_ranges(die, 0, &rbase, &lowpc, &end) <= 0)
 		return 0;
-	return rp_symtab_vaddr(t, base->start, &v) == 0 && v == lowpc;
+	return vaddr == lowpc;
 }
 
 /* The symbol of an inline frame named `name` whose code lies in base. */
 static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_symtab *t,
-					  const struct rp_symbol *base, const char *name,
-					  int mangled)
+					  const struct rp_symbol *base, const char *name)
 {
 	char *demangled = NULL;
 
 	if (!name)
 		name = "??";
-	if (mangled && !s->no_demangle && rp_demangle(name, &demangled) < 0)
+	if (!s->no_demangle && rp_demangle(name, &demangled) < 0)
 		return NULL;
 	if (demangled)
 		name = demangled;
@@ -126,6 +126,157 @@ static const struct rp_symbol *inline_sym(struct rp_symbols *s, struct rp_dso_sy
 	if (!sym && rp_hashmap_put(&t->inline_syms, key, n) < 0)
 		return NULL;
 	return n;
+}
+
+/*
+ * The function symbol binutils' addr2line (2.40) names an address after
+ * where DWARF gives it no name of its own (_bfd_elf_find_function() on the
+ * symbols of the file it reads, the DWARF file here), as measured on
+ * hand-made files and on glibc: of the .symtab entries in the address's
+ * section (the first SHF_ALLOC section holding it) that are not objects,
+ * sections, files or TLS, and not hidden local untyped ones of size 0,
+ * the one starting nearest at or below the address, whether or not its
+ * size reaches it; among those starting there the largest (size 0 counts
+ * as 1), and among equal sizes the first in the table (locals come
+ * first).  Function and untyped symbols rank alike.
+ */
+struct rp_a2l_sym {
+	uint64_t value, size;
+	uint32_t shndx, idx, name;
+};
+
+struct rp_a2l_syms {
+	struct rp_a2l_sym *v;
+	size_t nr;
+	size_t strscn; /* the string table of the names */
+};
+
+static int a2l_order(const void *pa, const void *pb)
+{
+	const struct rp_a2l_sym *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1; /* the largest first */
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Reads e's .symtab into x; 0, or RP_ERR_NOMEM (x keeps nothing). */
+static int a2l_syms_read(struct rp_a2l_syms *x, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	/* Its .symtab, else (none) its .dynsym, as addr2line reads them. */
+	for (int want = SHT_SYMTAB; !scn; want = SHT_DYNSYM) {
+		while ((scn = elf_nextscn(e, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == (unsigned)want)
+				break;
+		if (want == SHT_DYNSYM)
+			break;
+	}
+	if (!scn || !sh.sh_entsize || sh.sh_type == SHT_NOBITS)
+		return 0;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = d ? d->d_size / sh.sh_entsize : 0;
+
+	if (n > RP_SYMBOLS_MAX_SYMS)
+		n = RP_SYMBOLS_MAX_SYMS;
+	if (n < 2)
+		return 0;
+	x->v = malloc(n * sizeof(*x->v));
+	if (!x->v)
+		return RP_ERR_NOMEM;
+	x->strscn = sh.sh_link;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		int type;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_OBJECT || type == STT_SECTION || type == STT_FILE ||
+		    type == STT_TLS || type == STT_COMMON || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (!sym.st_size && GELF_ST_BIND(sym.st_info) == STB_LOCAL && type == STT_NOTYPE &&
+		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
+			continue;
+		x->v[x->nr++] = (struct rp_a2l_sym){ sym.st_value, sym.st_size ? sym.st_size : 1,
+						     sym.st_shndx, (uint32_t)i, sym.st_name };
+	}
+	if (x->nr)
+		qsort(x->v, x->nr, sizeof(*x->v), a2l_order);
+	return 0;
+}
+
+/* The name addr2line gives vaddr after the symbols of e (t's DWARF file,
+ * else the file perf read symbols from), or NULL (none, or *err
+ * RP_ERR_NOMEM); *start its value. */
+static const char *a2l_symbol(struct rp_dso_symtab *t, Elf *e, uint64_t vaddr, uint64_t *start,
+			      int *err)
+{
+	if (!e)
+		return NULL;
+	if (!t->a2l_syms_tried) {
+		t->a2l_syms_tried = 1;
+		struct rp_a2l_syms *x = calloc(1, sizeof(*x));
+
+		if (!x || a2l_syms_read(x, e) < 0) {
+			free(x);
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+		t->a2l_syms = x;
+	}
+	struct rp_a2l_syms *x = t->a2l_syms;
+
+	if (!x || !x->nr)
+		return NULL;
+	/* The section: the first allocated one holding vaddr. */
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shndx = 0;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_addr <= vaddr &&
+		    vaddr - sh.sh_addr < sh.sh_size) {
+			shndx = elf_ndxscn(scn);
+			break;
+		}
+	}
+	if (!shndx)
+		return NULL;
+	/* The last entry of that section starting at or below vaddr. */
+	size_t lo = 0, hi = x->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rp_a2l_sym *m = &x->v[mid];
+
+		if (m->shndx < shndx || (m->shndx == shndx && m->value <= vaddr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || x->v[lo - 1].shndx != shndx)
+		return NULL;
+	size_t i = lo - 1;
+
+	/* The first of those starting there: the largest, first in the
+	 * table. */
+	while (i && x->v[i - 1].shndx == shndx && x->v[i - 1].value == x->v[i].value)
+		i--;
+	const char *name = elf_strptr(e, x->strscn, x->v[i].name);
+
+	/* (A name longer than a symbol's may be is no name.) */
+	if (!name || strnlen(name, RP_SYMBOLS_MAX_NAME + 1) > RP_SYMBOLS_MAX_NAME)
+		return NULL;
+	*start = x->v[i].value;
+	return name;
 }
 
 /* The file of a DW_AT_call_file index in cu's line table, or NULL. */
@@ -263,6 +414,17 @@ static void cu_index_free(struct rp_cu_index *x)
 
 void rp_symtab_inline_release(struct rp_dso_symtab *t)
 {
+	if (t->a2l_syms) {
+		free(t->a2l_syms->v);
+		free(t->a2l_syms);
+		t->a2l_syms = NULL;
+	}
+	if (t->a2l_elf)
+		elf_end(t->a2l_elf);
+	t->a2l_elf = NULL;
+	if (t->a2l_fd_plus1 > 0)
+		close(t->a2l_fd_plus1 - 1);
+	t->a2l_fd_plus1 = 0;
 	for (size_t i = 0; i < t->inline_cus.cap; i++)
 		cu_index_free(t->inline_cus.slots[i].value);
 	rp_hashmap_release(&t->inline_cus);
@@ -315,6 +477,50 @@ static uint32_t innermost(const struct rp_cu_index *x, uint64_t vaddr)
 	return i != UINT32_MAX && vaddr < x->v[i].hi ? i : UINT32_MAX;
 }
 
+/* One node of nr frames f (copied), or NULL with *err RP_ERR_NOMEM. */
+static struct rp_inline_node *new_node(struct rp_dso_symtab *t, const struct rp_inline_frame *f,
+				       uint32_t nr, int *err)
+{
+	struct rp_inline_node *node =
+		rp_arena_alloc(&t->inline_arena, sizeof(*node) + nr * sizeof(node->frames[0]));
+
+	if (!node) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	node->nr = nr;
+	memcpy(node->frames, f, nr * sizeof(f[0]));
+	return node;
+}
+
+/*
+ * The chain of an address DWARF gives no function (no unit covers it, or
+ * its unit's functions do not): addr2line still names it, after a symbol
+ * of e (a2l_symbol()), with the unit's line if any.  NULL when no symbol
+ * does (addr2line's "??": no frame), or with *err RP_ERR_NOMEM.
+ */
+static struct rp_inline_node *symbol_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
+					   const struct rp_symbol *base, Elf *e, uint64_t vaddr,
+					   const char *file, uint32_t line, int *err)
+{
+	struct rp_inline_frame f = { NULL, NULL, line };
+	uint64_t start;
+	const char *name = a2l_symbol(t, e, vaddr, &start, err);
+
+	if (!name)
+		return NULL;
+	if (!(f.sym = inline_sym(s, t, base, name)) ||
+	    (file && !(f.file = rp_arena_strdup(&t->inline_arena, file)))) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
+	}
+	return new_node(t, &f, 1, err);
+}
+
+/* What inline_renamed keeps for a function looked up whose name stays
+ * its DWARF name. */
+static const char looked_up_marker[] = "";
+
 /* The chain at vaddr, or NULL (none) with *err 0, or NULL with *err
  * RP_ERR_NOMEM. */
 static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_symtab *t,
@@ -327,7 +533,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 	*err = 0;
 	if (!dwarf_addrdie(dw, vaddr, &cu))
-		return NULL;
+		return symbol_chain(s, t, base, dwarf_getelf(dw), vaddr, NULL, 0, err);
 	struct rp_cu_index *x = cu_index(t, &cu, err);
 
 	if (!x)
@@ -339,6 +545,9 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 
 	if (line)
 		dwarf_lineno(line, &lineno);
+	if (i == UINT32_MAX)
+		return symbol_chain(s, t, base, dwarf_getelf(dw), vaddr, file,
+				    lineno > 0 ? (uint32_t)lineno : 0, err);
 	for (; i != UINT32_MAX && nr < RP_SYMBOLS_MAX_INLINE_DEPTH; i = x->v[i].parent) {
 		Dwarf_Die die;
 
@@ -346,34 +555,40 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 			break;
 		int tag = dwarf_tag(&die);
 		const char *name = NULL;
-		int mangled = 1;
+
 		uint64_t off = x->v[i].die;
 
 		if (!name_is_linkage(&cu) && !has_linkage_name(&die)) {
 			/*
-			 * binutils names the innermost function, when DWARF
-			 * gives it no linkage name, after the symbol table's
-			 * function at the address (the symbol of the frame);
-			 * when that symbol starts where the function does,
-			 * the name stays with the function for every later
-			 * lookup in the same file, where it may be an outer
-			 * frame.
+			 * binutils names a function that DWARF gives no
+			 * linkage name after the symbol table's function at
+			 * the address (a2l_symbol()) the first time it is the
+			 * innermost function of a lookup in the file, and
+			 * marks it looked up: every later lookup (and every
+			 * outer frame) names it after its DWARF name, or
+			 * after that symbol when the symbol starts where the
+			 * function's first range does.
 			 */
-			name = rp_hashmap_get(&t->inline_renamed, off);
-			if (!name && !nr && base->name) {
-				name = base->name;
-				if (starts_at(t, &die, base) &&
-				    rp_hashmap_put(&t->inline_renamed, off, (void *)name) < 0) {
+			const char *kept = rp_hashmap_get(&t->inline_renamed, off);
+
+			if (kept) {
+				name = kept == looked_up_marker ? NULL : kept;
+			} else if (!nr) {
+				uint64_t start = 0;
+
+				name = a2l_symbol(t, dwarf_getelf(dw), vaddr, &start, err);
+				if (*err)
+					break;
+				kept = name && starts_at(&die, start) ? name : looked_up_marker;
+				if (rp_hashmap_put(&t->inline_renamed, off, (void *)kept) < 0) {
 					*err = RP_ERR_NOMEM;
 					break;
 				}
 			}
-			if (name)
-				mangled = 0;
 		}
 		if (!name)
 			name = die_name(&die);
-		const struct rp_symbol *sym = inline_sym(s, t, base, name, mangled);
+		const struct rp_symbol *sym = inline_sym(s, t, base, name);
 
 		if (!sym) {
 			*err = RP_ERR_NOMEM;
@@ -394,16 +609,26 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 	}
 	if (*err || !nr)
 		return NULL;
-	struct rp_inline_node *node =
-		rp_arena_alloc(&t->inline_arena, sizeof(*node) + nr * sizeof(node->frames[0]));
+	return new_node(t, f, nr, err);
+}
 
-	if (!node) {
-		*err = RP_ERR_NOMEM;
-		return NULL;
+/* The ELF file of t->a2l_path (opened on first use), or NULL. */
+static Elf *a2l_elf(struct rp_dso_symtab *t)
+{
+	if (!t->a2l_elf_tried) {
+		t->a2l_elf_tried = 1;
+		int fd = open(t->a2l_path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			elf_version(EV_CURRENT);
+			t->a2l_elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			if (t->a2l_elf)
+				t->a2l_fd_plus1 = fd + 1;
+			else
+				close(fd);
+		}
 	}
-	node->nr = nr;
-	memcpy(node->frames, f, nr * sizeof(f[0]));
-	return node;
+	return t->a2l_elf;
 }
 
 /* The node cached for addresses without a chain. */
@@ -417,18 +642,25 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 		return 0;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 
-	if (!t || !t->dwarf_path)
+	if (!t || (!t->dwarf_path && !t->a2l_path))
+		return 0;
+	/* perf runs no addr2line for [vdso] and the like, nor JIT maps. */
+	if (dso->long_name &&
+	    (dso->long_name[0] == '[' || !strncmp(dso->long_name, "/tmp/perf-", 10)))
 		return 0;
 	struct rp_inline_node *node = rp_hashmap_get(&t->inlines, addr);
 
 	if (!node) {
 		uint64_t vaddr;
-		int err;
+		int err = 0;
 
-		if (t->inlines.nr >= RP_SYMBOLS_MAX_INLINE_ADDRS || !rp_symtab_dwarf(t) ||
+		if (t->inlines.nr >= RP_SYMBOLS_MAX_INLINE_ADDRS ||
 		    rp_symtab_vaddr(t, addr, &vaddr) < 0)
 			return 0;
-		node = parse_chain(s, t, sym, vaddr, &err);
+		if (t->dwarf_path && !rp_symtab_dwarf(t))
+			return 0;
+		node = t->dwarf_path ? parse_chain(s, t, sym, vaddr, &err)
+				     : symbol_chain(s, t, sym, a2l_elf(t), vaddr, NULL, 0, &err);
 		if (err) {
 			s->error = err;
 			return err;

@@ -116,6 +116,16 @@ struct rp_dso_symtab {
 	uint8_t srcline_found, srcline_off;
 	/* Compile units' function ranges (DIE offset + 1 -> index). */
 	struct rp_hashmap inline_cus;
+	/* The DWARF file's .symtab as binutils' addr2line picks a function
+	 * symbol from it (inline.c), built on first use. */
+	struct rp_a2l_syms *a2l_syms;
+	uint8_t a2l_syms_tried;
+	/* Without DWARF: the file perf gives addr2line (its symbol source),
+	 * else NULL; opened on first use. */
+	char *a2l_path;
+	void *a2l_elf;   /* Elf * */
+	int a2l_fd_plus1; /* its descriptor + 1; 0: none */
+	uint8_t a2l_elf_tried;
 	struct rp_arena inline_arena;
 };
 

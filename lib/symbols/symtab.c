@@ -619,6 +619,7 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	free(t->tree_left);
 	free(t->tree_right);
 	free(t->dwarf_path);
+	free(t->a2l_path);
 	free(t->elf_path);
 	rp_hashmap_release(&t->inlines);
 	rp_hashmap_release(&t->inline_syms);

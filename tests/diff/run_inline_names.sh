@@ -1,0 +1,151 @@
+#!/bin/bash
+# Differential test of the names of inlined frames, against the installed
+# perf, on programs built and recorded now.  perf 6.1 names the frames of
+# an unwound entry after binutils' `addr2line -i -f`, run once per DSO
+# for the whole recording (docs/unwind.md, "Inlined frames"):
+#   - glibc's string functions are assembly whose DWARF (gas) has one
+#     subprogram per label, several at one address: addr2line names the
+#     address after the last of them (`__memcpy_avx512_unaligned_erms`
+#     where the symbol perf keeps is `__memmove_avx512_unaligned_erms`,
+#     `__GI_mprotect` for `__mprotect`), which perf prints as an inlined
+#     frame;
+#   - a C++ function that DWARF gives no linkage name is named after the
+#     symbol at the address the first time it is the innermost function
+#     of a lookup in the file, after its DWARF name every later time
+#     (`step` inlined into main, its exception handler in main's cold
+#     part `main.cold`: `step (inlined)` where the symbol is main.cold).
+# Programs: tests/workload/strings.c (memcpy, memmove, memset, strlen,
+# strchr, strcpy, ..., mprotect, on sizes from bytes to 64 KiB; -O2 -g)
+# recorded with `--call-graph dwarf` and with `-g`, and
+# tests/workload/coldpart.cc (-O2 -g) with `--call-graph dwarf`, each
+# attached to (-p) so that perf's stale-map bug cannot differ the stacks.
+#
+#   run_inline_names.sh /path/to/readperf
+#
+# Checks:
+#   - script: the samples whose frame addresses agree with perf's (>= 99 %
+#     of them) print the same text, names included, on 100 % of them;
+#   - report --no-children (inlined frames in the graphs) equals perf's
+#     byte for byte;
+#   - collapse equals perf's stackcollapse on >= 99 % of the samples;
+#   - the recordings did go through the cases: perf prints inlined frames
+#     of glibc's string functions, and of coldpart's cold part where its
+#     compiler made one (else the test is wrong: fails).
+#
+# Every readperf command runs with -j 4 and -j 1 (tests/jcheck.sh).
+# Skips (exit 77) without perf, a C or C++ compiler or python3, unless
+# RP_REQUIRE_PERF=1: then it fails.  The scratch directory is kept on
+# failure.
+set -u
+
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_inline_names.sh /path/to/readperf}"
+require_perf
+require_cc
+CXX=${CXX:-c++}
+require_tool "$CXX" "no C++ compiler ($CXX)"
+require_tool python3 "no python3"
+rp_workdir rp-inline-names keep-on-failure
+work=$rp_work_dir
+cd "$work" || exit 1
+agree="python3 $here/stacks_agree.py"
+
+"${CC:-cc}" -O2 -g -fno-omit-frame-pointer -o strings "$root/tests/workload/strings.c" \
+	2>cc.err &&
+	"$CXX" -O2 -g -fomit-frame-pointer -o coldpart "$root/tests/workload/coldpart.cc" \
+		2>>cc.err ||
+	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
+
+# record OUT CALL-GRAPH PROGRAM...: attached to a run of PROGRAM.
+record() {
+	local out=$1 cg=$2 pid
+	shift 2
+	"$@" >/dev/null &
+	pid=$!
+	sleep 0.2
+	timeout -s INT 1.4 perf record -q --call-graph "$cg" -e cpu-clock -o "$out" \
+		-p "$pid" >"$out.record.out" 2>&1
+	wait "$pid"
+	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
+		cat "$out.record.out" >&2
+		rp_cannot_run "perf record --call-graph $cg -p failed"
+	}
+}
+record str.data dwarf ./strings -t 2000
+record strfp.data fp ./strings -t 2000
+record cold.data dwarf ./coldpart -t 2000
+
+# count PATTERN FILE: the frame lines of script output FILE matching
+# PATTERN (an extended regular expression).
+count() {
+	grep -cE "$1" "$2"
+}
+
+for f in str strfp cold; do
+	perf script -i $f.data >$f.perf 2>/dev/null
+	"$RP" script $f.data >$f.rp 2>/dev/null
+	$agree $f.perf $f.rp --min-share 99 --show 0 ||
+		fail "$f: script: frame addresses differ from perf's"
+	$agree $f.perf $f.rp --names --min-share 100 ||
+		fail "$f: script: names differ from perf's"
+
+	perf report -i $f.data --stdio --no-children 2>/dev/null | head -n -3 >$f.nc.perf
+	"$RP" report --no-children $f.data >$f.nc.rp 2>/dev/null
+	grep -q '%' $f.nc.perf || fail "$f: perf report printed no rows (test problem)"
+	if cmp -s $f.nc.perf $f.nc.rp; then
+		echo "ok   $f: report --no-children ($(wc -l <$f.nc.perf) lines)"
+	else
+		rp_same "$f: report --no-children" $f.nc.perf $f.nc.rp
+	fi
+
+	perf script report stackcollapse -i $f.data >$f.folded.perf 2>/dev/null ||
+		rp_cannot_run "perf script report stackcollapse failed (no Python scripting?)"
+	"$RP" collapse $f.data >$f.folded.rp 2>/dev/null
+	python3 - $f.folded.perf $f.folded.rp "$f" <<'EOF' || fail "$f: collapse differs from perf's"
+import sys
+def load(p):
+    d = {}
+    for line in open(p):
+        stack, _, n = line.rstrip("\n").rpartition(" ")
+        d[stack] = d.get(stack, 0) + int(n)
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+total = sum(a.values())
+same = sum(min(n, b.get(s, 0)) for s, n in a.items())
+share = 100.0 * same / total if total else 0
+print(f"{sys.argv[3]}: collapse: {same}/{total} samples in equal folded stacks = {share:.2f}%")
+sys.exit(0 if total and share >= 99 else 1)
+EOF
+done
+
+# What the recordings went through, by perf's frames.
+strs=$(count '[ \t]__(mem|str|stp|wmem|raw)[a-z0-9_]*\+0x[0-9a-f]+ \(inlined\)$' str.perf)
+echo "str: $strs frames of glibc's string functions named after another alias"
+[ "$strs" -ge 1 ] || fail "str: perf printed no inlined string function (test problem)"
+
+# Frames in main's cold part, if the compiler made one: perf prints those
+# whose DWARF function is inlined code under that function's name.
+cold=$(nm coldpart | awk '$3 == "main.cold" { print $1 }')
+if [ -n "$cold" ]; then
+	size=$(nm -S coldpart | awk '$4 == "main.cold" { print $2 }')
+	inl=$(awk -v lo=$((16#$cold)) -v n=$((16#${size:-0})) '
+		/^\t/ && / \(inlined\)$/ && $2 !~ /^main\.cold\+/ {
+			a = 0
+			for (i = 1; i <= length($1); i++)
+				a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
+			if (a >= lo && a < lo + n) k++
+		}
+		END { print k + 0 }' cold.perf)
+	echo "cold: $inl frames in main.cold named after the inlined function"
+	[ "$inl" -ge 1 ] || fail "cold: no sample in main.cold's inlined code (test problem)"
+else
+	rp_banner "$CXX made no main.cold in coldpart: the cold-part names go unchecked here"
+fi
+
+if [ "$failures" -ne 0 ]; then
+	echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
+	exit 1
+fi
+echo "$rp_name: readperf names inlined frames as perf does"
+exit 0
