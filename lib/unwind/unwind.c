@@ -89,6 +89,10 @@ struct rp_uw_walk {
 	size_t nr, max;
 	int stale; /* a module's map changed: rebuild and walk again */
 	uint64_t plt_frames; /* fast walk: frames by a PLT entry's CFA */
+	/* libdwfl walks (x86-64): the last frame's rsp and rbp, or
+	 * !have_regs where libdwfl holds either undefined. */
+	int have_regs;
+	uint64_t rsp, rbp;
 };
 
 /* A DSO's state for fast walks (one per unwinder and DSO). */
@@ -552,6 +556,28 @@ static int dwfl_row(Dwfl *dwfl, uint64_t at, bool *signal, int *ra_undef)
 	return 1;
 }
 
+/* x86-64's DWARF register numbers. */
+enum {
+	DW_X86_64_RBP = 6,
+	DW_X86_64_RSP = 7,
+	DW_X86_64_RA = 16,
+};
+
+/*
+ * Whether libunwind 1.6 (perf 6.1's unwinder) takes the frame libdwfl
+ * found above a frame without CFI (rsp and rbp in w): both then guess
+ * from rbp (the return address at rbp + 8), but libunwind only when rbp
+ * is not 0, lies 0 to 16 KiB above the frame's CFA (its rsp) and the
+ * word at rbp can be read; else its walk ends there.
+ */
+static int frame_guess_taken(struct rp_uw_space *sp, const struct rp_uw_walk *w)
+{
+	Dwarf_Word word;
+
+	return w->have_regs && w->rbp && w->rbp >= w->rsp && w->rbp - w->rsp <= 0x4000 &&
+	       cb_memory_read(sp->dwfl, w->rbp, &word, sp);
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct rp_uw_space *sp = arg;
@@ -578,11 +604,23 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * the signal frame itself, whose pc perf 6.1 (libunwind) does lower:
 	 * the callee's row tells.  The address reported is the one libdwfl
 	 * looked the frame's row up at. */
-	if (w->nr && activation) {
-		bool signal;
+	if (w->nr) {
+		bool signal = false;
 		int ra_undef;
+		int row = dwfl_row(sp->dwfl, w->ips[w->nr - 1], &signal, &ra_undef);
 
-		activation = dwfl_row(sp->dwfl, w->ips[w->nr - 1], &signal, &ra_undef) && signal;
+		/* Without a row below, libdwfl's frame is a guess from rbp. */
+		if (!row && w->arch == RP_UW_X86_64 && !frame_guess_taken(sp, w))
+			return DWARF_CB_ABORT;
+		activation = activation && row && signal;
+	}
+	if (w->arch == RP_UW_X86_64) {
+		Dwarf_Word rsp, rbp;
+
+		w->have_regs = dwfl_frame_reg(state, DW_X86_64_RSP, &rsp) == 0 &&
+			       dwfl_frame_reg(state, DW_X86_64_RBP, &rbp) == 0;
+		w->rsp = w->have_regs ? rsp : 0;
+		w->rbp = w->have_regs ? rbp : 0;
 	}
 	w->ips[w->nr++] = activation ? pc : pc - 1;
 	if (w->nr >= w->max || r == REPORT_NOMEM)
@@ -605,12 +643,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  * the stack bytes, a map without a file, a frame at a map's edge) hands
  * the whole sample to libdwfl: the frames are libdwfl's either way.
  */
-
-enum {
-	DW_X86_64_RBP = 6,
-	DW_X86_64_RSP = 7,
-	DW_X86_64_RA = 16,
-};
 
 /* A packed rule: bit 0 always set (values are never NULL); bit 1: simple;
  * bit 2: CFA base rbp (else rsp); bit 3: return address undefined; bits
