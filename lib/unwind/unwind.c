@@ -93,6 +93,9 @@ struct rp_uw_walk {
 	 * !have_regs where libdwfl holds either undefined. */
 	int have_regs;
 	uint64_t rsp, rbp;
+	/* libdwfl walks: the last memory read since the last frame failed
+	 * (libdwfl reads the return address last: see walk_once()). */
+	int read_failed;
 };
 
 /* A DSO's state for fast walks (one per unwinder and DSO). */
@@ -369,12 +372,15 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	struct rp_uw_space *sp = dwfl_arg;
 	struct rp_uw_walk *w = &sp->u->walk;
 
+	w->read_failed = 0;
 	if (in_stack(w, addr)) {
 		memcpy(result, (const uint8_t *)w->d->stack_user + (addr - w->sp), sizeof(*result));
 		return true;
 	}
-	if (!rp_maps_lookup(w->maps, addr))
+	if (!rp_maps_lookup(w->maps, addr)) {
+		w->read_failed = 1;
 		return false;
+	}
 	/* The module of the map at addr, reported now if no walk of this
 	 * Dwfl reached it yet: what a read finds depends on the maps alone,
 	 * not on the walks this Dwfl did before (the unwinder's workers
@@ -625,6 +631,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	w->ips[w->nr++] = activation ? pc : pc - 1;
 	if (w->nr >= w->max || r == REPORT_NOMEM)
 		return DWARF_CB_ABORT;
+	w->read_failed = 0;
 	return DWARF_CB_OK;
 }
 
@@ -1075,6 +1082,7 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 
 	w->nr = 0;
 	w->stale = 0;
+	w->read_failed = 0;
 	if (r == REPORT_STALE)
 		return 1;
 	if (r != REPORT_OK)
@@ -1092,9 +1100,11 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 
 	/* The walk ended at a pc libdwfl takes for undefined.  Where the
 	 * last frame's row defines the return address, it was 0 (read as
-	 * such, or where cb_memory_read() found nothing): perf 6.1 reports
-	 * the frame 0 - 1, as the fast walker does. */
-	if (end == 0 && !w->stale && w->nr && w->nr < w->max) {
+	 * such, or so from a map without a file) or could not be read (no
+	 * map there): the last read of the step, after the registers saved
+	 * below it.  perf 6.1 reports a 0 as the frame 0 - 1 and ends an
+	 * unreadable one without it, as the fast walker does. */
+	if (end == 0 && !w->stale && !w->read_failed && w->nr && w->nr < w->max) {
 		bool signal;
 		int ra_undef;
 
@@ -1110,7 +1120,11 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, 
 	struct rp_uw_walk *w = &u->walk;
 	uint64_t ip;
 
-	if (!max || !maps || !rp_unwind_applies(d))
+	/* perf 6.1 makes libunwind's address space of a process when its
+	 * first map is inserted: a process without maps (a child whose FORK
+	 * record came after its samples) gets no user frames at all, not
+	 * even the sampled ip. */
+	if (!max || !maps || !maps->nr || !rp_unwind_applies(d))
 		return 0;
 	if (max > RP_UNWIND_MAX_STACK)
 		max = RP_UNWIND_MAX_STACK;

@@ -68,11 +68,9 @@ record() {
 	timeout -s INT 1.6 perf record -q --call-graph "dwarf,$size" -e cpu-clock -o "$out" \
 		-p "$pid" >"$out.record.out" 2>&1
 	wait "$pid"
-	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
-		cat "$out.record.out" >&2
-		rp_cannot_run "perf record --call-graph dwarf,$size -p failed"
-	}
+	grep -q . <(perf script -i "$out" 2>/dev/null | head -1)
 }
+
 # count PATTERN FILE: the samples of script output FILE with a frame
 # line matching PATTERN (an extended regular expression).
 count() {
@@ -98,14 +96,21 @@ covered() {
 		[ "$plugin" -ge 1 ] && [ "$eh" -ge 1 ]
 }
 
-# A recording that missed a case (a loaded machine gives the program
-# fewer samples) is made again, at most three times.
+# A recording that failed or missed a case (a loaded machine gives the
+# program fewer samples, or starts perf late) is made again, at most
+# three times.
 for spec in big:8192 small:1024; do
 	f=${spec%%:*}
 	for attempt in 1 2 3; do
-		record $f.data "${spec#*:}"
-		covered $f && break
-		[ $attempt = 3 ] && fail "$f: the recording missed a case the test needs (test problem)"
+		if ! record $f.data "${spec#*:}"; then
+			cat $f.data.record.out >&2
+			[ $attempt = 3 ] &&
+				rp_cannot_run "perf record --call-graph dwarf,${spec#*:} -p failed"
+		elif covered $f; then
+			break
+		elif [ $attempt = 3 ]; then
+			fail "$f: the recording missed a case the test needs (test problem)"
+		fi
 		echo "$f: recorded again (attempt $((attempt + 1)))"
 	done
 done
