@@ -239,8 +239,11 @@ static const char *sec_name(Elf *elf, const GElf_Ehdr *ehdr, const GElf_Shdr *sh
 	return n ? n : "";
 }
 
-/* perf's dso__load_sym() for a user DSO. */
-static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symtab_builder *b)
+/* perf's dso__load_sym() for a user DSO; sec_first[i] (nsec entries, or
+ * NULL) gets the lowest link-time address of a symbol binutils takes for
+ * a function in section i. */
+static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symtab_builder *b,
+		    uint64_t *sec_first, size_t nsec)
 {
 	Elf_Scn *sec = syms->symtab;
 	GElf_Shdr shdr = syms->symshdr;
@@ -270,6 +273,14 @@ static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symta
 			break;
 		int type = GELF_ST_TYPE(sym.st_info);
 		int vis = GELF_ST_VISIBILITY(sym.st_other);
+		/* binutils' _bfd_elf_maybe_function_sym(): what its addr2line
+		 * takes for a function (names the section's addresses after). */
+		if (sec_first && sym.st_shndx < nsec &&
+		    (type == RP_STT_FUNC || type == RP_STT_GNU_IFUNC || type == RP_STT_NOTYPE) &&
+		    !(type == RP_STT_NOTYPE && sym.st_size == 0 &&
+		      GELF_ST_BIND(sym.st_info) == STB_LOCAL && vis == STV_HIDDEN) &&
+		    sym.st_value < sec_first[sym.st_shndx])
+			sec_first[sym.st_shndx] = sym.st_value;
 		int is_label = type == RP_STT_NOTYPE && sym.st_name != 0 &&
 			       sym.st_shndx != SHN_UNDEF && sym.st_shndx != SHN_ABS &&
 			       vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -595,6 +606,41 @@ static int keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 	return 0;
 }
 
+/*
+ * The sections of syms (the file perf gives addr2line), each with the
+ * address of its first function (sec_first, from load_sym()): link-time
+ * addresses, as addr2line is asked, and perf's text_offset (runtime's .text address minus its
+ * file offset): for the texts perf prints where no line is known
+ * (rp_symbols_addr_in_func()).  0 or RP_ERR_NOMEM.
+ */
+static int keep_fn_sections(struct symsrc *syms, struct symsrc *runtime, struct rp_dso_symtab *t,
+			    const uint64_t *sec_first, size_t nsec)
+{
+	GElf_Shdr text;
+	Elf_Scn *sec = NULL;
+
+	if (section_by_name(runtime->elf, &runtime->ehdr, &text, ".text", NULL))
+		t->text_offset = text.sh_addr - text.sh_offset;
+	if (!sec_first)
+		return 0;
+	while ((sec = elf_nextscn(syms->elf, sec)) != NULL) {
+		size_t i = elf_ndxscn(sec);
+		GElf_Shdr sh;
+
+		if (i >= nsec || !gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    !sh.sh_size)
+			continue;
+		if (t->nr_fn_secs >= RP_SYMBOLS_MAX_SEGMENTS)
+			break;
+		if (!t->fn_secs &&
+		    !(t->fn_secs = calloc(RP_SYMBOLS_MAX_SEGMENTS, sizeof(*t->fn_secs))))
+			return RP_ERR_NOMEM;
+		t->fn_secs[t->nr_fn_secs++] =
+			(struct rp_fn_sec){ sh.sh_addr, sh.sh_addr + sh.sh_size, sec_first[i] };
+	}
+	return 0;
+}
+
 static int has_debug_info(Elf *elf)
 {
 	GElf_Ehdr eh;
@@ -725,7 +771,24 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		runtime = syms;
 
 	b->track_tree = 1;
-	nr = load_sym(syms, runtime, b);
+	size_t nsec = 0;
+	uint64_t *sec_first = NULL;
+	if (elf_getshdrnum(syms->elf, &nsec) == 0 && nsec && nsec <= 65536) {
+		sec_first = malloc(nsec * sizeof(*sec_first));
+		if (!sec_first)
+			nr = RP_ERR_NOMEM;
+		else
+			for (size_t i = 0; i < nsec; i++)
+				sec_first[i] = UINT64_MAX;
+	}
+	if (nr == 0)
+		nr = load_sym(syms, runtime, b, sec_first, nsec);
+	if (nr >= 0) {
+		int err = keep_fn_sections(syms, runtime, t, sec_first, nsec);
+		if (err < 0)
+			nr = err;
+	}
+	free(sec_first);
 	if (nr > 0) {
 		rp_symb_sort(b);
 		rp_symb_fixup_end(b, 0);

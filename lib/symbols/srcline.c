@@ -84,3 +84,24 @@ int rp_symbol_is_stub(const struct rp_symbol *sym)
 	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
 	       !strcmp(sym->name, "_fini");
 }
+
+int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    uint64_t *shown)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	*shown = addr;
+	if (!t)
+		return 0;
+	/* The address perf asks addr2line about. */
+	uint64_t v = addr + t->text_offset;
+
+	*shown = v;
+	for (size_t i = 0; i < t->nr_fn_secs; i++) {
+		const struct rp_fn_sec *f = &t->fn_secs[i];
+
+		if (v >= f->start && v < f->end)
+			return f->first_fn <= v;
+	}
+	return 0;
+}

@@ -89,6 +89,16 @@ struct rp_dso_symtab {
 	char *dwarf_path;
 	struct rp_segment *segs;
 	size_t nr_segs;
+	/* What perf 6.1's map__rip_2objdump() adds to an address of this
+	 * space (a user ELF's .text address minus its file offset), and the
+	 * allocated sections of the symbol file, each with the address of
+	 * its first symbol binutils takes for a function (UINT64_MAX: none):
+	 * where its addr2line finds a function without a line (srcline.c). */
+	uint64_t text_offset;
+	struct rp_fn_sec {
+		uint64_t start, end, first_fn; /* link-time addresses */
+	} *fn_secs;
+	size_t nr_fn_secs;
 	const char **src; /* per symbol; NULL until looked up */
 	uint8_t *src_done;
 	void *dwarf;      /* Dwarf * of dwarf_path, opened on first use */
@@ -135,6 +145,19 @@ struct rp_dso_symtab {
  * 0, or a negative rp_err.
  */
 const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
+
+/*
+ * What perf 6.1 makes of addr (dso's address space, as al.addr) where
+ * addr2line knows no line (docs/unwind.md, "Source lines"): *shown the
+ * address its "dso[addr]" text shows (map__rip_2objdump(): addr plus the
+ * .text section's address minus its file offset); returns 1 when
+ * binutils' addr2line finds a function there (a function symbol of the
+ * file's table at or before addr in addr's section): it then answers
+ * "??:?", which perf takes for the line "??:0"; else 0 (it answers
+ * "??:0", which perf takes for a failure).
+ */
+int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    uint64_t *shown);
 
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
