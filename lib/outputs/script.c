@@ -477,7 +477,8 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
- * for a symbol of a file, "dso[addr]" in the kernel, a PLT entry, or
+ * for a symbol of a file ("file.c:0" where binutils names its function
+ * after an STT_FILE symbol), "dso[addr]" in the kernel, a PLT entry, or
  * where a file has no symbol and binutils' addr2line finds no function
  * either (addr as perf's map__rip_2objdump() makes it); nothing without
  * a map or where addr2line finds a function perf has no symbol for
@@ -508,12 +509,19 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 		out->src_addr = rp_dso_is_kernel(al->dso) ? al->ip : al->addr;
 	} else {
 		uint64_t shown;
-		int in_func = rp_symbols_addr_in_func(s->symbols, al->dso, al->addr, &shown);
+		const char *a2l_file;
+		int in_func =
+			rp_symbols_addr_in_func(s->symbols, al->dso, al->addr, &shown, &a2l_file);
 
 		if (rp_symbol_is_stub(al->sym) || (!al->sym && !in_func)) {
 			out->src_kind = RP_SRC_DSO_ADDR;
 			out->src = rp_dso_short_name(al->dso);
 			out->src_addr = shown;
+		} else if (al->sym && in_func && a2l_file) {
+			/* addr2line's "FILE:?", named after an STT_FILE. */
+			out->src_kind = RP_SRC_LINE;
+			out->src = a2l_file;
+			out->src_line = 0;
 		} else if (al->sym) {
 			out->src_kind = RP_SRC_UNKNOWN;
 		}

@@ -85,12 +85,23 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	}
 	/* perf shows map__rip_2objdump() of the address in "dso[addr]". */
 	uint64_t objdump = shown;
+	const char *a2l_file = NULL;
 	int in_func = has_map && dso && t->symbols && rp_dso_long_name(dso)[0] != '['
-			      ? rp_symbols_addr_in_func(t->symbols, dso, addr, &objdump)
+			      ? rp_symbols_addr_in_func(t->symbols, dso, addr, &objdump, &a2l_file)
 			      : 0;
 
 	if (has_map && dso)
 		objdump = shown + (objdump - addr);
+	if (in_func && a2l_file && !rp_symbol_is_stub(sym)) {
+		/* addr2line's "FILE:?": its function is named after an
+		 * STT_FILE symbol; perf reads the line as 0. */
+		int rc = rp_srctext_line(t, a2l_file, 0, srcline, srcfile);
+
+		if (rc)
+			return rc;
+		*c = (struct rp_srctext_ent){ dso, sym, addr, shown, has_map, mode, *srcline, *srcfile };
+		return 0;
+	}
 	if (!has_map || !dso ||
 	    (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym) &&
 	     (in_func || (mode == RP_SRCTEXT_ENTRY && sym)))) {

@@ -90,13 +90,21 @@ struct rp_dso_symtab {
 	struct rp_segment *segs;
 	size_t nr_segs;
 	/* What perf 6.1's map__rip_2objdump() adds to an address of this
-	 * space (a user ELF's .text address minus its file offset), and the
-	 * allocated sections of the symbol file, each with the address of
-	 * its first symbol binutils takes for a function (UINT64_MAX: none):
-	 * where its addr2line finds a function without a line (srcline.c). */
+	 * space (a user ELF's .text address minus its file offset), the
+	 * functions binutils' addr2line sees in the symbol file (by section,
+	 * then address), and the file's allocated sections, each with its
+	 * slice of them: what addr2line answers where it finds no line
+	 * (srcline.c). */
 	uint64_t text_offset;
+	struct rp_a2l_fn {
+		uint64_t start, size; /* link-time address */
+		const char *file;     /* the STT_FILE it is named after, or NULL */
+		uint32_t sec, idx;    /* section and symbol index */
+	} *a2l_fns;
+	size_t nr_a2l_fns;
 	struct rp_fn_sec {
-		uint64_t start, end, first_fn; /* link-time addresses */
+		uint64_t start, end; /* link-time addresses */
+		size_t first, nr;    /* its functions: a2l_fns[first..first + nr) */
 	} *fn_secs;
 	size_t nr_fn_secs;
 	const char **src; /* per symbol; NULL until looked up */
@@ -148,16 +156,18 @@ const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *li
 
 /*
  * What perf 6.1 makes of addr (dso's address space, as al.addr) where
- * addr2line knows no line (docs/unwind.md, "Source lines"): *shown the
+ * DWARF knows no line (docs/unwind.md, "Source lines"): *shown the
  * address its "dso[addr]" text shows (map__rip_2objdump(): addr plus the
- * .text section's address minus its file offset); returns 1 when
- * binutils' addr2line finds a function there (a function symbol of the
- * file's table at or before addr in addr's section): it then answers
- * "??:?", which perf takes for the line "??:0"; else 0 (it answers
- * "??:0", which perf takes for a failure).
+ * .text section's address minus its file offset), which is also the
+ * address it asks addr2line about.  Returns 1 when binutils' addr2line
+ * finds a function there (a function symbol of the file's table at or
+ * before it in its section): it then answers "FILE:?" (*file: the
+ * STT_FILE the function is named after) or "??:?" (*file NULL), which
+ * perf takes for the line FILE:0 or "??:0"; else 0 (it answers "??:0",
+ * which perf takes for a failure).  file may be NULL.
  */
 int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
-			    uint64_t *shown);
+			    uint64_t *shown, const char **file);
 
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
