@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # What the DWARF call-stack tests share (run_dwarf.sh, run_dwarf_srcline.sh,
-# run_dwarf_workload.sh, run_srcline_stripped.sh): the programs of
+# run_dwarf_srcline_children.sh, run_dwarf_workload.sh,
+# run_srcline_stripped.sh): the programs of
 # tests/workload built and recorded with `perf record --call-graph dwarf`,
 # and comparisons of readperf's output with perf's.
 #
@@ -112,9 +113,16 @@ dwarf_record_attached() {
 	}
 }
 
-# dwarf_record_stacks: stacks.data, the C++ program recorded attached.
+# dwarf_record_stacks [PERF-OPTIONS...]: stacks.data, the C++ program
+# recorded attached for 2 s.  The source-line tests record at -F 1000:
+# perf looks every frame's line up with addr2line (1-2 min for a
+# recording at the default rate).
 dwarf_record_stacks() {
-	dwarf_record_attached stacks.data 2 ./stacks -t 2600 -j 3
+	if [ $# -gt 0 ]; then
+		dwarf_record_attached stacks.data 2 "$@" -- ./stacks -t 2600 -j 3
+	else
+		dwarf_record_attached stacks.data 2 ./stacks -t 2600 -j 3
+	fi
 }
 
 # same TAG FILE-PERF FILE-RP: exact comparison.

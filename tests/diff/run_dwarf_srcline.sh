@@ -10,8 +10,9 @@
 #
 # Checks:
 #   - report --sort srcline, srcfile,dso and sym,srcline equal perf's
-#     (--no-children, and srcline and srcfile with --children, also on
-#     the frame-pointer recording), glibc's and PLT rows aside;
+#     (--no-children; srcline and srcfile with --children on the
+#     frame-pointer recording: on stacks, run_dwarf_srcline_children.sh),
+#     glibc's and PLT rows aside;
 #   - script -F +srcline on >= 99 % of the frames (glibc's aside).
 #
 # Skips (exit 77) without perf, a C++ compiler or python3, unless
@@ -23,7 +24,7 @@ set -u
 . "$(dirname "$0")/dwarf_lib.sh"
 dwarf_setup rp-dwarf-srcline "${1:-}"
 dwarf_build stacks workload-fp
-dwarf_record_stacks
+dwarf_record_stacks -F 1000
 # Frame-pointer stacks (-g), for --children's source lines of callers
 # that no unwinding looked up.
 perf record -q -g -e cpu-clock -o fp.data -- ./workload-fp -q -t 500 >fp.data.record.out 2>&1 &&
@@ -43,13 +44,9 @@ RP_DWARF_SKIP='(libc|libm|ld-linux-x86-64)\.so|@plt'
 report_same stacks.srcline stacks.data "--sort dso,srcline -g none" --no-children --sort dso,srcline -g none
 report_same stacks.srcfile stacks.data "--sort dso,srcfile -g none" --no-children --sort dso,srcfile -g none
 report_same stacks.sym-srcline stacks.data "--sort dso,sym,srcline -g none" --no-children --sort dso,sym,srcline -g none
-# The same keys in perf's default view: every frame of a stack is a row,
-# with an inline record's own line, and perf's lookup at the sampled ip
-# (no srcfile in a relocated file, "dso[ip]" without a symbol).
-report_same stacks.children-srcline stacks.data "--children --sort dso,srcline -g none" --children --sort dso,srcline -g none
-report_same stacks.children-srcfile stacks.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
-# ... and with frame-pointer stacks: perf looks callers up at the sampled
-# ip as if it were the map's address ("sym+OFFSET" in a relocated file).
+# --children (every frame of a stack is a row) with frame-pointer stacks:
+# perf looks callers up at the sampled ip as if it were the map's address
+# ("sym+OFFSET" in a relocated file).
 report_same fp.children-srcline fp.data "--children --sort dso,srcline -g none" --children --sort dso,srcline -g none
 report_same fp.children-srcfile fp.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
 RP_DWARF_SKIP=
