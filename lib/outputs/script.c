@@ -25,7 +25,7 @@
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
-#include "symbols/symbols_int.h"
+#include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
 

@@ -11,7 +11,7 @@
 #include <readperf/machine.h>
 
 #include "common/hashmap.h"
-#include "symbols/symbols_int.h"
+#include "symbols/srcline_int.h"
 
 int rp_srctext_init(struct rp_srctext *t, struct rp_symbols *symbols, struct rp_strpool *pool,
 		    int full_source_path)

@@ -22,6 +22,7 @@
 #include "common/rbtree.h"
 #include "common/hashmap.h"
 #include "machine/dso.h"
+#include "symbols/srcline_int.h"
 
 /* Caps on what a file can make a table hold. */
 #define RP_SYMBOLS_MAX_SYMS (16u << 20)      /* symbols per DSO */
@@ -153,21 +154,6 @@ struct rp_dso_symtab {
  * 0, or a negative rp_err.
  */
 const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
-
-/*
- * What perf 6.1 makes of addr (dso's address space, as al.addr) where
- * DWARF knows no line (docs/unwind.md, "Source lines"): *shown the
- * address its "dso[addr]" text shows (map__rip_2objdump(): addr plus the
- * .text section's address minus its file offset), which is also the
- * address it asks addr2line about.  Returns 1 when binutils' addr2line
- * finds a function there (a function symbol of the file's table at or
- * before it in its section): it then answers "FILE:?" (*file: the
- * STT_FILE the function is named after) or "??:?" (*file NULL), which
- * perf takes for the line FILE:0 or "??:0"; else 0 (it answers "??:0",
- * which perf takes for a failure).  file may be NULL.
- */
-int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
-			    uint64_t *shown, const char **file);
 
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
