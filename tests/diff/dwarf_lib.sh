@@ -88,8 +88,8 @@ dwarf_record() {
 
 # dwarf_record_attached OUT SECONDS [PERF-OPTIONS... --] COMMAND...: OUT,
 # perf record --call-graph dwarf -e cpu-clock attached (-p) to COMMAND for
-# SECONDS, from 0.3 s after it starts (COMMAND must run longer; it is
-# waited for).  perf 6.1 loses the stacks of a process it started itself
+# SECONDS, from 0.3 s after it starts (COMMAND must run longer: it is
+# ended, if still running, when perf has detached).  perf 6.1 loses the stacks of a process it started itself
 # now and then (the maps it keeps from before the exec, docs/unwind.md),
 # and unwinds samples in exit handlers otherwise than readperf, which
 # would make byte-for-byte comparisons fail by chance.
@@ -106,10 +106,11 @@ dwarf_record_attached() {
 	sleep 0.3
 	timeout -s INT "$secs" perf record -q --call-graph dwarf -e cpu-clock "${popts[@]}" \
 		-o "$out" -p "$pid" >"$out.record.out" 2>&1
+	kill "$pid" 2>/dev/null
 	wait "$pid"
 	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
 		cat "$out.record.out" >&2
-		rp_cannot_run "perf record --call-graph dwarf -p failed"
+		rp_cannot_run "perf record --call-graph dwarf -p failed ($out)"
 	}
 }
 

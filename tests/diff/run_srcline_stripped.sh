@@ -44,19 +44,19 @@ src=$root/tests/workload/workload.c
 	strip -s -o wl-pie-stripped wl-pie; } 2>cc.err ||
 	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
-# Each attached for 0.6 s (dwarf_lib.sh); --child MS: the workload's work
-# without its forks and exec.
-dwarf_record_attached nopie.data 0.6 -e cpu-clock:u -- ./wl-nopie --child 1500
-dwarf_record_attached nopie-s.data 0.6 -e cpu-clock:u -- ./wl-nopie-stripped --child 1500
-dwarf_record_attached pie-s.data 0.6 -e cpu-clock:u -- ./wl-pie-stripped --child 1500
+# Each attached for 0.6 s, then ended (dwarf_lib.sh); --child MS: the
+# workload's work without its forks and exec.
+dwarf_record_attached nopie.data 0.6 -e cpu-clock:u -- ./wl-nopie --child 20000
+dwarf_record_attached nopie-s.data 0.6 -e cpu-clock:u -- ./wl-nopie-stripped --child 20000
+dwarf_record_attached pie-s.data 0.6 -e cpu-clock:u -- ./wl-pie-stripped --child 20000
 dwarf_record_attached sqlite3.data 0.6 -e cpu-clock:u -- sqlite3 :memory: \
-	'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000)
+	'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000)
 	 SELECT count(*), sum(x * x % 7) FROM c;'
 dwarf_record_attached dash.data 0.6 -e cpu-clock:u -- \
-	dash -c 'i=0; while [ $i -lt 1500000 ]; do i=$((i + 1)); done'
+	dash -c 'i=0; while [ $i -lt 100000000 ]; do i=$((i + 1)); done'
 dwarf_record_attached python.data 0.6 -e cpu-clock:u -- /usr/bin/python3 -c '
 x = 0
-for i in range(15000000):
+for i in range(1000000000):
     x += i * i % 7'
 
 glibc='(libc|libm|ld-linux-x86-64)\.so'
