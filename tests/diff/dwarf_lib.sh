@@ -88,8 +88,9 @@ dwarf_record() {
 
 # dwarf_record_attached OUT SECONDS [PERF-OPTIONS... --] COMMAND...: OUT,
 # perf record --call-graph dwarf -e cpu-clock attached (-p) to COMMAND for
-# SECONDS, from 0.3 s after it starts (COMMAND must run longer: it is
-# ended, if still running, when perf has detached).  perf 6.1 loses the stacks of a process it started itself
+# SECONDS once perf is set up, from 0.3 s after COMMAND starts (COMMAND
+# must run longer: it is ended, if still running, when perf has
+# detached).  perf 6.1 loses the stacks of a process it started itself
 # now and then (the maps it keeps from before the exec, docs/unwind.md),
 # and unwinds samples in exit handlers otherwise than readperf, which
 # would make byte-for-byte comparisons fail by chance.
@@ -104,8 +105,10 @@ dwarf_record_attached() {
 	"$@" >"$out.command.out" 2>&1 &
 	pid=$!
 	sleep 0.3
-	timeout -s INT "$secs" perf record -q --call-graph dwarf -e cpu-clock "${popts[@]}" \
-		-o "$out" -p "$pid" >"$out.record.out" 2>&1
+	# (perf records while its own command, sleep, runs: from when it
+	# is set up, however long that takes on a loaded machine)
+	perf record -q --call-graph dwarf -e cpu-clock "${popts[@]}" -o "$out" -p "$pid" \
+		-- sleep "$secs" >"$out.record.out" 2>&1
 	kill "$pid" 2>/dev/null
 	wait "$pid"
 	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
@@ -120,9 +123,9 @@ dwarf_record_attached() {
 # recording at the default rate).
 dwarf_record_stacks() {
 	if [ $# -gt 0 ]; then
-		dwarf_record_attached stacks.data 2 "$@" -- ./stacks -t 2600 -j 3
+		dwarf_record_attached stacks.data 2 "$@" -- ./stacks -t 30000 -j 3
 	else
-		dwarf_record_attached stacks.data 2 ./stacks -t 2600 -j 3
+		dwarf_record_attached stacks.data 2 ./stacks -t 30000 -j 3
 	fi
 }
 

@@ -38,23 +38,32 @@ require_tool dash "no dash"
 [ -x /usr/bin/python3 ] || rp_cannot_run "no /usr/bin/python3"
 
 src=$root/tests/workload/workload.c
-{ "${CC:-cc}" -O2 -fomit-frame-pointer -fno-pie -no-pie -o wl-nopie "$src" -lm &&
-	strip -s -o wl-nopie-stripped wl-nopie &&
-	"${CC:-cc}" -O2 -fomit-frame-pointer -fPIE -pie -o wl-pie "$src" -lm &&
+# Build-ids of their own, new on every run: a stripped copy with its
+# original's build-id would find the original's symbols in the build-id
+# cache (~/.debug) and be no stripped binary for perf.
+bid() { od -An -tx1 -N20 /dev/urandom | tr -d ' \n'; }
+{ "${CC:-cc}" -O2 -fomit-frame-pointer -fno-pie -no-pie -Wl,--build-id=0x"$(bid)" \
+	-o wl-nopie "$src" -lm &&
+	"${CC:-cc}" -O2 -fomit-frame-pointer -fno-pie -no-pie -Wl,--build-id=0x"$(bid)" \
+		-o wl-nopie-full "$src" -lm &&
+	strip -s -o wl-nopie-stripped wl-nopie-full &&
+	"${CC:-cc}" -O2 -fomit-frame-pointer -fPIE -pie -Wl,--build-id=0x"$(bid)" \
+		-o wl-pie "$src" -lm &&
 	strip -s -o wl-pie-stripped wl-pie; } 2>cc.err ||
 	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
-# Each attached for 0.6 s, then ended (dwarf_lib.sh); --child MS: the
+# Each attached for 0.4 s, then ended (dwarf_lib.sh; -N: the test's
+# programs stay out of the build-id cache); --child MS: the
 # workload's work without its forks and exec.
-dwarf_record_attached nopie.data 0.6 -e cpu-clock:u -- ./wl-nopie --child 20000
-dwarf_record_attached nopie-s.data 0.6 -e cpu-clock:u -- ./wl-nopie-stripped --child 20000
-dwarf_record_attached pie-s.data 0.6 -e cpu-clock:u -- ./wl-pie-stripped --child 20000
-dwarf_record_attached sqlite3.data 0.6 -e cpu-clock:u -- sqlite3 :memory: \
+dwarf_record_attached nopie.data 0.4 -N -e cpu-clock:u -- ./wl-nopie --child 20000
+dwarf_record_attached nopie-s.data 0.4 -N -e cpu-clock:u -- ./wl-nopie-stripped --child 20000
+dwarf_record_attached pie-s.data 0.4 -N -e cpu-clock:u -- ./wl-pie-stripped --child 20000
+dwarf_record_attached sqlite3.data 0.4 -e cpu-clock:u -- sqlite3 :memory: \
 	'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000)
 	 SELECT count(*), sum(x * x % 7) FROM c;'
-dwarf_record_attached dash.data 0.6 -e cpu-clock:u -- \
+dwarf_record_attached dash.data 0.4 -e cpu-clock:u -- \
 	dash -c 'i=0; while [ $i -lt 100000000 ]; do i=$((i + 1)); done'
-dwarf_record_attached python.data 0.6 -e cpu-clock:u -- /usr/bin/python3 -c '
+dwarf_record_attached python.data 0.4 -e cpu-clock:u -- /usr/bin/python3 -c '
 x = 0
 for i in range(1000000000):
     x += i * i % 7'

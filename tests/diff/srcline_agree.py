@@ -54,7 +54,8 @@ def samples(path):
             if owner is None:
                 owner = last
             if names[i]:
-                last = f[0]
+                # (a kernel frame owns no user-mode inlined frame)
+                last = None if addr(f).startswith("ffff") else f[0]
             one.append((f, owner))
     return out
 
