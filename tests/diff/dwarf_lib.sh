@@ -31,6 +31,7 @@ dwarf_setup() {
 	rp_workdir "$1" keep-on-failure
 	work=$rp_work_dir
 	cd "$work" || exit 1
+	# shellcheck disable=SC2034 # for the tests
 	agree="python3 $here/stacks_agree.py"
 }
 
@@ -49,6 +50,7 @@ dwarf_build() {
 	for p in "$@"; do
 		case $p in
 		stacks)
+			# shellcheck disable=SC2016 # $ORIGIN is the linker's
 			"${CC:-cc}" -O2 -g -fomit-frame-pointer -fPIC -shared -o libstacks.so \
 				"$root/tests/workload/stacks_lib.c" 2>>cc.err &&
 				"$CXX" -O2 -g -fomit-frame-pointer -pthread -o stacks \
@@ -117,6 +119,7 @@ dwarf_record_attached() {
 	}
 }
 
+# shellcheck disable=SC2120 # options are optional
 # dwarf_record_stacks [PERF-OPTIONS...]: stacks.data, the C++ program
 # recorded attached for 2 s.  The source-line tests record at -F 1000:
 # perf looks every frame's line up with addr2line (1-2 min for a

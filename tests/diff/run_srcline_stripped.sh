@@ -61,6 +61,7 @@ dwarf_record_attached pie-s.data 0.4 -N -e cpu-clock:u -- ./wl-pie-stripped --ch
 dwarf_record_attached sqlite3.data 0.4 -e cpu-clock:u -- sqlite3 :memory: \
 	'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000)
 	 SELECT count(*), sum(x * x % 7) FROM c;'
+# shellcheck disable=SC2016 # dash expands it
 dwarf_record_attached dash.data 0.4 -e cpu-clock:u -- \
 	dash -c 'i=0; while [ $i -lt 100000000 ]; do i=$((i + 1)); done'
 dwarf_record_attached python.data 0.4 -e cpu-clock:u -- /usr/bin/python3 -c '
