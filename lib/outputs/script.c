@@ -25,6 +25,7 @@
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
+#include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
 
@@ -476,9 +477,12 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
- * for a symbol of a file, "dso[addr]" in the kernel or a PLT entry;
- * nothing without a map or, in a file, without a symbol (what perf 6.1
- * prints: measured, docs/unwind.md).  0 or RP_ERR_NOMEM.
+ * for a symbol of a file ("file.c:0" where binutils names its function
+ * after an STT_FILE symbol), "dso[addr]" in the kernel, a PLT entry, or
+ * where a file has no symbol and binutils' addr2line finds no function
+ * either (addr as perf's map__rip_2objdump() makes it); nothing without
+ * a map or where addr2line finds a function perf has no symbol for
+ * (what perf 6.1 prints: measured, docs/unwind.md).  0 or RP_ERR_NOMEM.
  */
 static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f,
 			     struct rp_sframe *out)
@@ -499,13 +503,28 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 		out->src_kind = RP_SRC_LINE;
 		out->src = file;
 		out->src_line = line;
-	} else if (rp_dso_is_kernel(al->dso) || rp_dso_long_name(al->dso)[0] == '[' ||
-		   rp_symbol_is_stub(al->sym)) {
+	} else if (rp_dso_is_kernel(al->dso) || rp_dso_long_name(al->dso)[0] == '[') {
 		out->src_kind = RP_SRC_DSO_ADDR;
 		out->src = rp_dso_short_name(al->dso);
 		out->src_addr = rp_dso_is_kernel(al->dso) ? al->ip : al->addr;
-	} else if (al->sym) {
-		out->src_kind = RP_SRC_UNKNOWN;
+	} else {
+		uint64_t shown;
+		const char *a2l_file;
+		int in_func =
+			rp_symbols_addr_in_func(s->symbols, al->dso, al->addr, &shown, &a2l_file);
+
+		if (rp_symbol_is_stub(al->sym) || (!al->sym && !in_func)) {
+			out->src_kind = RP_SRC_DSO_ADDR;
+			out->src = rp_dso_short_name(al->dso);
+			out->src_addr = shown;
+		} else if (al->sym && in_func && a2l_file) {
+			/* addr2line's "FILE:?", named after an STT_FILE. */
+			out->src_kind = RP_SRC_LINE;
+			out->src = a2l_file;
+			out->src_line = 0;
+		} else if (al->sym) {
+			out->src_kind = RP_SRC_UNKNOWN;
+		}
 	}
 	return 0;
 }

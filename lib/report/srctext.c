@@ -11,6 +11,7 @@
 #include <readperf/machine.h>
 
 #include "common/hashmap.h"
+#include "symbols/srcline_int.h"
 
 int rp_srctext_init(struct rp_srctext *t, struct rp_symbols *symbols, struct rp_strpool *pool,
 		    int full_source_path)
@@ -82,15 +83,36 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 		*c = (struct rp_srctext_ent){ dso, sym, addr, shown, has_map, mode, *srcline, *srcfile };
 		return 0;
 	}
+	/* perf shows map__rip_2objdump() of the address in "dso[addr]". */
+	uint64_t objdump = shown;
+	const char *a2l_file = NULL;
+	int in_func = has_map && dso && t->symbols && rp_dso_long_name(dso)[0] != '['
+			      ? rp_symbols_addr_in_func(t->symbols, dso, addr, &objdump, &a2l_file)
+			      : 0;
+
+	if (has_map && dso)
+		objdump = shown + (objdump - addr);
+	if (in_func && a2l_file && !rp_symbol_is_stub(sym)) {
+		/* addr2line's "FILE:?": its function is named after an
+		 * STT_FILE symbol; perf reads the line as 0. */
+		int rc = rp_srctext_line(t, a2l_file, 0, srcline, srcfile);
+
+		if (rc)
+			return rc;
+		*c = (struct rp_srctext_ent){ dso, sym, addr, shown, has_map, mode, *srcline, *srcfile };
+		return 0;
+	}
 	if (!has_map || !dso ||
-	    (mode == RP_SRCTEXT_ENTRY && rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym))) {
+	    (rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym) &&
+	     (in_func || (mode == RP_SRCTEXT_ENTRY && sym)))) {
 		/* What perf 6.1 prints for a file's address without a line
-		 * (docs/unwind.md). */
+		 * where binutils' addr2line finds a function: it answers
+		 * "??:?" (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
 	} else if (sym) {
 		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", shown - sym->start);
 	} else {
-		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), shown);
+		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), objdump);
 	}
 	if (n < 0)
 		return RP_ERR_NOMEM;

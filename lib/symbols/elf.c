@@ -239,8 +239,60 @@ static const char *sec_name(Elf *elf, const GElf_Ehdr *ehdr, const GElf_Shdr *sh
 	return n ? n : "";
 }
 
-/* perf's dso__load_sym() for a user DSO. */
-static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symtab_builder *b)
+/* The functions binutils' addr2line sees in a symbol table, gathered by
+ * load_sym() (its elf_find_function(): which symbols count, and when a
+ * function is named after the STT_FILE symbol before it). */
+struct a2l_list {
+	struct rp_a2l_fn *v;
+	size_t nr, alloc;
+	size_t nsec;     /* section indexes below this count */
+	struct rp_arena *names;
+	const char *file; /* the last STT_FILE's name (the ELF's string) */
+	const char *file_copy; /* ... copied into names, once used */
+	int state;       /* 0 nothing seen, 1 a symbol seen, 2 a file after one */
+	int nomem;
+};
+
+static void a2l_add(struct a2l_list *l, const GElf_Sym *sym, size_t idx, const char *name)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	int local = GELF_ST_BIND(sym->st_info) == STB_LOCAL;
+
+	if (idx == 0)
+		return; /* bfd leaves the null symbol out */
+	if (type == STT_FILE) {
+		l->file = name;
+		l->file_copy = NULL;
+		if (l->state == 1)
+			l->state = 2;
+		return;
+	}
+	if ((type == RP_STT_FUNC || type == RP_STT_GNU_IFUNC || type == RP_STT_NOTYPE) &&
+	    sym->st_shndx != SHN_UNDEF && sym->st_shndx < l->nsec &&
+	    !(type == RP_STT_NOTYPE && sym->st_size == 0 && local &&
+	      GELF_ST_VISIBILITY(sym->st_other) == STV_HIDDEN) &&
+	    l->nr < RP_SYMBOLS_MAX_SYMS) {
+		const char *file = NULL;
+
+		if (l->file && (local || l->state != 2)) {
+			if (!l->file_copy && !(l->file_copy = rp_arena_strdup(l->names, l->file)))
+				l->nomem = 1;
+			file = l->file_copy;
+		}
+		if (RP_ARRAY_RESERVE(l->v, l->alloc, l->nr + 1) < 0)
+			l->nomem = 1;
+		else
+			l->v[l->nr++] = (struct rp_a2l_fn){ sym->st_value, sym->st_size, file,
+							    (uint32_t)sym->st_shndx, (uint32_t)idx };
+	}
+	if (l->state == 0)
+		l->state = 1;
+}
+
+/* perf's dso__load_sym() for a user DSO; a2l (or NULL) gets the
+ * functions binutils sees. */
+static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symtab_builder *b,
+		    struct a2l_list *a2l)
 {
 	Elf_Scn *sec = syms->symtab;
 	GElf_Shdr shdr = syms->symshdr;
@@ -270,6 +322,13 @@ static int load_sym(struct symsrc *syms, struct symsrc *runtime, struct rp_symta
 			break;
 		int type = GELF_ST_TYPE(sym.st_info);
 		int vis = GELF_ST_VISIBILITY(sym.st_other);
+		if (a2l)
+			a2l_add(a2l, &sym, (size_t)i,
+				sym.st_name < strs->d_size &&
+						memchr((const char *)strs->d_buf + sym.st_name, 0,
+						       strs->d_size - sym.st_name)
+					? (const char *)strs->d_buf + sym.st_name
+					: NULL);
 		int is_label = type == RP_STT_NOTYPE && sym.st_name != 0 &&
 			       sym.st_shndx != SHN_UNDEF && sym.st_shndx != SHN_ABS &&
 			       vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -595,6 +654,70 @@ static int keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 	return 0;
 }
 
+/* Order of binutils' functions: by section, address, size, and first
+ * in the table first among equals (the last one at or before an address
+ * is then the one binutils picks). */
+static int a2l_cmp(const void *pa, const void *pb)
+{
+	const struct rp_a2l_fn *a = pa, *b = pb;
+
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a->idx > b->idx ? -1 : a->idx < b->idx;
+}
+
+/*
+ * The allocated sections of syms (the file perf gives addr2line), each
+ * with its slice of binutils' functions (a2l, handed over to t), and
+ * perf's text_offset (runtime's .text address minus its file offset):
+ * for the texts perf prints where no line is known
+ * (rp_symbols_addr_in_func()).  0 or RP_ERR_NOMEM.
+ */
+static int keep_fn_sections(struct symsrc *syms, struct symsrc *runtime, struct rp_dso_symtab *t,
+			    struct a2l_list *a2l)
+{
+	GElf_Shdr text;
+	Elf_Scn *sec = NULL;
+	size_t k = 0;
+
+	if (section_by_name(runtime->elf, &runtime->ehdr, &text, ".text", NULL))
+		t->text_offset = text.sh_addr - text.sh_offset;
+	if (!a2l)
+		return 0;
+	if (a2l->nomem)
+		return RP_ERR_NOMEM;
+	if (a2l->nr)
+		qsort(a2l->v, a2l->nr, sizeof(*a2l->v), a2l_cmp);
+	t->a2l_fns = a2l->v;
+	t->nr_a2l_fns = a2l->nr;
+	a2l->v = NULL;
+	while ((sec = elf_nextscn(syms->elf, sec)) != NULL) {
+		size_t i = elf_ndxscn(sec);
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		if (t->nr_fn_secs >= RP_SYMBOLS_MAX_SEGMENTS)
+			break;
+		if (!t->fn_secs &&
+		    !(t->fn_secs = calloc(RP_SYMBOLS_MAX_SEGMENTS, sizeof(*t->fn_secs))))
+			return RP_ERR_NOMEM;
+		/* Sections come in index order, as the functions. */
+		while (k < t->nr_a2l_fns && t->a2l_fns[k].sec < i)
+			k++;
+		size_t first = k;
+		while (k < t->nr_a2l_fns && t->a2l_fns[k].sec == i)
+			k++;
+		t->fn_secs[t->nr_fn_secs++] =
+			(struct rp_fn_sec){ sh.sh_addr, sh.sh_addr + sh.sh_size, first, k - first };
+	}
+	return 0;
+}
+
 static int has_debug_info(Elf *elf)
 {
 	GElf_Ehdr eh;
@@ -725,7 +848,15 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		runtime = syms;
 
 	b->track_tree = 1;
-	nr = load_sym(syms, runtime, b);
+	struct a2l_list a2l = { .names = &t->names };
+	int with_a2l = elf_getshdrnum(syms->elf, &a2l.nsec) == 0;
+	nr = load_sym(syms, runtime, b, with_a2l ? &a2l : NULL);
+	if (nr >= 0) {
+		int err = keep_fn_sections(syms, runtime, t, with_a2l ? &a2l : NULL);
+		if (err < 0)
+			nr = err;
+	}
+	free(a2l.v);
 	if (nr > 0) {
 		rp_symb_sort(b);
 		rp_symb_fixup_end(b, 0);

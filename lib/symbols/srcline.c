@@ -84,3 +84,42 @@ int rp_symbol_is_stub(const struct rp_symbol *sym)
 	return (n >= 4 && !strcmp(sym->name + n - 4, "@plt")) || !strcmp(sym->name, "_init") ||
 	       !strcmp(sym->name, "_fini");
 }
+
+int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    uint64_t *shown, const char **file)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	*shown = addr;
+	if (file)
+		*file = NULL;
+	if (!t)
+		return 0;
+	/* The address perf asks addr2line about. */
+	uint64_t v = addr + t->text_offset;
+
+	*shown = v;
+	for (size_t i = 0; i < t->nr_fn_secs; i++) {
+		const struct rp_fn_sec *f = &t->fn_secs[i];
+
+		if (v < f->start || v >= f->end)
+			continue;
+		/* The last function at or before v. */
+		size_t lo = 0, hi = f->nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->a2l_fns[f->first + mid].start <= v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			return 0;
+		if (file)
+			*file = t->a2l_fns[f->first + lo - 1].file;
+		return 1;
+	}
+	return 0;
+}

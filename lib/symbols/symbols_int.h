@@ -22,6 +22,7 @@
 #include "common/rbtree.h"
 #include "common/hashmap.h"
 #include "machine/dso.h"
+#include "symbols/srcline_int.h"
 
 /* Caps on what a file can make a table hold. */
 #define RP_SYMBOLS_MAX_SYMS (16u << 20)      /* symbols per DSO */
@@ -89,6 +90,24 @@ struct rp_dso_symtab {
 	char *dwarf_path;
 	struct rp_segment *segs;
 	size_t nr_segs;
+	/* What perf 6.1's map__rip_2objdump() adds to an address of this
+	 * space (a user ELF's .text address minus its file offset), the
+	 * functions binutils' addr2line sees in the symbol file (by section,
+	 * then address), and the file's allocated sections, each with its
+	 * slice of them: what addr2line answers where it finds no line
+	 * (srcline.c). */
+	uint64_t text_offset;
+	struct rp_a2l_fn {
+		uint64_t start, size; /* link-time address */
+		const char *file;     /* the STT_FILE it is named after, or NULL */
+		uint32_t sec, idx;    /* section and symbol index */
+	} *a2l_fns;
+	size_t nr_a2l_fns;
+	struct rp_fn_sec {
+		uint64_t start, end; /* link-time addresses */
+		size_t first, nr;    /* its functions: a2l_fns[first..first + nr) */
+	} *fn_secs;
+	size_t nr_fn_secs;
 	const char **src; /* per symbol; NULL until looked up */
 	uint8_t *src_done;
 	void *dwarf;      /* Dwarf * of dwarf_path, opened on first use */

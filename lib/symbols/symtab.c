@@ -628,6 +628,8 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 	rp_hashmap_release(&t->srclines);
 	rp_arena_release(&t->inline_arena);
 	free(t->segs);
+	free(t->fn_secs);
+	free(t->a2l_fns);
 	free(t->src);
 	free(t->src_done);
 	rp_arena_release(&t->names);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the outputs ask the resolver about source lines beyond
+ * rp_symbols_srcline() (lib/symbols/srcline.c).  Apart from
+ * symbols_int.h, so that the outputs see the resolver's types as the
+ * public headers declare them (opaque).
+ */
+#ifndef RP_SYMBOLS_SRCLINE_INT_H
+#define RP_SYMBOLS_SRCLINE_INT_H
+
+#include <stdint.h>
+
+struct rp_symbols;
+struct rp_dso;
+
+/*
+ * What perf 6.1 makes of addr (dso's address space, as al.addr) where
+ * DWARF knows no line (docs/unwind.md, "Source lines"): *shown the
+ * address its "dso[addr]" text shows (map__rip_2objdump(): addr plus the
+ * .text section's address minus its file offset), which is also the
+ * address it asks addr2line about.  Returns 1 when binutils' addr2line
+ * finds a function there (a function symbol of the file's table at or
+ * before it in its section): it then answers "FILE:?" (*file: the
+ * STT_FILE the function is named after) or "??:?" (*file NULL), which
+ * perf takes for the line FILE:0 or "??:0"; else 0 (it answers "??:0",
+ * which perf takes for a failure).  file may be NULL.
+ */
+int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    uint64_t *shown, const char **file);
+
+#endif
