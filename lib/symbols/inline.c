@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/linefile_int.h"
 #include "symbols/symbols_int.h"
 
 /* The cached chain of one address. */
@@ -428,6 +429,8 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t)
 	for (size_t i = 0; i < t->inline_cus.cap; i++)
 		cu_index_free(t->inline_cus.slots[i].value);
 	rp_hashmap_release(&t->inline_cus);
+	rp_line_files_free(t->line_files);
+	t->line_files = NULL;
 }
 
 /* The index of cu (built on first use), or NULL with *err set. */
@@ -540,8 +543,11 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 		return NULL;
 	uint32_t i = innermost(x, vaddr);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
-	const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+	const char *file = line ? rp_line_file(dw, &t->line_files, &cu, line, err) : NULL;
 	int lineno = 0;
+
+	if (*err)
+		return NULL;
 
 	if (line)
 		dwarf_lineno(line, &lineno);
@@ -688,5 +694,5 @@ const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *li
 	    !(l = dwarf_getsrc_die(&cu, vaddr)) || dwarf_lineno(l, &lineno) != 0)
 		return NULL;
 	*line = lineno > 0 ? (uint32_t)lineno : 0;
-	return dwarf_linesrc(l, NULL, NULL);
+	return rp_line_file(t->dwarf, &t->line_files, &cu, l, err);
 }

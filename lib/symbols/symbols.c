@@ -21,6 +21,7 @@
 
 #include "common/array.h"
 #include "common/opts.h"
+#include "symbols/linefile_int.h"
 #include "symbols/symbols_int.h"
 
 static char *dup_or_empty(const char *s)
@@ -424,6 +425,9 @@ void *rp_symtab_dwarf(struct rp_dso_symtab *t)
 
 void rp_symtab_dwarf_close(struct rp_dso_symtab *t)
 {
+	/* (It points into the DWARF's sections.) */
+	rp_line_files_free(t->line_files);
+	t->line_files = NULL;
 	if (t->dwarf)
 		dwarf_end(t->dwarf);
 	t->dwarf = NULL;
@@ -467,8 +471,11 @@ static const char *lookup_source(struct rp_symbols *s, struct rp_dso_symtab *t, 
 		return NULL;
 	const char *file = NULL;
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+	int err = 0;
 	if (line)
-		file = dwarf_linesrc(line, NULL, NULL);
+		file = rp_line_file(t->dwarf, &t->line_files, &cu, line, &err);
+	if (err)
+		s->error = err;
 	if (!file)
 		file = dwarf_diename(&cu);
 	if (!file)

@@ -135,6 +135,8 @@ struct rp_dso_symtab {
 	uint8_t srcline_found, srcline_off;
 	/* Compile units' function ranges (DIE offset + 1 -> index). */
 	struct rp_hashmap inline_cus;
+	/* Line-table rows addr2line names after another file (linefile.c). */
+	struct rp_line_files *line_files;
 	/* The DWARF file's .symtab as binutils' addr2line picks a function
 	 * symbol from it (inline.c), built on first use. */
 	struct rp_a2l_syms *a2l_syms;
