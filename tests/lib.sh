@@ -102,6 +102,40 @@ require_perf() {
 	rp_perf_usable || rp_cannot_run "$rp_perf_reason"
 }
 
+# rp_record_attached OUT SECONDS [PERF-OPTIONS...] -- COMMAND...: OUT,
+# `perf record PERF-OPTIONS` attached (-p) to COMMAND for SECONDS once
+# perf is set up (perf's own command is `sleep SECONDS`, so a loaded
+# machine's slow start does not shorten it), from 0.3 s after COMMAND
+# starts in a process group of its own; COMMAND must run longer, and its
+# group is ended when perf has detached.  Attaching, because perf 6.1
+# loses the stacks of a process it started itself now and then
+# (docs/unwind.md).  A recording without samples (perf could not attach
+# in time) is made again, at most three times; status 1 then, with
+# perf's messages on standard error.
+rp_record_attached() {
+	local out=$1 secs=$2 pid attempt
+	shift 2
+	local -a popts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		popts+=("$1")
+		shift
+	done
+	shift
+	for attempt in 1 2 3; do
+		setsid "$@" >"$out.command.out" 2>&1 &
+		pid=$!
+		sleep 0.3
+		perf record -q "${popts[@]}" -o "$out" -p "$pid" -- sleep "$secs" \
+			>"$out.record.out" 2>&1
+		kill -- "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		grep -q . <(perf script -i "$out" 2>/dev/null | head -1) && return 0
+		echo "$rp_name: $out: perf recorded nothing (attempt $attempt)" >&2
+	done
+	cat "$out.record.out" >&2
+	return 1
+}
+
 # rp_workdir PREFIX [keep-on-failure]: a new scratch directory
 # ${TMPDIR:-/tmp}/PREFIX.XXXXXX, its path in rp_work_dir, removed when the test
 # exits; with keep-on-failure it is kept when the test exits with a

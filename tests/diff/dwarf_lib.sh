@@ -90,33 +90,21 @@ dwarf_record() {
 
 # dwarf_record_attached OUT SECONDS [PERF-OPTIONS... --] COMMAND...: OUT,
 # perf record --call-graph dwarf -e cpu-clock attached (-p) to COMMAND for
-# SECONDS once perf is set up, from 0.3 s after COMMAND starts (COMMAND
-# must run longer: it is ended, if still running, when perf has
-# detached).  perf 6.1 loses the stacks of a process it started itself
-# now and then (the maps it keeps from before the exec, docs/unwind.md),
-# and unwinds samples in exit handlers otherwise than readperf, which
-# would make byte-for-byte comparisons fail by chance.
+# SECONDS (rp_record_attached in tests/lib.sh: COMMAND must run longer).
+# perf 6.1 loses the stacks of a process it started itself now and then
+# (the maps it keeps from before the exec, docs/unwind.md), and unwinds
+# samples in exit handlers otherwise than readperf, which would make
+# byte-for-byte comparisons fail by chance.
 dwarf_record_attached() {
-	local out=$1 secs=$2 pid
+	local out=$1 secs=$2
 	shift 2
 	local -a popts=()
 	if printf '%s\n' "$@" | grep -qx -- --; then
 		while [ "$1" != -- ]; do popts+=("$1"); shift; done
 		shift
 	fi
-	"$@" >"$out.command.out" 2>&1 &
-	pid=$!
-	sleep 0.3
-	# (perf records while its own command, sleep, runs: from when it
-	# is set up, however long that takes on a loaded machine)
-	perf record -q --call-graph dwarf -e cpu-clock "${popts[@]}" -o "$out" -p "$pid" \
-		-- sleep "$secs" >"$out.record.out" 2>&1
-	kill "$pid" 2>/dev/null
-	wait "$pid"
-	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
-		cat "$out.record.out" >&2
+	rp_record_attached "$out" "$secs" --call-graph dwarf -e cpu-clock "${popts[@]}" -- "$@" ||
 		rp_cannot_run "perf record --call-graph dwarf -p failed ($out)"
-	}
 }
 
 # shellcheck disable=SC2120 # options are optional

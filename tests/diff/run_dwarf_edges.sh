@@ -58,19 +58,6 @@ agree="python3 $here/stacks_agree.py"
 		"$root/tests/workload/edges_plugin.c" 2>>cc.err ||
 	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
-# record OUT STACK-SIZE: attached to a run of edges (perf 6.1 loses the
-# stacks of processes it starts now and then: docs/unwind.md).
-record() {
-	local out=$1 size=$2 pid
-	./edges -t 2200 -p ./edges_plugin.so >/dev/null &
-	pid=$!
-	sleep 0.2
-	timeout -s INT 1.6 perf record -q --call-graph "dwarf,$size" -e cpu-clock -o "$out" \
-		-p "$pid" >"$out.record.out" 2>&1
-	wait "$pid"
-	grep -q . <(perf script -i "$out" 2>/dev/null | head -1)
-}
-
 # count PATTERN FILE: the samples of script output FILE with a frame
 # line matching PATTERN (an extended regular expression).
 count() {
@@ -96,21 +83,18 @@ covered() {
 		[ "$plugin" -ge 1 ] && [ "$eh" -ge 1 ]
 }
 
-# A recording that failed or missed a case (a loaded machine gives the
-# program fewer samples, or starts perf late) is made again, at most
-# three times.
+# A recording that missed a case (a loaded machine gives the program
+# fewer samples) is made again, at most three times.
 for spec in big:8192 small:1024; do
 	f=${spec%%:*}
 	for attempt in 1 2 3; do
-		if ! record $f.data "${spec#*:}"; then
-			cat $f.data.record.out >&2
-			[ $attempt = 3 ] &&
-				rp_cannot_run "perf record --call-graph dwarf,${spec#*:} -p failed"
-		elif covered $f; then
-			break
-		elif [ $attempt = 3 ]; then
-			fail "$f: the recording missed a case the test needs (test problem)"
-		fi
+		# (edges forks its child a third of the way through its run:
+		# within the 1.4 s recorded)
+		rp_record_attached $f.data 1.4 --call-graph "dwarf,${spec#*:}" -e cpu-clock -- \
+			./edges -t 3000 -p ./edges_plugin.so ||
+			rp_cannot_run "perf record --call-graph dwarf,${spec#*:} -p failed"
+		covered $f && break
+		[ $attempt = 3 ] && fail "$f: the recording missed a case the test needs (test problem)"
 		echo "$f: recorded again (attempt $((attempt + 1)))"
 	done
 done

@@ -2,9 +2,9 @@
 # Differential test of DWARF call stacks through code without CFI, against
 # the installed perf, on a program built and recorded now
 # (tests/workload/nocfi.c: functions of hand-written x86-64 assembly with
-# no FDE, spinning with rbp set four ways).  Recorded by attaching (-p)
-# with `--call-graph dwarf,32768`, so that the stack bytes reach 20 KiB
-# above the stack pointer.
+# no FDE, spinning with rbp set four ways).  Recorded by attaching (-p,
+# rp_record_attached) with `--call-graph dwarf,32768`, so that the stack
+# bytes reach 20 KiB above the stack pointer.
 #
 #   run_dwarf_nocfi.sh /path/to/readperf
 #
@@ -44,22 +44,6 @@ cd "$work" || exit 1
 readelf --debug-dump=frames nocfi 2>/dev/null | grep -q FDE ||
 	rp_cannot_run "readelf cannot list the program's FDEs"
 
-# record: attached to a run of nocfi (perf 6.1 loses the stacks of
-# processes it starts now and then: docs/unwind.md), which runs longer
-# than perf records (a loaded machine can take a second to start perf)
-# and is stopped after.  Status 1 when perf recorded nothing.
-record() {
-	local pid
-	./nocfi -t 10000 >/dev/null &
-	pid=$!
-	sleep 0.2
-	timeout -s INT 1.0 perf record -q --call-graph dwarf,32768 -e cpu-clock -o nocfi.data \
-		-p "$pid" >record.out 2>&1
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	grep -q . <(perf script -i nocfi.data 2>/dev/null | head -1)
-}
-
 # stacks FUNCTION: perf's stacks (script --no-inline) whose first frame
 # is in FUNCTION, one line each: the frames' symbols, innermost first.
 stacks() {
@@ -85,15 +69,12 @@ covered() {
 		[ "$near" = "spin_near spin_near" ] && [ "$far" = spin_far ]
 }
 
+# A recording that missed a case is made again, at most three times.
 for attempt in 1 2 3; do
-	if ! record; then
-		cat record.out >&2
-		[ $attempt = 3 ] && rp_cannot_run "perf record --call-graph dwarf,32768 -p failed"
-	elif covered; then
-		break
-	elif [ $attempt = 3 ]; then
-		fail "the recording missed a case the test needs (test problem)"
-	fi
+	rp_record_attached nocfi.data 1.0 --call-graph dwarf,32768 -e cpu-clock -- \
+		./nocfi -t 30000 || rp_cannot_run "perf record --call-graph dwarf,32768 -p failed"
+	covered && break
+	[ $attempt = 3 ] && fail "the recording missed a case the test needs (test problem)"
 	echo "recorded again (attempt $((attempt + 1)))"
 done
 

@@ -57,24 +57,17 @@ agree="python3 $here/stacks_agree.py"
 		2>>cc.err ||
 	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
-# record OUT CALL-GRAPH PROGRAM...: attached to a run of PROGRAM.
+# record OUT CALL-GRAPH PROGRAM...: attached to a run of PROGRAM for
+# 1.2 s (rp_record_attached).
 record() {
-	local out=$1 cg=$2 pid
+	local out=$1 cg=$2
 	shift 2
-	"$@" >/dev/null &
-	pid=$!
-	sleep 0.2
-	timeout -s INT 1.4 perf record -q --call-graph "$cg" -e cpu-clock -o "$out" \
-		-p "$pid" >"$out.record.out" 2>&1
-	wait "$pid"
-	grep -q . <(perf script -i "$out" 2>/dev/null | head -1) || {
-		cat "$out.record.out" >&2
+	rp_record_attached "$out" 1.2 --call-graph "$cg" -e cpu-clock -- "$@" ||
 		rp_cannot_run "perf record --call-graph $cg -p failed"
-	}
 }
-record str.data dwarf ./strings -t 2000
-record strfp.data fp ./strings -t 2000
-record cold.data dwarf ./coldpart -t 2000
+record str.data dwarf ./strings -t 20000
+record strfp.data fp ./strings -t 20000
+record cold.data dwarf ./coldpart -t 20000
 
 # count PATTERN FILE: the frame lines of script output FILE matching
 # PATTERN (an extended regular expression).

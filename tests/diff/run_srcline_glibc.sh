@@ -35,20 +35,11 @@ cd "$work" || exit 1
 
 "${CC:-cc}" -O2 -g -fomit-frame-pointer -o glibc_lines "$root/tests/workload/glibc_lines.c" \
 	-lm 2>cc.err || { cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
-# Recorded by attaching to it (-p), as run_dwarf.sh records: perf 6.1
-# keeps stale maps now and then for a program it started itself.
-# (It would run 20 s: it is stopped once perf is done.)
-./glibc_lines -t 20000 >/dev/null &
-pid=$!
-sleep 0.3
-timeout -s INT 1.5 perf record -q --call-graph dwarf -e cpu-clock -o glibc.data -p "$pid" \
-	>glibc.data.record.out 2>&1
-kill "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-grep -q . <(perf script -i glibc.data 2>/dev/null | head -1) || {
-	cat glibc.data.record.out >&2
+# Recorded by attaching to it (-p, rp_record_attached), as run_dwarf.sh
+# records: perf 6.1 keeps stale maps now and then for a program it
+# started itself.  (It would run 20 s: it is stopped once perf is done.)
+rp_record_attached glibc.data 1.2 --call-graph dwarf -e cpu-clock -- ./glibc_lines -t 20000 ||
 	rp_cannot_run "perf record --call-graph dwarf -p failed"
-}
 
 # ld.so's _start: perf ":0", readperf "??:0" (not what this test is about).
 start_row='ld-linux-x86-64\.so\.2 +(\?\?)?:0$'
