@@ -7,6 +7,7 @@
  */
 #include "outputs/dbexport_int.h"
 #include "process_int.h"
+#include "symbols/buildid_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -620,7 +621,7 @@ static int rp_dbx_dso(struct rp_dbx *d, const struct rp_dso *dso, struct rp_dbx_
 	x->id = ++d->last[RP_ID_DSO];
 
 	const uint8_t *bid;
-	size_t n = rp_dso_build_id(dso, &bid);
+	size_t n = rp_symbols_dso_build_id(dso, &bid);
 	char hex[RP_BUILD_ID_HEX];
 
 	rp_build_id_hex(hex, bid, n);

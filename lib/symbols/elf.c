@@ -801,6 +801,11 @@ int rp_load_user_dso(struct rp_symbols *s, const struct rp_dso *dso,
 		int len = snprintf(path, sizeof(path), "%s%s", s->symfs, long_name);
 		if (len > 0 && (size_t)len < sizeof(path))
 			bid_size = rp_file_build_id(path, bid);
+		/* ... and keeps it as the DSO's (not our own [vdso] copy's). */
+		if (vdso_fd < 0) {
+			memcpy(t->file_build_id, bid, bid_size);
+			t->file_build_id_size = (uint8_t)bid_size;
+		}
 	}
 	int is_vdso = strcmp(dso->long_name, "[vdso]") == 0;
 

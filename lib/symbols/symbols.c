@@ -218,6 +218,16 @@ nomem:
 	return NULL;
 }
 
+size_t rp_symbols_dso_build_id(const struct rp_dso *dso, const uint8_t **build_id)
+{
+	size_t n = rp_dso_build_id(dso, build_id);
+
+	if (n || !__atomic_load_n(&dso->symtab_ready, __ATOMIC_ACQUIRE) || !dso->symtab)
+		return n;
+	*build_id = dso->symtab->file_build_id;
+	return dso->symtab->file_build_id_size;
+}
+
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
 {
 	if (__atomic_load_n(&dso->symtab_ready, __ATOMIC_ACQUIRE))

@@ -22,6 +22,7 @@
 #include "common/rbtree.h"
 #include "common/hashmap.h"
 #include "machine/dso.h"
+#include "symbols/buildid_int.h"
 #include "symbols/srcline_int.h"
 
 /* Caps on what a file can make a table hold. */
@@ -86,6 +87,11 @@ struct rp_dso_symtab {
 	 * read and cleared atomically, demangled under the resolver's lock
 	 * (rp_symbols_find()). */
 	uint8_t *mangled;
+	/* The build-id read from the DSO's file on disk when the recording
+	 * gave none (perf's dso__load() sets the DSO's so): what exports
+	 * show for it (rp_symbols_dso_build_id()). */
+	uint8_t file_build_id[20];
+	uint8_t file_build_id_size;
 	/* Source files: the ELF file to read DWARF from (NULL: none). */
 	char *dwarf_path;
 	struct rp_segment *segs;
