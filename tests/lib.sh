@@ -136,6 +136,18 @@ rp_record_attached() {
 	return 1
 }
 
+# rp_collapse_agree NAME: perf's stackcollapse of NAME.data
+# (NAME.folded.perf) against `readperf collapse` (NAME.folded.rp),
+# compared by tests/diff/collapse_agree.py: status 0 when perf has samples
+# and >= 99 % of them are in equal folded stacks.  rp_cannot_run when
+# perf's script has no Python scripting.
+rp_collapse_agree() {
+	perf script report stackcollapse -i "$1.data" >"$1.folded.perf" 2>"$1.folded.err" ||
+		rp_cannot_run "perf script report stackcollapse failed (no Python scripting?)"
+	"$RP" collapse "$1.data" >"$1.folded.rp" 2>/dev/null
+	python3 "$root/tests/diff/collapse_agree.py" "$1.folded.perf" "$1.folded.rp" "$1"
+}
+
 # rp_workdir PREFIX [keep-on-failure]: a new scratch directory
 # ${TMPDIR:-/tmp}/PREFIX.XXXXXX, its path in rp_work_dir, removed when the test
 # exits; with keep-on-failure it is kept when the test exits with a

@@ -72,23 +72,6 @@ else
 	rp_cannot_run "no go (golang-go) for go tool pprof"
 fi
 
-perf script report stackcollapse -i stacks.data >stacks.folded.perf 2>stacks.folded.err ||
-	rp_cannot_run "perf script report stackcollapse failed (no Python scripting?)"
-"$RP" collapse stacks.data >stacks.folded.rp 2>/dev/null
-python3 - stacks.folded.perf stacks.folded.rp <<'EOF' || fail "stacks collapse differs from perf's"
-import sys
-def load(p):
-    d = {}
-    for line in open(p):
-        stack, _, n = line.rstrip("\n").rpartition(" ")
-        d[stack] = d.get(stack, 0) + int(n)
-    return d
-a, b = load(sys.argv[1]), load(sys.argv[2])
-total = sum(a.values())
-same = sum(min(n, b.get(s, 0)) for s, n in a.items())
-share = 100.0 * same / total if total else 0
-print(f"collapse: {same}/{total} samples in equal folded stacks = {share:.2f}%")
-sys.exit(0 if total and share >= 99 else 1)
-EOF
+rp_collapse_agree stacks || fail "stacks collapse differs from perf's"
 
 dwarf_done "readperf's DWARF call stacks agree with perf's"

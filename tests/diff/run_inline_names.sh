@@ -92,24 +92,7 @@ for f in str strfp cold; do
 		rp_same "$f: report --no-children" $f.nc.perf $f.nc.rp
 	fi
 
-	perf script report stackcollapse -i $f.data >$f.folded.perf 2>/dev/null ||
-		rp_cannot_run "perf script report stackcollapse failed (no Python scripting?)"
-	"$RP" collapse $f.data >$f.folded.rp 2>/dev/null
-	python3 - $f.folded.perf $f.folded.rp "$f" <<'EOF' || fail "$f: collapse differs from perf's"
-import sys
-def load(p):
-    d = {}
-    for line in open(p):
-        stack, _, n = line.rstrip("\n").rpartition(" ")
-        d[stack] = d.get(stack, 0) + int(n)
-    return d
-a, b = load(sys.argv[1]), load(sys.argv[2])
-total = sum(a.values())
-same = sum(min(n, b.get(s, 0)) for s, n in a.items())
-share = 100.0 * same / total if total else 0
-print(f"{sys.argv[3]}: collapse: {same}/{total} samples in equal folded stacks = {share:.2f}%")
-sys.exit(0 if total and share >= 99 else 1)
-EOF
+	rp_collapse_agree $f || fail "$f: collapse differs from perf's"
 done
 
 # What the recordings went through, by perf's frames.
