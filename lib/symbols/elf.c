@@ -649,7 +649,7 @@ static int keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 		uint64_t sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
 		if (!sz)
 			continue;
-		t->segs[t->nr_segs++] = (struct rp_segment){ ph.p_vaddr, ph.p_offset, sz };
+		t->segs[t->nr_segs++] = (struct rp_segment){ ph.p_vaddr, ph.p_offset, sz, ph.p_flags };
 	}
 	return 0;
 }

@@ -70,7 +70,8 @@ struct rp_symtab_builder {
 /* A load segment of the ELF file that holds the DWARF, to turn a symbol's
  * file offset back into the link-time address DWARF speaks of. */
 struct rp_segment {
-	uint64_t vaddr, offset, size;
+	uint64_t vaddr, offset, size; /* p_vaddr, p_offset, max(p_filesz, p_memsz) */
+	uint32_t flags;               /* p_flags: PF_X, PF_W, PF_R */
 };
 
 /* The loaded table of one DSO (struct rp_dso_symtab of machine/dso.h). */

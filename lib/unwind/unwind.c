@@ -21,6 +21,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "common/hashmap.h"
@@ -52,6 +53,13 @@ static const uint8_t x86_64_dwarf[17] = {
 	RP_X86_BP, RP_X86_SP, 16,	 17,	     18,	 19,
 	20,	   21,	      22,	 23,	     RP_X86_IP,
 };
+/* x86-64's DWARF register numbers. */
+enum {
+	DW_X86_64_RBP = 6,
+	DW_X86_64_RSP = 7,
+	DW_X86_64_RA = 16,
+};
+
 /* The same for i386. */
 static const uint8_t i386_dwarf[9] = {
 	RP_X86_AX, RP_X86_CX, RP_X86_DX, RP_X86_BX, RP_X86_SP,
@@ -88,6 +96,11 @@ struct rp_uw_walk {
 	uint64_t *ips;
 	size_t nr, max;
 	int stale; /* a module's map changed: rebuild and walk again */
+	/* 1 when ips[0] is a PLT entry without CFI, stepped over as
+	 * libunwind does (plt_step()): the walk starts at its caller, at
+	 * start_pc with rsp start_sp. */
+	size_t first;
+	uint64_t start_pc, start_sp;
 	uint64_t plt_frames; /* fast walk: frames by a PLT entry's CFA */
 	/* libdwfl walks (x86-64): the last frame's rsp and rbp, or
 	 * !have_regs where libdwfl holds either undefined. */
@@ -311,6 +324,33 @@ static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
 	return sp->u->walk.maps ? sp->u->walk.tid : dwfl_pid(dwfl);
 }
 
+/* n bytes of an ELF file at its address va (as its PT_LOAD segments
+ * place the file's bytes): 0, or -1 where no segment holds them all. */
+static int elf_read_vaddr(Elf *elf, uint64_t va, void *buf, size_t n)
+{
+	size_t nr;
+
+	if (!elf || elf_getphdrnum(elf, &nr) != 0)
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (va < ph.p_vaddr || va - ph.p_vaddr >= ph.p_filesz ||
+		    ph.p_filesz - (va - ph.p_vaddr) < n)
+			continue;
+		Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)(ph.p_offset + (va - ph.p_vaddr)),
+						   n, ELF_T_BYTE);
+
+		if (!d || d->d_size < n)
+			return -1;
+		memcpy(buf, d->d_buf, n);
+		return 0;
+	}
+	return -1;
+}
+
 /* A word of the module's file at addr, for memory below or above the
  * stack bytes (perf reads those from the DSO's file): the module was
  * reported for the map at addr. */
@@ -319,29 +359,8 @@ static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
 	Dwarf_Addr bias;
 	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
-	size_t n;
 
-	if (!elf || elf_getphdrnum(elf, &n) != 0)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		uint64_t va = addr - bias;
-
-		if (va < ph.p_vaddr || va - ph.p_vaddr >= ph.p_filesz ||
-		    ph.p_filesz - (va - ph.p_vaddr) < sizeof(*result))
-			continue;
-		Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)(ph.p_offset + (va - ph.p_vaddr)),
-						   sizeof(*result), ELF_T_BYTE);
-
-		if (!d || d->d_size < sizeof(*result))
-			return false;
-		memcpy(result, d->d_buf, sizeof(*result));
-		return true;
-	}
-	return false;
+	return elf && elf_read_vaddr(elf, addr - bias, result, sizeof(*result)) == 0;
 }
 
 enum report_result { REPORT_OK, REPORT_NONE, REPORT_STALE, REPORT_NOMEM };
@@ -437,6 +456,10 @@ static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 		if (perf_reg(regs, map[r], &v) < 0)
 			continue;
 		word = w->arch == RP_UW_I386 ? (uint32_t)v : v;
+		if (w->first && r == DW_X86_64_RSP)
+			word = w->start_sp;
+		else if (w->first && r == DW_X86_64_RA)
+			word = w->start_pc;
 		if (!dwfl_thread_state_registers(thread, (int)r, 1, &word))
 			return false;
 	}
@@ -453,18 +476,43 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 /* ---- modules -------------------------------------------------------- */
 
 /*
- * The load bias of map's DSO: what puts the PT_LOAD segment holding the
- * map's file offset at the map's start.  Without the file's segments,
- * start - pgoff (segments whose addresses equal their file offsets).
+ * The load bias of map's DSO: what puts the PT_LOAD segment the map holds
+ * at the map's start.  The loader maps a segment from its file offset
+ * rounded down to a page, so a map at pgoff holds the segment that starts
+ * in its first page (lld leaves p_offset and p_vaddr apart by a page and
+ * lets segments share a page: the executable map at pgoff 0x15000 holds
+ * the segment at offset 0x15da0, not the read-only one before it that
+ * also spans 0x15000), else the one pgoff lies in (a map split by
+ * mprotect).  Among those, a segment whose PF_X matches the map's
+ * PROT_EXEC comes first.  Without the file's segments, start - pgoff
+ * (segments whose addresses equal their file offsets).
  */
 static uint64_t map_bias(const struct rp_map *map, const struct rp_dso_symtab *t)
 {
+	const uint64_t page = 64 * 1024; /* the largest page a loader rounds to */
+	const struct rp_segment *best = NULL;
+	int best_rank = -1;
+
 	for (size_t i = 0; i < t->nr_segs; i++) {
 		const struct rp_segment *g = &t->segs[i];
+		int rank;
 
-		if (map->pgoff >= g->offset && map->pgoff - g->offset < g->size)
-			return map->start - (g->vaddr + (map->pgoff - g->offset));
+		if (g->offset >= map->pgoff && g->offset - map->pgoff < page &&
+		    g->offset - map->pgoff < map->end - map->start)
+			rank = 2; /* starts in the map's first page */
+		else if (map->pgoff >= g->offset && map->pgoff - g->offset < g->size)
+			rank = 0; /* holds pgoff */
+		else
+			continue;
+		if (!(g->flags & PF_X) == !(map->prot & PROT_EXEC))
+			rank += 4;
+		if (rank > best_rank) {
+			best = g;
+			best_rank = rank;
+		}
 	}
+	if (best)
+		return map->start - map->pgoff - (best->vaddr - best->offset);
 	return map->start - map->pgoff;
 }
 
@@ -562,13 +610,6 @@ static int dwfl_row(Dwfl *dwfl, uint64_t at, bool *signal, int *ra_undef)
 	return 1;
 }
 
-/* x86-64's DWARF register numbers. */
-enum {
-	DW_X86_64_RBP = 6,
-	DW_X86_64_RSP = 7,
-	DW_X86_64_RA = 16,
-};
-
 /*
  * Whether libunwind 1.6 (perf 6.1's unwinder) takes the frame libdwfl
  * found above a frame without CFI (rsp and rbp in w): both then guess
@@ -610,7 +651,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * the signal frame itself, whose pc perf 6.1 (libunwind) does lower:
 	 * the callee's row tells.  The address reported is the one libdwfl
 	 * looked the frame's row up at. */
-	if (w->nr) {
+	if (w->nr > w->first) {
 		bool signal = false;
 		int ra_undef;
 		int row = dwfl_row(sp->dwfl, w->ips[w->nr - 1], &signal, &ra_undef);
@@ -619,6 +660,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		if (!row && w->arch == RP_UW_X86_64 && !frame_guess_taken(sp, w))
 			return DWARF_CB_ABORT;
 		activation = activation && row && signal;
+	} else if (w->first) {
+		activation = false; /* the caller of a PLT entry (plt_step()) */
 	}
 	if (w->arch == RP_UW_X86_64) {
 		Dwarf_Word rsp, rbp;
@@ -942,11 +985,61 @@ static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
  * one Dwfl never overlap. */
 #define FAST_MODS 16
 
-static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
+/*
+ * libunwind's step over a PLT entry without CFI (perf 6.1's unwinder,
+ * x86-64; GNU ld describes .plt in .eh_frame, lld does not): where the
+ * sampled ip has no FDE in its module's .eh_frame and the code there is
+ * a PLT entry's first instruction (jmp *GOT(%rip); push $index; jmp PLT0:
+ * the bytes ff 25, then 68 at 6 and e9 at 11, read from the file), the
+ * return address is at rsp, the caller's rsp 8 above, the other
+ * registers unchanged.  Returns 1 with the walk set to go on from the
+ * caller (ips[0] the sampled ip, w->first 1), 2 when the walk ends there
+ * (the return address unreadable, or 0: then the frame 0 - 1 as
+ * elsewhere), 0 where ip is no such entry.
+ */
+static int plt_step(struct rp_unwinder *u, uint64_t ip)
+{
+	struct rp_uw_walk *w = &u->walk;
+	uint64_t bias, ra;
+	uint8_t code[16];
+	Dwarf_Frame *fr = NULL;
+	struct rp_uw_dso *ds = fast_module(u, w->maps, ip, ip, &bias);
+
+	if (!ds || !ds->elf || w->max < 2)
+		return 0;
+	if (ds->cfi && dwarf_cfi_addrframe(ds->cfi, ip - bias, &fr) == 0) {
+		free(fr);
+		return 0;
+	}
+	if (elf_read_vaddr(ds->elf, ip - bias, code, sizeof(code)) < 0 || code[0] != 0xff ||
+	    code[1] != 0x25 || code[6] != 0x68 || code[11] != 0xe9)
+		return 0;
+	int got = stack_word(w, w->sp, &ra);
+
+	if (got < 0)
+		return 0;
+	w->ips[0] = ip;
+	w->nr = 1;
+	u->stats.plt_steps++;
+	if (!got)
+		return 2;
+	if (!ra) {
+		w->ips[w->nr++] = RP_UNWIND_NO_RA;
+		return 2;
+	}
+	w->first = 1;
+	w->start_pc = ra;
+	w->start_sp = w->sp + 8;
+	return 1;
+}
+
+/* The fast walk from pc with rsp: the sampled frame (initial), else the
+ * caller plt_step() left. */
+static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t rsp)
 {
 	struct rp_uw_walk *w = &u->walk;
 	const struct rp_regs *regs = &w->d->regs_user;
-	uint64_t rsp = w->sp, rbp = 0, pc = ip;
+	uint64_t rbp = 0;
 	int rbp_set = perf_reg(regs, RP_X86_BP, &rbp) == 0;
 	struct {
 		const struct rp_uw_dso *ds;
@@ -954,9 +1047,9 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t ip)
 	} mods[FAST_MODS];
 	size_t nr_mods = 0;
 
-	w->nr = 0;
+	w->nr = w->first;
 	w->plt_frames = 0;
-	for (int initial = 1;; initial = 0) {
+	for (int initial = !w->first;; initial = 0) {
 		uint64_t at = initial ? pc : pc - 1, bias;
 		struct rp_uw_dso *ds = fast_module(u, w->maps, pc, at, &bias);
 
@@ -1080,7 +1173,7 @@ static int walk_once(struct rp_unwinder *u, struct rp_uw_space *sp, uint64_t ip)
 	struct rp_uw_walk *w = &u->walk;
 	enum report_result r = report_module(u, sp, w->maps, ip);
 
-	w->nr = 0;
+	w->nr = w->first;
 	w->stale = 0;
 	w->read_failed = 0;
 	if (r == REPORT_STALE)
@@ -1138,25 +1231,31 @@ size_t rp_unwind_user(struct rp_unwinder *u, struct rp_maps *maps, int32_t pid, 
 	w->d = d;
 	w->ips = ips;
 	w->max = max;
+	w->nr = 0;
+	w->first = 0;
 	u->stats.walks++;
+	if (w->arch == RP_UW_X86_64 && plt_step(u, ip) == 2)
+		goto done;
+	uint64_t pc = w->first ? w->start_pc : ip;
+
 	if (u->mode == RP_UNWIND_AUTO && w->arch == RP_UW_X86_64) {
-		if (fast_walk(u, ip) == FAST_DONE) {
+		if (fast_walk(u, pc, w->first ? w->start_sp : w->sp) == FAST_DONE) {
 			u->stats.fast++;
 			u->stats.plt_frames += w->plt_frames;
 			goto done;
 		}
 		u->stats.fallbacks++;
-		w->nr = 0;
+		w->nr = w->first;
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct rp_uw_space *sp = space_get(u, maps);
 
 		if (!sp || sp->broken)
 			break;
-		if (!walk_once(u, sp, ip))
+		if (!walk_once(u, sp, pc))
 			break;
 		space_drop(u, maps);
-		w->nr = 0;
+		w->nr = w->first;
 	}
 	/* perf reports the sampled ip even where no walk could start. */
 	if (!w->nr) {

@@ -68,6 +68,8 @@ struct rp_unwind_stats {
 	uint64_t fb_module, fb_rule, fb_stack;
 	/* Frames of fast walks whose CFA was a PLT entry's expression. */
 	uint64_t plt_frames;
+	/* Sampled PLT entries without CFI stepped over as libunwind does. */
+	uint64_t plt_steps;
 };
 
 /*

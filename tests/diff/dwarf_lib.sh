@@ -42,6 +42,9 @@ dwarf_setup() {
 #   workload     C -O2 -fomit-frame-pointer, libc and libm, a forked
 #                child and an exec'd one (tests/workload/workload.c)
 #   workload-fp  the same, -O1 with frame pointers and no inlining
+#   stacks-lld, workload-lld  stacks and workload linked by ld.lld
+#                (-fuse-ld=lld): segments whose file offsets and
+#                addresses differ by a page, several segments in a page
 # exit 1 when a compiler fails.
 dwarf_build() {
 	local p ok=0
@@ -58,6 +61,16 @@ dwarf_build() {
 					-Wl,-rpath,'$ORIGIN' 2>>cc.err || ok=1 ;;
 		workload)
 			"${CC:-cc}" -O2 -g -fomit-frame-pointer -o workload \
+				"$root/tests/workload/workload.c" -lm 2>>cc.err || ok=1 ;;
+		stacks-lld)
+			# shellcheck disable=SC2016 # $ORIGIN is the linker's
+			"${CC:-cc}" -O2 -g -fomit-frame-pointer -fPIC -shared -fuse-ld=lld \
+				-o libstacks.so "$root/tests/workload/stacks_lib.c" 2>>cc.err &&
+				"$CXX" -O2 -g -fomit-frame-pointer -pthread -fuse-ld=lld -o stacks-lld \
+					"$root/tests/workload/stacks.cc" -L. -lstacks \
+					-Wl,-rpath,'$ORIGIN' 2>>cc.err || ok=1 ;;
+		workload-lld)
+			"${CC:-cc}" -O2 -g -fomit-frame-pointer -fuse-ld=lld -o workload-lld \
 				"$root/tests/workload/workload.c" -lm 2>>cc.err || ok=1 ;;
 		workload-fp)
 			"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload-fp \

@@ -123,10 +123,10 @@ int main(int argc, char **argv)
 	rp_unwinder_stats(c.fast, &st);
 	printf("samples %" PRIu64 " differ %" PRIu64 " frames %" PRIu64 " fast %" PRIu64
 	       " fallbacks %" PRIu64 " rule_misses %" PRIu64 " fb_module %" PRIu64 " fb_rule %" PRIu64
-	       " fb_stack %" PRIu64 " plt_frames %" PRIu64 " ns_fast %" PRIu64
+	       " fb_stack %" PRIu64 " plt_frames %" PRIu64 " plt_steps %" PRIu64 " ns_fast %" PRIu64
 	       " ns_libdwfl %" PRIu64 "\n",
 	       c.samples, c.differ, c.frames, st.fast, st.fallbacks, st.rule_misses,
-	       st.fb_module, st.fb_rule, st.fb_stack, st.plt_frames,
+	       st.fb_module, st.fb_rule, st.fb_stack, st.plt_frames, st.plt_steps,
 	       c.samples ? c.ns_fast / c.samples : 0, c.samples ? c.ns_slow / c.samples : 0);
 	rp_unwinder_free(c.fast);
 	rp_unwinder_free(c.slow);
