@@ -985,6 +985,23 @@ static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
  * one Dwfl never overlap. */
 #define FAST_MODS 16
 
+/* The packed rule of ds at file address key, looked up in libdw once
+ * (then cached); 0 when out of memory. */
+static uint64_t cached_rule(struct rp_unwinder *u, struct rp_uw_dso *ds, uint64_t key)
+{
+	uint64_t packed = (uint64_t)(uintptr_t)rp_hashmap_get(&ds->rules, key);
+
+	if (!packed) {
+		u->stats.rule_misses++;
+		packed = rule_lookup(ds->cfi, key);
+		if (ds->rules.nr >= RP_UNWIND_MAX_RULES)
+			rp_hashmap_release(&ds->rules);
+		if (rp_hashmap_put(&ds->rules, key, (void *)(uintptr_t)packed) < 0)
+			return 0;
+	}
+	return packed;
+}
+
 /*
  * libunwind's step over a PLT entry without CFI (perf 6.1's unwinder,
  * x86-64; GNU ld describes .plt in .eh_frame, lld does not): where the
@@ -1006,6 +1023,9 @@ static int plt_step(struct rp_unwinder *u, uint64_t ip)
 	struct rp_uw_dso *ds = fast_module(u, w->maps, ip, ip, &bias);
 
 	if (!ds || !ds->elf || w->max < 2)
+		return 0;
+	/* A simple row (the cached answer for most samples) is a row. */
+	if (cached_rule(u, ds, ip - bias) & RULE_SIMPLE)
 		return 0;
 	if (ds->cfi && dwarf_cfi_addrframe(ds->cfi, ip - bias, &fr) == 0) {
 		free(fr);
@@ -1079,16 +1099,10 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t r
 			mods[nr_mods].ds = ds;
 			mods[nr_mods++].bias = bias;
 		}
-		uint64_t key = at - bias, packed = (uint64_t)(uintptr_t)rp_hashmap_get(&ds->rules, key);
+		uint64_t packed = cached_rule(u, ds, at - bias);
 
-		if (!packed) {
-			u->stats.rule_misses++;
-			packed = rule_lookup(ds->cfi, key);
-			if (ds->rules.nr >= RP_UNWIND_MAX_RULES)
-				rp_hashmap_release(&ds->rules);
-			if (rp_hashmap_put(&ds->rules, key, (void *)(uintptr_t)packed) < 0)
-				return FAST_FALLBACK;
-		}
+		if (!packed)
+			return FAST_FALLBACK;
 		if (!(packed & RULE_SIMPLE)) {
 			u->stats.fb_rule++;
 			return FAST_FALLBACK;
