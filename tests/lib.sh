@@ -195,6 +195,21 @@ rp_same() {
 	return 1
 }
 
+# rp_report_unaffected TAG DIR LIB DATA: `readperf report DATA` with
+# LD_LIBRARY_PATH=DIR (where LIB, a library readperf loads on demand,
+# cannot be loaded) prints report.expected (its output without DIR);
+# fail otherwise.
+rp_report_unaffected() {
+	local tag=$1 dir=$2 lib=$3 data=$4
+	if ! LD_LIBRARY_PATH=$dir "$RP" report "$data" >"$tag.report" 2>"$tag.report.err"; then
+		fail "$tag: readperf report fails where $lib cannot be loaded:"
+		cat "$tag.report.err" >&2
+	else
+		rp_same "$tag: readperf report" report.expected "$tag.report" &&
+			echo "ok   $tag: readperf report is unaffected"
+	fi
+}
+
 # rp_error_prefix_repeated FILE: the "readperf: error:" lines of FILE that
 # repeat a prefix (docs/api.md: a library message does not say where, the
 # command puts WHERE in front once), on standard output: two equal

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # What the DWARF call-stack tests share (run_dwarf.sh, run_dwarf_srcline.sh,
-# run_dwarf_srcline_children.sh, run_dwarf_workload.sh,
-# run_srcline_stripped.sh): the programs of
+# run_dwarf_srcline_children.sh, run_dwarf_workload.sh, run_dwarf_edges.sh,
+# run_dwarf_lld.sh, run_inline_names.sh, run_srcline_stripped.sh; the
+# ends of run_dwarf_nocfi.sh and run_dwarf_go.sh): the programs of
 # tests/workload built and recorded with `perf record --call-graph dwarf`,
 # and comparisons of readperf's output with perf's.
 #

@@ -40,18 +40,9 @@
 # failure.
 set -u
 
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_dwarf_edges.sh /path/to/readperf}"
-require_perf
-require_cc
-CXX=${CXX:-c++}
-require_tool "$CXX" "no C++ compiler ($CXX)"
-require_tool python3 "no python3"
-rp_workdir rp-dwarf-edges keep-on-failure
-work=$rp_work_dir
-cd "$work" || exit 1
-agree="python3 $here/stacks_agree.py"
+# shellcheck source=tests/diff/dwarf_lib.sh
+. "$(dirname "$0")/dwarf_lib.sh"
+dwarf_setup rp-dwarf-edges "${1:-}"
 
 "$CXX" -O2 -g -fomit-frame-pointer -o edges "$root/tests/workload/edges.cc" -ldl 2>cc.err &&
 	"${CC:-cc}" -O2 -g -fomit-frame-pointer -fPIC -shared -o edges_plugin.so \
@@ -99,14 +90,6 @@ for spec in big:8192 small:1024; do
 	done
 done
 
-same() {
-	if cmp -s "$2" "$3"; then
-		echo "ok   $1 ($(wc -l <"$2") lines)"
-	else
-		rp_same "$1" "$2" "$3"
-	fi
-}
-
 for f in big small; do
 	"$RP" script --no-inline $f.data >$f.noinl.rp 2>/dev/null
 	same "$f: script --no-inline" $f.noinl.perf $f.noinl.rp
@@ -144,9 +127,4 @@ empty pf.rp >pf.empty.rp
 echo "pf: $(wc -l <pf.empty.perf) samples without a call stack in perf's output"
 same "pf: samples without a call stack" pf.empty.perf pf.empty.rp
 
-if [ "$failures" -ne 0 ]; then
-	echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
-	exit 1
-fi
-echo "$rp_name: readperf's DWARF call stacks end where perf's do"
-exit 0
+dwarf_done "readperf's DWARF call stacks end where perf's do"

@@ -25,8 +25,8 @@
 # then it fails.  The scratch directory is kept on failure.
 set -u
 
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/diff/dwarf_lib.sh
+. "$(dirname "$0")/dwarf_lib.sh"
 rp_take_binary "${1:?usage: run_dwarf_go.sh /path/to/readperf}"
 require_perf
 require_tool go "no go compiler (apt-get install golang-go)"
@@ -38,8 +38,9 @@ cd "$work" || exit 1
 GOCACHE=$work/gocache GOPATH=$work/gopath GO111MODULE=off \
 	go build -o gostacks "$root/tests/workload/gostacks.go" >cc.err 2>&1 ||
 	{ cat cc.err >&2; echo "$rp_name: cannot build the Go program" >&2; exit 1; }
-readelf -SW gostacks | grep -q '\.debug_frame' && ! readelf -SW gostacks | grep -q '\.eh_frame' ||
+if ! readelf -SW gostacks | grep -q '\.debug_frame' || readelf -SW gostacks | grep -q '\.eh_frame'; then
 	fail "gostacks: not the layout the test needs (.debug_frame, no .eh_frame; test problem)"
+fi
 
 rp_record_attached go.data 1.5 --call-graph dwarf -e cpu-clock -- ./gostacks -t 30000 ||
 	rp_cannot_run "perf record --call-graph dwarf -p failed"
@@ -96,9 +97,4 @@ sys.exit(0 if first_same == len(perf) and ours and checked and not bad
          and complete >= 0.95 * ours else 1)
 PY
 
-if [ "$failures" -ne 0 ]; then
-	echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
-	exit 1
-fi
-echo "$rp_name: readperf walks Go's .debug_frame where perf 6.1 stops at the sampled frame"
-exit 0
+dwarf_done "readperf walks Go's .debug_frame where perf 6.1 stops at the sampled frame"

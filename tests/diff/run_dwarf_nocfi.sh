@@ -28,8 +28,8 @@
 # directory is kept on failure.
 set -u
 
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/diff/dwarf_lib.sh
+. "$(dirname "$0")/dwarf_lib.sh"
 rp_take_binary "${1:?usage: run_dwarf_nocfi.sh /path/to/readperf}"
 [ "$(uname -m)" = x86_64 ] ||
 	{ rp_banner "$rp_name SKIPPED: the workload is x86-64 assembly"; exit 77; }
@@ -88,9 +88,4 @@ grep -q '%' report.perf || fail "perf report printed no rows (test problem)"
 rp_same "report --no-children --no-inline" report.perf report.rp &&
 	echo "ok   report --no-children --no-inline"
 
-if [ "$failures" -ne 0 ]; then
-	echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
-	exit 1
-fi
-echo "$rp_name: readperf's walks through code without CFI end where perf's do"
-exit 0
+dwarf_done "readperf's walks through code without CFI end where perf's do"

@@ -38,18 +38,9 @@
 # failure.
 set -u
 
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
-rp_take_binary "${1:?usage: run_inline_names.sh /path/to/readperf}"
-require_perf
-require_cc
-CXX=${CXX:-c++}
-require_tool "$CXX" "no C++ compiler ($CXX)"
-require_tool python3 "no python3"
-rp_workdir rp-inline-names keep-on-failure
-work=$rp_work_dir
-cd "$work" || exit 1
-agree="python3 $here/stacks_agree.py"
+# shellcheck source=tests/diff/dwarf_lib.sh
+. "$(dirname "$0")/dwarf_lib.sh"
+dwarf_setup rp-inline-names "${1:-}"
 
 "${CC:-cc}" -O2 -g -fno-omit-frame-pointer -o strings "$root/tests/workload/strings.c" \
 	2>cc.err &&
@@ -119,9 +110,4 @@ else
 	rp_banner "$CXX made no main.cold in coldpart: the cold-part names go unchecked here"
 fi
 
-if [ "$failures" -ne 0 ]; then
-	echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
-	exit 1
-fi
-echo "$rp_name: readperf names inlined frames as perf does"
-exit 0
+dwarf_done "readperf names inlined frames as perf does"
