@@ -429,8 +429,6 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t)
 	for (size_t i = 0; i < t->inline_cus.cap; i++)
 		cu_index_free(t->inline_cus.slots[i].value);
 	rp_hashmap_release(&t->inline_cus);
-	rp_line_files_free(t->line_files);
-	t->line_files = NULL;
 }
 
 /* The index of cu (built on first use), or NULL with *err set. */

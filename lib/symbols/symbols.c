@@ -120,7 +120,6 @@ void rp_symbols_free(struct rp_symbols *s)
 			refs[i].dso->symtab_tried = 0;
 			refs[i].dso->symtab_ready = 0;
 		}
-		rp_symtab_dwarf_close(refs[i].t);
 		rp_symtab_free(refs[i].t);
 	}
 	free(s->tables);

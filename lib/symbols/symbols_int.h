@@ -179,7 +179,8 @@ void rp_symtab_inline_release(struct rp_dso_symtab *t);
 
 /* Opens t's DWARF on first use; NULL when it has none. */
 void *rp_symtab_dwarf(struct rp_dso_symtab *t);
-/* Closes what rp_symtab_dwarf() opened. */
+/* Closes what rp_symtab_dwarf() opened, and the line tables read from
+ * it (rp_symtab_free() does it too). */
 void rp_symtab_dwarf_close(struct rp_dso_symtab *t);
 /* Most bytes one compressed debug section may inflate to (more: the
  * section is left to libdw, which then inflates it itself). */

@@ -613,6 +613,7 @@ void rp_symtab_free(struct rp_dso_symtab *t)
 {
 	if (!t)
 		return;
+	rp_symtab_dwarf_close(t);
 	free(t->syms);
 	free(t->mangled);
 	free(t->max_end);
