@@ -697,7 +697,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 /* A packed rule: bit 0 always set (values are never NULL); bit 1: simple;
  * bit 2: CFA base rbp (else rsp); bit 3: return address undefined; bits
  * 4-5: rbp same (0), undefined (1), at CFA + offset (2); bit 6: the CFA
- * is a PLT entry's expression (below); bits 8-31: CFA offset, 32-47:
+ * is a PLT entry's expression (below); bit 7: no row at all (no FDE
+ * covers the address; never with bit 1); bits 8-31: CFA offset, 32-47:
  * return address offset, 48-63: rbp offset (signed), or for a PLT
  * expression (rbp then never at CFA + offset) its mask, bound and shift,
  * 5 bits each. */
@@ -707,6 +708,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 #define RULE_RA_UNDEF 8ull
 #define RULE_RBP_SHIFT 4
 #define RULE_CFA_PLT 64ull
+#define RULE_NO_ROW 128ull
 enum { RBP_SAME = 0, RBP_UNDEF = 1, RBP_AT = 2 };
 
 /*
@@ -835,7 +837,7 @@ static uint64_t rule_lookup(Dwarf_CFI *cfi, uint64_t pc)
 	uint64_t v = RULE_NOT_SIMPLE;
 
 	if (dwarf_cfi_addrframe(cfi, pc, &fr) != 0)
-		return RULE_NOT_SIMPLE;
+		return RULE_NOT_SIMPLE | RULE_NO_ROW;
 	if (dwarf_frame_info(fr, &start, &end, &signal) != DW_X86_64_RA || signal)
 		goto out;
 	if (dwarf_frame_cfa(fr, &ops, &nops) != 0)
@@ -1024,10 +1026,13 @@ static int plt_step(struct rp_unwinder *u, uint64_t ip)
 
 	if (!ds || !ds->elf || w->max < 2)
 		return 0;
-	/* A simple row (the cached answer for most samples) is a row. */
-	if (cached_rule(u, ds, ip - bias) & RULE_SIMPLE)
+	/* The cached rule tells whether a row covers ip (the one lookup
+	 * fast_walk() makes there too); out of memory, libdw does. */
+	uint64_t packed = cached_rule(u, ds, ip - bias);
+
+	if (packed && !(packed & RULE_NO_ROW))
 		return 0;
-	if (ds->cfi && dwarf_cfi_addrframe(ds->cfi, ip - bias, &fr) == 0) {
+	if (!packed && ds->cfi && dwarf_cfi_addrframe(ds->cfi, ip - bias, &fr) == 0) {
 		free(fr);
 		return 0;
 	}
