@@ -41,8 +41,17 @@
  * walks it, or a later one, rather than wait), then is resolved (inline
  * chains too, whose names depend on the order of lookups) and handed to
  * the consumers.  A record that may change the machine stops the queueing
- * until it was applied, so no walk reads maps while they change.  The
- * output is the same as with one thread (docs/performance.md, "Threads").
+ * until it was applied, so no walk reads maps while they change.
+ *
+ * With N >= 3, consumers that may (the library's report:
+ * RP_CONSUMER_OWN_THREAD) run on a thread of their own, the stage (struct
+ * rp_stage): the pipeline's thread resolves a record, calls the other
+ * consumers and adds the record, with its resolution, to a batch; the
+ * stage's thread decodes the batch's records again and delivers them in
+ * order.  What would change the state those records were resolved in
+ * (sideband, a thread given its pid) waits until the stage has delivered
+ * them.  The output is the same as with one thread (docs/performance.md,
+ * "Threads").
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -100,6 +109,20 @@
  * of several walks rather than one futex call per sample (which cost the
  * pipeline's thread a sixth of its time with three workers). */
 #define RP_UW_WAKE_AT 8u
+/* The stage (struct rp_stage): records per batch, batches, and the
+ * batches ready that wake its sleeping thread.  A batch also ends after
+ * RP_STAGE_BATCH_BYTES of records, so that the stage reads records at
+ * most RP_STAGE_BATCHES of those behind the pipeline's thread, inside the
+ * pages the reader's window keeps. */
+#define RP_STAGE_BATCH 256u
+#define RP_STAGE_BATCHES 8u
+#define RP_STAGE_BATCH_BYTES (128u << 10)
+#define RP_STAGE_WAKE 2u
+/* The fewest threads (rp_process_opts.nr_threads) that start the stage:
+ * with two, its thread, the reader and the pipeline's share two cores,
+ * and the report was 1.07-1.31x slower than without it (bench/RESULTS.md,
+ * stop 25). */
+#define RP_STAGE_MIN_THREADS 3u
 
 struct rp_rcache_ent {
 	uint64_t gen; /* 0: empty */
@@ -116,12 +139,14 @@ struct rp_scache_ent {
 	uint64_t hash;
 	uint64_t id;   /* rp_resolved.stack_id */
 	uint64_t used; /* rp_pipeline.stack_tick at its last hit */
+	/* The stage's batch (+ 1) of the last record handed to the stage
+	 * with these frames: they stay until the stage released it. */
+	uint64_t pin;
 	const struct rp_thread *thread;
 	const struct rp_maps *maps;
 	uint32_t nr_ips, nr_frames, frames_alloc;
 	uint64_t inline_from; /* see rp_resolve_chain() */
 	struct rp_frame *frames;
-	struct rp_stack_slot slot[RP_SCACHE_SLOTS]; /* rp_resolved.stack_slot */
 	uint64_t ips[RP_SCACHE_MAX_IPS];
 };
 
@@ -142,6 +167,11 @@ struct rp_pipeline {
 	uint64_t gen; /* current cache generation, from 1 */
 	struct rp_rcache_ent *rcache; /* RP_RCACHE_SIZE, or NULL: no cache */
 	struct rp_scache_ent *scache; /* RP_SCACHE_SIZE, or NULL: no cache */
+	/* The consumers' slots of each entry (rp_resolved.stack_slot):
+	 * RP_SCACHE_SLOTS per entry, apart from the entries, so that the
+	 * lines the pipeline's thread reads are not those a consumer on the
+	 * stage's thread writes. */
+	struct rp_stack_slot *slots;
 	struct rp_scache_ent *stack;  /* the current sample's, or NULL */
 	uint64_t next_stack_id;
 	uint64_t stack_tick; /* call-stack cache lookups */
@@ -174,6 +204,8 @@ struct rp_pipeline {
 	 * (rp_ring_rec.stack_key), when has_ring_key. */
 	uint64_t ring_key;
 	int has_ring_key;
+	/* Consumers with RP_CONSUMER_OWN_THREAD run there, or NULL. */
+	struct rp_stage *stage;
 };
 
 /* A record read ahead (struct rp_uw_pool). */
@@ -183,6 +215,7 @@ struct rp_uw_job {
 	struct rp_event ev;
 	uint8_t *copy;
 	size_t copy_alloc;
+	uint8_t stable; /* ev points into the mapping, not into copy */
 	/* Set when it is prepared (a sample whose state is settled): */
 	uint8_t prepared;
 	uint8_t walk;  /* its walk was queued */
@@ -226,6 +259,16 @@ struct rp_read_sid {
 	uint64_t value;
 	struct rp_read_sid *next; /* every entry, for freeing */
 };
+
+/* The consumers' slots of the current sample's cached stack, or NULL. */
+static inline struct rp_stack_slot *rp_stack_slots(const struct rp_pipeline *p)
+{
+	return p->stack ? &p->slots[(size_t)(p->stack - p->scache) * RP_SCACHE_SLOTS] : NULL;
+}
+
+/* The stage (below): what the lookups ask of it. */
+static int rp_stage_sync(struct rp_stage *st);
+static int rp_stage_unpinned(const struct rp_pipeline *p, const struct rp_scache_ent *e);
 
 static void rp_resolve_ip(struct rp_pipeline *p, struct rp_thread *thread, uint8_t cpumode,
 			  uint64_t ip, struct rp_addr_location *al)
@@ -323,6 +366,10 @@ static struct rp_thread *rp_pipeline_thread(struct rp_pipeline *p, uint32_t pid,
 
 	if (e->gen == p->gen && e->tid == tid && e->pid == pid)
 		return e->thread;
+	/* A lookup that gives a thread its pid and maps changes what the
+	 * stage's records resolved to (an error stays the stage's). */
+	if (p->stage && rp_machine_findnew_changes(p->machine, pid, tid))
+		(void)rp_stage_sync(p->stage);
 	uint64_t nr_maps = p->machine ? p->machine->nr_maps : 0;
 	struct rp_thread *th = rp_machine_findnew_thread(p->machine, pid, tid);
 
@@ -507,6 +554,9 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	size_t n;
 	int ret;
 
+	/* The stage still delivers a record with this entry's frames. */
+	if (!rp_stage_unpinned(p, e) && (ret = rp_stage_sync(p->stage)) < 0)
+		return ret;
 	e->gen = 0;
 	e->used = tick;
 	if ((ret = rp_resolve_chain(p, res->thread, ips, nr, inline_from, &e->frames,
@@ -517,7 +567,8 @@ static int rp_resolve_callchain_cached(struct rp_pipeline *p, const uint64_t *ip
 	if (p->gen != gen)
 		return 0; /* a lookup changed the maps: not kept */
 	memcpy(e->ips, ips, (size_t)nr * sizeof(uint64_t));
-	memset(e->slot, 0, sizeof(e->slot));
+	memset(&p->slots[(size_t)(e - p->scache) * RP_SCACHE_SLOTS], 0,
+	       RP_SCACHE_SLOTS * sizeof(*p->slots));
 	e->gen = gen;
 	e->hash = h;
 	e->id = ++p->next_stack_id;
@@ -634,21 +685,31 @@ static int rp_changes_machine(uint32_t type)
 	}
 }
 
-/* Hands ev to the consumers whose RP_CONSUMER_RECORDS flag equals
- * `records` (all of them when `records` is negative), each with its slot
- * of the sample's cached call stack. */
-static int rp_consumers_event(struct rp_pipeline *p, const struct rp_event *ev,
-			      struct rp_resolved *r, int records)
+/* Which consumers rp_consumers_event() calls: all of them, or, while a
+ * stage runs, those called on the caller's thread or those on the
+ * stage's. */
+enum rp_to { RP_TO_ALL, RP_TO_HERE, RP_TO_STAGE };
+
+/* Hands ev to the consumers (`to` says which) whose RP_CONSUMER_RECORDS
+ * flag equals `records` (all of them when `records` is negative), each
+ * with its slot of the sample's cached call stack (slots: the stack's
+ * RP_SCACHE_SLOTS, or NULL).  Reads nothing of p that changes: the stage
+ * calls it too. */
+static int rp_consumers_event(const struct rp_pipeline *p, const struct rp_event *ev,
+			      struct rp_resolved *r, int records, struct rp_stack_slot *slots,
+			      enum rp_to to)
 {
 	for (size_t i = 0; i < p->nr_consumers; i++) {
 		const struct rp_consumer *c = &p->consumers[i];
 
+		if (to != RP_TO_ALL && !!(c->flags & RP_CONSUMER_OWN_THREAD) != (to == RP_TO_STAGE))
+			continue;
 		if (records >= 0 && !!(c->flags & RP_CONSUMER_RECORDS) != records)
 			continue;
 		if (r && r->filtered && !(c->flags & RP_CONSUMER_FILTERED))
 			continue;
 		if (r)
-			r->stack_slot = p->stack && i < RP_SCACHE_SLOTS ? &p->stack->slot[i] : NULL;
+			r->stack_slot = slots && i < RP_SCACHE_SLOTS ? &slots[i] : NULL;
 		int ret = c->event(c->ctx, ev, r);
 		if (ret < 0)
 			return ret;
@@ -710,7 +771,7 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 {
 	const struct rp_read *read = &ev->u.sample.read;
 	struct rp_event one = *ev;
-	int ret = rp_consumers_event(p, ev, r, 1);
+	int ret = rp_consumers_event(p, ev, r, 1, rp_stack_slots(p), RP_TO_ALL);
 
 	if (ret < 0)
 		return ret;
@@ -726,7 +787,7 @@ static int rp_deliver_read_sample(struct rp_pipeline *p, const struct rp_event *
 		if (!one.u.sample.period)
 			continue;
 		one.evsel = sid->evsel;
-		ret = rp_consumers_event(p, &one, r, 0);
+		ret = rp_consumers_event(p, &one, r, 0, rp_stack_slots(p), RP_TO_ALL);
 		if (ret < 0)
 			return ret;
 	}
@@ -758,11 +819,347 @@ static void rp_preload_tables(struct rp_pipeline *p)
 	}
 }
 
+static inline void rp_prefetch_record(const uint8_t *rec)
+{
+	for (unsigned off = 0; off < RP_RING_PREFETCH_BYTES; off += 64)
+		__builtin_prefetch(rec + off);
+}
+
+/* ---- consumers on a thread of their own -------------------------------- */
+
+/*
+ * A record handed to the stage: where it lies in the mapping (the stage
+ * decodes it again, as the pipeline's thread decodes the reader's) and,
+ * for a sample, its resolution.
+ */
+struct rp_stage_item {
+	const uint8_t *rec;
+	uint64_t offset, nr;
+	const struct rp_evsel *evsel;
+	uint32_t input;
+	uint8_t sample; /* a sample: the fields below are set */
+	unsigned filtered;
+	struct rp_thread *thread;
+	const char *comm;
+	struct rp_addr_location al;
+	const struct rp_frame *callchain;
+	size_t nr_callchain;
+	uint64_t stack_id;
+	struct rp_stack_slot *slots; /* of its call-stack cache entry, or NULL */
+};
+
+struct rp_stage_batch {
+	struct rp_stage_item item[RP_STAGE_BATCH];
+	size_t nr, bytes;
+};
+
+/*
+ * The consumers with RP_CONSUMER_OWN_THREAD on a thread of their own
+ * (with two threads or more, on records read from a mapping): the
+ * pipeline's thread resolves each record, calls the other consumers and
+ * adds the record to a batch; the stage's thread hands the batches'
+ * records, in order, to its consumers.  Batches [released, produced) are
+ * the stage's ([released, consumed) being delivered), batch `produced`
+ * is being filled.
+ *
+ * What may change the state a record was resolved in waits until the
+ * stage has delivered every record before it (rp_stage_sync()): a record
+ * that changes the machine, a thread lookup that gives a thread its pid
+ * and maps.  A record the stage cannot carry (a sample whose frames are
+ * not in the call-stack cache, or with read values; a record outside the
+ * mapping) waits too, then reaches every consumer on the pipeline's
+ * thread.  The call-stack cache keeps the frames of a record the stage
+ * has not released (rp_scache_ent.pin).
+ */
+struct rp_stage {
+	const struct rp_pipeline *p;
+	struct rp_stage_batch *b; /* RP_STAGE_BATCHES */
+	pthread_mutex_t lock;
+	pthread_cond_t ready; /* a batch was published, or stop */
+	pthread_cond_t space; /* a batch was released */
+	uint64_t produced, consumed;
+	uint64_t released; /* written under lock, read with __atomic_load */
+	int stop;          /* no batch will come: the thread ends */
+	int urgent;        /* the pipeline's thread waits for the stage */
+	int cons_waiting, prod_waiting;
+	int err;           /* a consumer's negative return: later records dropped */
+	pthread_t thread;
+	struct rp_decoder dec;
+	struct rp_error dec_err;
+	int dec_failed;
+};
+
+/* Delivers one batch to the stage's consumers.  0 or the first negative
+ * value. */
+static int rp_stage_deliver(struct rp_stage *st, const struct rp_stage_batch *b,
+			    struct rp_resolved *res)
+{
+	struct rp_event ev;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct rp_stage_item *it = &b->item[i];
+		int ret;
+
+		/* As the pipeline's thread fetches them (rp_scache_prefetch()):
+		 * the record, the slots, what the slots point at. */
+		if (i + RP_RING_PREFETCH < b->nr)
+			rp_prefetch_record(b->item[i + RP_RING_PREFETCH].rec);
+		if (i + RP_SCACHE_AHEAD < b->nr && b->item[i + RP_SCACHE_AHEAD].slots)
+			__builtin_prefetch(b->item[i + RP_SCACHE_AHEAD].slots);
+		if (i + RP_SCACHE_AHEAD / 2 < b->nr && b->item[i + RP_SCACHE_AHEAD / 2].slots) {
+			const struct rp_stack_slot *sl = b->item[i + RP_SCACHE_AHEAD / 2].slots;
+
+			for (size_t k = 0; k < RP_SCACHE_SLOTS; k++)
+				if (sl[k].ptr)
+					__builtin_prefetch(sl[k].ptr);
+		}
+		if ((ret = rp_record_decode_with(&st->dec, &st->dec_err, it->rec, it->offset, it->nr,
+						 it->evsel, &ev)) < 0) {
+			/* The pipeline's thread decoded these bytes: only a
+			 * file changed under the mapping gets here. */
+			st->dec_failed = 1;
+			return ret;
+		}
+		ev.input = it->input;
+		ev.deferred = 0;
+		if (it->sample) {
+			res->thread = it->thread;
+			res->comm = it->comm;
+			res->al = it->al;
+			res->nr_callchain = it->nr_callchain;
+			res->callchain = it->callchain;
+			res->stack_id = it->stack_id;
+			res->filtered = it->filtered;
+		}
+		if ((ret = rp_consumers_event(st->p, &ev, it->sample ? res : NULL, -1, it->slots,
+					      RP_TO_STAGE)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void *rp_stage_main(void *arg)
+{
+	struct rp_stage *st = arg;
+	struct rp_resolved res;
+
+	/* Branches, data and code addresses stay empty: no consumer here
+	 * asks for them (rp_stage_new()). */
+	memset(&res, 0, sizeof(res));
+	pthread_mutex_lock(&st->lock);
+	for (;;) {
+		st->cons_waiting = 1;
+		while (st->consumed == st->produced ||
+		       (st->produced - st->consumed < RP_STAGE_WAKE && !st->urgent && !st->stop)) {
+			if (st->consumed == st->produced && st->stop)
+				break;
+			pthread_cond_wait(&st->ready, &st->lock);
+		}
+		st->cons_waiting = 0;
+		if (st->consumed == st->produced)
+			break; /* stopped */
+		const struct rp_stage_batch *b = &st->b[st->consumed++ % RP_STAGE_BATCHES];
+		int err = st->err;
+
+		pthread_mutex_unlock(&st->lock);
+		if (!err)
+			err = rp_stage_deliver(st, b, &res);
+		pthread_mutex_lock(&st->lock);
+		if (err < 0 && !st->err)
+			st->err = err;
+		__atomic_store_n(&st->released, st->released + 1, __ATOMIC_RELEASE);
+		if (st->prod_waiting)
+			pthread_cond_signal(&st->space);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+/*
+ * Publishes the batch being filled, when it has records, and waits until
+ * the next one is free; with `all`, until the stage has delivered every
+ * record published.  Returns 0 or the stage's error.
+ */
+static int rp_stage_publish(struct rp_stage *st, int all)
+{
+	struct rp_stage_batch *b = &st->b[st->produced % RP_STAGE_BATCHES];
+	int err;
+
+	pthread_mutex_lock(&st->lock);
+	if (b->nr)
+		st->produced++;
+	if (all)
+		st->urgent = 1;
+	if (st->cons_waiting &&
+	    (st->produced - st->consumed >= RP_STAGE_WAKE || (st->urgent && st->produced != st->consumed)))
+		pthread_cond_signal(&st->ready);
+	st->prod_waiting = 1;
+	while (all ? st->released != st->produced
+		   : st->produced - st->released >= RP_STAGE_BATCHES)
+		pthread_cond_wait(&st->space, &st->lock);
+	st->prod_waiting = 0;
+	st->urgent = 0;
+	err = st->err;
+	pthread_mutex_unlock(&st->lock);
+	b = &st->b[st->produced % RP_STAGE_BATCHES];
+	b->nr = 0;
+	b->bytes = 0;
+	return err;
+}
+
+/* Waits until the stage has delivered every record handed to it.
+ * Returns 0 or the stage's error. */
+static int rp_stage_sync(struct rp_stage *st)
+{
+	if (!st->b[st->produced % RP_STAGE_BATCHES].nr &&
+	    __atomic_load_n(&st->released, __ATOMIC_ACQUIRE) == st->produced) {
+		int err;
+
+		pthread_mutex_lock(&st->lock);
+		err = st->err;
+		pthread_mutex_unlock(&st->lock);
+		return err;
+	}
+	return rp_stage_publish(st, 1);
+}
+
+/* Whether the stage can carry ev (r: its resolution, for a sample;
+ * stable: ev points into the mapping). */
+static int rp_stage_takes(const struct rp_pipeline *p, const struct rp_event *ev,
+			  const struct rp_resolved *r, int stable)
+{
+	if (!stable || ev->deferred || !ev->data)
+		return 0;
+	if (!r)
+		return !rp_changes_machine(ev->type);
+	/* Frames elsewhere than in the cache are overwritten by the next
+	 * sample's. */
+	return !r->nr_callchain || p->stack;
+}
+
+/* Adds ev (resolved as r, for a sample) to the batch being filled.
+ * Returns 0 or the stage's error. */
+static int rp_stage_push(struct rp_pipeline *p, const struct rp_event *ev,
+			 const struct rp_resolved *r)
+{
+	struct rp_stage *st = p->stage;
+	struct rp_stage_batch *b = &st->b[st->produced % RP_STAGE_BATCHES];
+	struct rp_stage_item *it = &b->item[b->nr++];
+
+	it->rec = ev->data;
+	it->offset = ev->offset;
+	it->nr = ev->nr;
+	it->evsel = ev->evsel;
+	it->input = ev->input;
+	it->sample = r != NULL;
+	it->slots = NULL;
+	if (r) {
+		it->filtered = r->filtered;
+		it->thread = r->thread;
+		it->comm = r->comm;
+		it->al = r->al;
+		it->nr_callchain = r->nr_callchain;
+		it->callchain = r->callchain;
+		it->stack_id = r->stack_id;
+		if (p->stack) {
+			it->slots = rp_stack_slots(p);
+			p->stack->pin = st->produced + 1;
+		}
+	}
+	b->bytes += ev->size;
+	if (b->nr == RP_STAGE_BATCH || b->bytes >= RP_STAGE_BATCH_BYTES)
+		return rp_stage_publish(st, 0);
+	return 0;
+}
+
+/* Whether the call-stack cache's entry e may take another stack: the
+ * stage has released every record that uses its frames. */
+static int rp_stage_unpinned(const struct rp_pipeline *p, const struct rp_scache_ent *e)
+{
+	return !p->stage || e->pin <= __atomic_load_n(&p->stage->released, __ATOMIC_ACQUIRE);
+}
+
+/* Ends the stage after it delivered every record (p->stage NULL after).
+ * Returns 0 or the stage's error. */
+static int rp_stage_free(struct rp_pipeline *p, struct rp_session *session)
+{
+	struct rp_stage *st = p->stage;
+	int err;
+
+	if (!st)
+		return 0;
+	err = rp_stage_sync(st);
+	pthread_mutex_lock(&st->lock);
+	st->stop = 1;
+	pthread_cond_signal(&st->ready);
+	pthread_mutex_unlock(&st->lock);
+	pthread_join(st->thread, NULL);
+	if (st->dec_failed)
+		session->err = st->dec_err;
+	rp_decoder_release(&st->dec);
+	pthread_cond_destroy(&st->space);
+	pthread_cond_destroy(&st->ready);
+	pthread_mutex_destroy(&st->lock);
+	free(st->b);
+	free(st);
+	p->stage = NULL;
+	return err;
+}
+
+/*
+ * Starts the stage when some consumer may run there and none asks for
+ * what the stage does not carry (branches, memory addresses).  Without
+ * it (no memory, no thread) every consumer runs on the caller's thread.
+ */
+static void rp_stage_new(struct rp_pipeline *p)
+{
+	size_t own = 0;
+
+	for (size_t i = 0; i < p->nr_consumers; i++)
+		own += !!(p->consumers[i].flags & RP_CONSUMER_OWN_THREAD);
+	if (!own || (p->flags & (RP_CONSUMER_BRANCHES | RP_CONSUMER_MEM)))
+		return;
+	struct rp_stage *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return;
+	st->p = p;
+	st->b = calloc(RP_STAGE_BATCHES, sizeof(*st->b));
+	if (!st->b || pthread_mutex_init(&st->lock, NULL)) {
+		free(st->b);
+		free(st);
+		return;
+	}
+	if (pthread_cond_init(&st->ready, NULL)) {
+		pthread_mutex_destroy(&st->lock);
+		free(st->b);
+		free(st);
+		return;
+	}
+	if (pthread_cond_init(&st->space, NULL)) {
+		pthread_cond_destroy(&st->ready);
+		pthread_mutex_destroy(&st->lock);
+		free(st->b);
+		free(st);
+		return;
+	}
+	if (pthread_create(&st->thread, NULL, rp_stage_main, st)) {
+		pthread_cond_destroy(&st->space);
+		pthread_cond_destroy(&st->ready);
+		pthread_mutex_destroy(&st->lock);
+		free(st->b);
+		free(st);
+		return;
+	}
+	p->stage = st;
+}
+
 /* One record through the machine and the consumers; job: the record
  * read ahead and prepared (its thread, and its walk when it has one), or
- * NULL.  Returns 0 or the first negative value. */
+ * NULL; stable: ev points into the mapping (it may go to the stage).
+ * Returns 0 or the first negative value. */
 static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
-			     const struct rp_uw_job *job)
+			     const struct rp_uw_job *job, int stable)
 {
 	struct rp_resolved *r = NULL;
 	struct rp_resolved res;
@@ -812,17 +1209,31 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
 			rp_resolve_ip(p, res.thread, cpumode,
 				      (d->sample_type & RP_SAMPLE_ADDR) ? d->addr : 0, &res.data);
 		}
-		if (d->sample_type & RP_SAMPLE_READ)
+		if (d->sample_type & RP_SAMPLE_READ) {
+			if (p->stage && (ret = rp_stage_sync(p->stage)) < 0)
+				return ret;
 			return rp_deliver_read_sample(p, ev, &res);
+		}
 		r = &res;
 	} else {
+		if (p->stage && rp_changes_machine(ev->type) && (ret = rp_stage_sync(p->stage)) < 0)
+			return ret;
 		ret = rp_machine_process(p->machine, ev);
 		if (rp_changes_machine(ev->type))
 			p->gen++;
 		if (ret < 0)
 			return ret;
 	}
-	return rp_consumers_event(p, ev, r, -1);
+	if (p->stage) {
+		if (rp_stage_takes(p, ev, r, stable)) {
+			if ((ret = rp_consumers_event(p, ev, r, -1, rp_stack_slots(p), RP_TO_HERE)) < 0)
+				return ret;
+			return rp_stage_push(p, ev, r);
+		}
+		if ((ret = rp_stage_sync(p->stage)) < 0)
+			return ret;
+	}
+	return rp_consumers_event(p, ev, r, -1, rp_stack_slots(p), RP_TO_ALL);
 }
 
 /* ---- walks on several threads ------------------------------------------ */
@@ -1049,8 +1460,9 @@ static int rp_uw_consume(struct rp_pipeline *p)
 		if (ret < 0)
 			return ret;
 	}
-	ret = rp_pipeline_event(p, &job->ev, job->ev.type == RP_RECORD_SAMPLE && job->prepared ?
-							 job : NULL);
+	ret = rp_pipeline_event(p, &job->ev,
+				job->ev.type == RP_RECORD_SAMPLE && job->prepared ? job : NULL,
+				job->stable);
 	pool->head++;
 	if (ret >= 0 && pool->prepared < pool->tail)
 		rp_uw_prepare(p); /* past a record just applied */
@@ -1101,7 +1513,7 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 		p->pool_failed = !p->pool;
 	}
 	if (!p->pool)
-		return rp_pipeline_event(p, ev, NULL);
+		return rp_pipeline_event(p, ev, NULL, stable);
 	int ret;
 
 	p->has_ring_key = 0; /* processed later, with other records */
@@ -1109,7 +1521,7 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 	if (!stable && !rp_uw_copyable(p, ev)) {
 		if ((ret = rp_uw_drain(p)) < 0)
 			return ret;
-		return rp_pipeline_event(p, ev, NULL);
+		return rp_pipeline_event(p, ev, NULL, 0);
 	}
 	if (p->pool->tail - p->pool->head == RP_UW_AHEAD && (ret = rp_uw_consume(p)) < 0)
 		return ret;
@@ -1139,18 +1551,13 @@ static int rp_pipeline_feed(struct rp_pipeline *p, const struct rp_event *ev, in
 	}
 	job->prepared = 0;
 	job->walk = 0;
+	job->stable = (uint8_t)stable;
 	p->pool->tail++;
 	rp_uw_prepare(p);
 	return 0;
 }
 
 /* ---- two threads ------------------------------------------------------- */
-
-static inline void rp_prefetch_record(const uint8_t *rec)
-{
-	for (unsigned off = 0; off < RP_RING_PREFETCH_BYTES; off += 64)
-		__builtin_prefetch(rec + off);
-}
 
 /* A record the reader hands to the pipeline: what decoding it again
  * takes (the record stays in the mapping). */
@@ -1274,9 +1681,12 @@ static inline void rp_scache_prefetch(const struct rp_pipeline *p, uint64_t key,
 	for (uint32_t off = 0; off < e->nr_ips * sizeof(uint64_t); off += 64)
 		__builtin_prefetch((const char *)e->ips + off);
 	__builtin_prefetch(e->frames);
-	for (size_t i = 0; i < RP_SCACHE_SLOTS; i++)
-		if (e->slot[i].ptr)
-			__builtin_prefetch(e->slot[i].ptr);
+	/* With a stage, the slots are its thread's. */
+	const struct rp_stack_slot *slot = &p->slots[(size_t)(e - p->scache) * RP_SCACHE_SLOTS];
+
+	for (size_t i = 0; i < RP_SCACHE_SLOTS && !p->stage; i++)
+		if (slot[i].ptr)
+			__builtin_prefetch(slot[i].ptr);
 }
 
 static void *rp_reader_main(void *arg)
@@ -1389,6 +1799,8 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 	}
 	if (pthread_create(&reader, NULL, rp_reader_main, &r) == 0) {
 		*ran = 1;
+		if (p->nr_threads >= RP_STAGE_MIN_THREADS)
+			rp_stage_new(p);
 		for (;;) {
 			pthread_mutex_lock(&r.lock);
 			if (r.consumed == r.produced) {
@@ -1453,6 +1865,11 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 			if (ret < 0 || end)
 				break;
 		}
+		/* Every record before the end or the error is delivered. */
+		int stage_ret = rp_stage_free(p, session);
+
+		if (ret >= 0)
+			ret = stage_ret;
 		pthread_join(reader, NULL);
 		/* The reader decoded this record already: only a file changed
 		 * under the mapping gets here. */
@@ -1496,8 +1913,14 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	p->rcache = calloc(RP_RCACHE_SIZE, sizeof(*p->rcache));
 	for (size_t i = 0; i < nr_consumers; i++)
 		p->flags |= consumers[i].flags;
-	if (p->flags & RP_CONSUMER_CALLCHAIN)
+	if (p->flags & RP_CONSUMER_CALLCHAIN) {
 		p->scache = calloc(RP_SCACHE_SIZE, sizeof(*p->scache));
+		p->slots = calloc(RP_SCACHE_SIZE * RP_SCACHE_SLOTS, sizeof(*p->slots));
+		if (!p->slots) {
+			free(p->scache);
+			p->scache = NULL;
+		}
+	}
 	p->can_unwind = symbols && machine;
 	p->nr_threads = nr_threads;
 	/* A directory's data.N files are framed on threads of their own. */
@@ -1527,6 +1950,7 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	for (size_t i = 0; p->scache && i < RP_SCACHE_SIZE; i++)
 		free(p->scache[i].frames);
 	free(p->scache);
+	free(p->slots);
 	rp_read_sids_release(p);
 	free(p);
 	return ret;

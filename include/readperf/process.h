@@ -150,7 +150,7 @@ struct rp_resolved {
 struct rp_consumer {
 	void *ctx;
 	int (*event)(void *ctx, const struct rp_event *ev, const struct rp_resolved *res);
-	unsigned flags; /* RP_CONSUMER_* */
+	unsigned flags; /* RP_CONSUMER_*; bits 16 and up are the library's own */
 };
 
 /*
@@ -170,9 +170,12 @@ RP_API int rp_process(struct rp_session *session, struct rp_machine *machine,
  * while the caller's thread runs machine, symbols and consumers, and,
  * for samples with user registers and stack (--call-graph dwarf), up to
  * nr_threads - 1 threads that walk their stacks (at most 256), made at
- * the first such sample.  Consumers are always called from the caller's
- * thread, in the same order and with the same events as with one thread.
- * Sessions whose records are copies (pipe streams, compressed or
+ * the first such sample.  The consumers given here are always called from
+ * the caller's thread, in the same order and with the same events as with
+ * one thread; with 3 or more, the library's own report (rp_report_*,
+ * report.h) may fill its tables on one more thread, in record order,
+ * while the caller's thread resolves later records (its output is the
+ * same).  Sessions whose records are copies (pipe streams, compressed or
  * byte-swapped files) are read with one thread and their stacks walked
  * in it.
  */

@@ -2257,6 +2257,12 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
 		c.flags |= RP_CONSUMER_BRANCHES;
 	if (report && report->mode == RP_MODE_MEMORY)
 		c.flags |= RP_CONSUMER_MEM;
+	/* The rows and stacks tables are the report's own: with two threads
+	 * they fill on a thread of the pipeline's while it resolves later
+	 * samples, unless a key looks up source lines (symbols are the
+	 * pipeline's) or the mode needs branches or memory addresses. */
+	if (report && report->mode == RP_MODE_NORMAL && !report->want_srcline)
+		c.flags |= RP_CONSUMER_OWN_THREAD;
 
 	return c;
 }
