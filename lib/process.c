@@ -1120,38 +1120,30 @@ static void rp_stage_new(struct rp_pipeline *p)
 	if (!own || (p->flags & (RP_CONSUMER_BRANCHES | RP_CONSUMER_MEM)))
 		return;
 	struct rp_stage *st = calloc(1, sizeof(*st));
+	int made = 0; /* of the lock and the two conditions */
 
 	if (!st)
 		return;
 	st->p = p;
 	st->b = calloc(RP_STAGE_BATCHES, sizeof(*st->b));
-	if (!st->b || pthread_mutex_init(&st->lock, NULL)) {
-		free(st->b);
-		free(st);
+	if (st->b && !pthread_mutex_init(&st->lock, NULL))
+		made = 1;
+	if (made == 1 && !pthread_cond_init(&st->ready, NULL))
+		made = 2;
+	if (made == 2 && !pthread_cond_init(&st->space, NULL))
+		made = 3;
+	if (made == 3 && !pthread_create(&st->thread, NULL, rp_stage_main, st)) {
+		p->stage = st;
 		return;
 	}
-	if (pthread_cond_init(&st->ready, NULL)) {
-		pthread_mutex_destroy(&st->lock);
-		free(st->b);
-		free(st);
-		return;
-	}
-	if (pthread_cond_init(&st->space, NULL)) {
-		pthread_cond_destroy(&st->ready);
-		pthread_mutex_destroy(&st->lock);
-		free(st->b);
-		free(st);
-		return;
-	}
-	if (pthread_create(&st->thread, NULL, rp_stage_main, st)) {
+	if (made >= 3)
 		pthread_cond_destroy(&st->space);
+	if (made >= 2)
 		pthread_cond_destroy(&st->ready);
+	if (made >= 1)
 		pthread_mutex_destroy(&st->lock);
-		free(st->b);
-		free(st);
-		return;
-	}
-	p->stage = st;
+	free(st->b);
+	free(st);
 }
 
 /* One record through the machine and the consumers; job: the record
