@@ -855,7 +855,8 @@ struct rp_stage_batch {
 
 /*
  * The consumers with RP_CONSUMER_OWN_THREAD on a thread of their own
- * (with two threads or more, on records read from a mapping): the
+ * (with RP_STAGE_MIN_THREADS threads or more, on records read from a
+ * mapping): the
  * pipeline's thread resolves each record, calls the other consumers and
  * adds the record to a batch; the stage's thread hands the batches'
  * records, in order, to its consumers.  Batches [released, produced) are
@@ -949,12 +950,9 @@ static void *rp_stage_main(void *arg)
 	pthread_mutex_lock(&st->lock);
 	for (;;) {
 		st->cons_waiting = 1;
-		while (st->consumed == st->produced ||
-		       (st->produced - st->consumed < RP_STAGE_WAKE && !st->urgent && !st->stop)) {
-			if (st->consumed == st->produced && st->stop)
-				break;
+		while (!st->stop && (st->consumed == st->produced ||
+				     (st->produced - st->consumed < RP_STAGE_WAKE && !st->urgent)))
 			pthread_cond_wait(&st->ready, &st->lock);
-		}
 		st->cons_waiting = 0;
 		if (st->consumed == st->produced)
 			break; /* stopped */
@@ -1673,10 +1671,11 @@ static inline void rp_scache_prefetch(const struct rp_pipeline *p, uint64_t key,
 	for (uint32_t off = 0; off < e->nr_ips * sizeof(uint64_t); off += 64)
 		__builtin_prefetch((const char *)e->ips + off);
 	__builtin_prefetch(e->frames);
-	/* With a stage, the slots are its thread's. */
+	if (p->stage)
+		return; /* the slots are the stage's thread's */
 	const struct rp_stack_slot *slot = &p->slots[(size_t)(e - p->scache) * RP_SCACHE_SLOTS];
 
-	for (size_t i = 0; i < RP_SCACHE_SLOTS && !p->stage; i++)
+	for (size_t i = 0; i < RP_SCACHE_SLOTS; i++)
 		if (slot[i].ptr)
 			__builtin_prefetch(slot[i].ptr);
 }
