@@ -43,8 +43,8 @@
  * the consumers.  A record that may change the machine stops the queueing
  * until it was applied, so no walk reads maps while they change.
  *
- * With N >= 3, consumers that may (the library's report:
- * RP_CONSUMER_OWN_THREAD) run on a thread of their own, the stage (struct
+ * With N >= 3, consumers that may (the library's report and folded
+ * stacks: RP_CONSUMER_OWN_THREAD) run on a thread of their own, the stage (struct
  * rp_stage): the pipeline's thread resolves a record, calls the other
  * consumers and adds the record, with its resolution, to a batch; the
  * stage's thread decodes the batch's records again and delivers them in

@@ -51,7 +51,9 @@ struct rp_collapse;
 RP_API int rp_collapse_new(struct rp_collapse **out, const struct rp_collapse_opts *opts);
 RP_API void rp_collapse_free(struct rp_collapse *collapse);
 
-/* The consumer that feeds it (asks for callchains); valid as long as it. */
+/* The consumer that feeds it (asks for callchains); valid as long as it.
+ * With rp_process_mt() and 3 threads or more it may be called from a
+ * thread of the pipeline's (see there). */
 RP_API struct rp_consumer rp_collapse_consumer(struct rp_collapse *collapse);
 
 /*

@@ -173,9 +173,9 @@ RP_API int rp_process(struct rp_session *session, struct rp_machine *machine,
  * the first such sample.  The consumers given here are always called from
  * the caller's thread, in the same order and with the same events as with
  * one thread; with 3 or more, the library's own report (rp_report_*,
- * report.h) may fill its tables on one more thread, in record order,
- * while the caller's thread resolves later records (its output is the
- * same).  Sessions whose records are copies (pipe streams, compressed or
+ * report.h) and folded stacks (rp_collapse_*, collapse.h) may fill their
+ * tables on one more thread, in record order, while the caller's thread
+ * resolves later records (their output is the same).  Sessions whose records are copies (pipe streams, compressed or
  * byte-swapped files) are read with one thread and their stacks walked
  * in it.
  */

@@ -230,7 +230,9 @@ RP_API int rp_report_new(struct rp_report **out, const struct rp_session *sessio
 		  const struct rp_report_opts *opts);
 RP_API void rp_report_free(struct rp_report *report);
 
-/* The consumer that feeds the report; valid as long as the report. */
+/* The consumer that feeds the report; valid as long as the report.  With
+ * rp_process_mt() and 3 threads or more it may be called from a thread of
+ * the pipeline's (see there). */
 RP_API struct rp_consumer rp_report_consumer(struct rp_report *report);
 
 /*

@@ -289,7 +289,13 @@ static int rp_collapse_event(void *ctx, const struct rp_event *ev, const struct 
 
 struct rp_consumer rp_collapse_consumer(struct rp_collapse *collapse)
 {
-	struct rp_consumer c = { collapse, rp_collapse_event, RP_CONSUMER_CALLCHAIN };
+	/* The table is the collapse's own, and a sample's line is built from
+	 * what the pipeline resolved (comm, names of symbols and DSOs, which
+	 * only sideband changes, and the stage waits for those): with three
+	 * threads or more it fills on the stage while the pipeline's thread
+	 * resolves later samples. */
+	struct rp_consumer c = { collapse, rp_collapse_event,
+				 RP_CONSUMER_CALLCHAIN | RP_CONSUMER_OWN_THREAD };
 
 	return c;
 }
