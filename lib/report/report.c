@@ -2542,8 +2542,11 @@ static int rp_cmp_key_collapse(const struct rp_report *r, enum rp_sort_key key,
 
 	if (key != RP_SORT_SYM)
 		return rp_cmp_key_sort(r, key, a, b);
+	/* perf's _sort__addr_cmp(): the sign of the u64 difference, which
+	 * is no order for addresses 2^63 or more apart (garbage frames of
+	 * a stack without frame pointers): the trees' shapes decide. */
 	if (!a->k.sym && !b->k.sym)
-		return rp_cmp_i64((int64_t)a->k.ip, (int64_t)b->k.ip);
+		return rp_cmp_asc_wrap(a->k.ip, b->k.ip);
 	c = rp_ekey_cmp(RP_SORT_DSO, &a->k, &b->k);
 	if (c)
 		return c;
@@ -2562,7 +2565,6 @@ struct rp_sorting {
 	uint32_t pairs; /* of each entry: members after the leader (0: no group) */
 	int children;
 	int graph;
-	int stable;     /* ties left to the order entries come in (perf's output tree) */
 };
 
 /* perf's _sort__dso_cmp(left, right) as the branch and memory keys call
@@ -2820,7 +2822,8 @@ static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist
 	}
 }
 
-/* perf's hist_entry__sort(): the sort list in order. */
+/* perf's hist_entry__sort(): the sort list in order.  Ties are left to
+ * the order the entries come in (perf's output tree, rp_rbsort()). */
 static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
@@ -2838,12 +2841,6 @@ static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
-	if (st->stable)
-		return 0;
-	/* Ties keep the order of perf's collapsed tree. */
-	for (i = 0; i < r->nr_keys; i++)
-		if ((c = rp_cmp_key_collapse(r, r->keys[i], a, b)))
-			return c;
 	return 0;
 }
 
@@ -3509,44 +3506,37 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	rp_calc_widths(r, h, &w);
 	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
 				 .graph = graph };
-	if (children && graph) {
-		/* Not a total order then: build perf's output tree, fed in
-		 * the order of its collapsed tree. */
-		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_collapse_order,
-			&st);
+	/* perf inserts its entries, in the order they were created (with
+	 * --children: a sample's own entry, then those of its stack's
+	 * frames), into its input tree (se_cmp), and from that tree's order
+	 * into its output tree, where ties go right.  The input comparison
+	 * is not a total order with `sym` but no `dso` key (resolved
+	 * entries compare by DSO first, unresolved ones by address only) nor
+	 * for unresolved addresses 2^63 or more apart (perf's u64
+	 * difference taken as signed: garbage frames of stacks without frame
+	 * pointers), and the output comparison is not one with --children
+	 * and graphs (graph depths only within a thread): the order of tied
+	 * rows is the trees'.  h->entries is still in creation order here;
+	 * replay the trees. */
+	if (!r->input_ordered)
+		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
+	/* A comm key makes perf collapse: a second tree, fed from the
+	 * first, with the same comparison for the other keys. */
+	for (size_t j = 0; !rc && j < r->nr_keys; j++)
+		if (r->keys[j] == RP_SORT_COMM) {
+			/* With a key that is no total order, perf's collapse
+			 * merges entries its input tree kept apart, when it
+			 * meets them. */
+			if (r->nontotal)
+				rc = rp_rbmerge((void **)h->entries, &h->nr_entries,
+						rp_entry_tree_cmp, rp_entry_merge, r);
+			else
+				rc = rp_rbsort((void **)h->entries, h->nr_entries,
+					       rp_entry_collapse_order, &st);
+			break;
+		}
+	if (!rc)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
-	} else if (!children) {
-		/* perf inserts its entries, in the order they were created,
-		 * into its input tree (se_cmp), and from that tree's order into
-		 * its output tree, where ties go right.  With `sym` but no
-		 * `dso` key the input comparison is not a total order
-		 * (resolved entries compare by DSO first, unresolved ones by
-		 * address only), so the order of tied rows is the trees':
-		 * h->entries is still in creation order here; replay both. */
-		if (!r->input_ordered)
-			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
-		/* A comm key makes perf collapse: a second tree, fed from the
-		 * first, with the same comparison for the other keys. */
-		for (size_t j = 0; !rc && j < r->nr_keys; j++)
-			if (r->keys[j] == RP_SORT_COMM) {
-				/* With a key that is no total order, perf's
-				 * collapse merges entries its input tree kept
-				 * apart, when it meets them. */
-				if (r->nontotal)
-					rc = rp_rbmerge((void **)h->entries, &h->nr_entries,
-							rp_entry_tree_cmp, rp_entry_merge, r);
-				else
-					rc = rp_rbsort((void **)h->entries, h->nr_entries,
-						       rp_entry_collapse_order, &st);
-				break;
-			}
-		st.stable = 1;
-		if (!rc)
-			rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
-	} else {
-		qsort_r(h->entries, h->nr_entries, sizeof(h->entries[0]), rp_entry_order, &st);
-		rc = 0;
-	}
 	if (rc)
 		return rc;
 

@@ -13,6 +13,8 @@
  *                sig_data at byte 120); perf's header.c write_event_desc.
  *   lost-fork    threads sampled before their first COMM, without FORK
  *                (see mk_lost_fork).
+ *   wild-stack   call stacks holding words that are no addresses, as in a
+ *                program without frame pointers (see mk_wild_stack).
  *   mmap2-early  MMAP2 records without prot and flags (Linux 3.12-3.15,
  *                3.10 with MMAP2 backported; see put_mmap2).
  *   mmap2-current  the same records in the layout of Linux 3.16 and later.
@@ -161,6 +163,60 @@ static int mk_lost_fork(struct tb_buf *out)
 	for (int i = 0; i < 4; i++) {
 		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i != 0);
 		put_cc_sample(&f.data, &a, 300, 301, t++, i == 3 ? 0x402000 : 0x403000, 1);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+/*
+ * wild-stack: call stacks of a program without frame pointers, as perf
+ * records them (perf record -g of gcc's cc1): after the sampled ip and its
+ * caller, words of the stack that are no return addresses, anywhere in
+ * the 64-bit space, in no map.  perf's children view makes an entry of
+ * each, unresolved, and compares two of them by the u64 difference of
+ * their addresses taken as signed (util/sort.c _sort__addr_cmp), which is
+ * no order for addresses 2^63 or more apart: rows that tie on every
+ * figure come in the order of perf's trees.  Each sample's period is the
+ * same, so the entries of the words of one sample tie.  The words come
+ * from a fixed LCG (Knuth's MMIX constants), PERF_CONTEXT_* values (from
+ * -4095 up) left out.  Format: perf_event.h PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_wild_stack(struct tb_buf *out)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
+	uint64_t id = 51, t = 1000, x = 0x5eed;
+
+	a.size = 128;
+	a.flags &= ~RP_ATTR_FREQ;
+	a.sample_period = 100000;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id, 1);
+	put_comm(&f.data, &a, 700, 700, "wild", t++, 1);
+	put_mmap(&f.data, &a, 700, 0x400000, 0x10000, 0, "/rp-mkdata/wild-app", t++);
+	for (unsigned i = 0; i < 64; i++) {
+		uint64_t cc[2 + 8 + 1];
+		uint32_t n = 0;
+		uint64_t ip = 0x401000 + 0x40u * (i % 8);
+
+		cc[n++] = RP_CONTEXT_USER;
+		cc[n++] = ip;
+		for (unsigned k = 0; k < 2 + i % 7; k++) {
+			do
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+			while (x >= (uint64_t)-4095);
+			cc[n++] = x;
+		}
+		cc[n++] = 0x402000 + 0x10u * (i % 3);
+
+		struct tb_sample s = { .ip = ip, .pid = 700, .tid = 700, .time = t++,
+				       .period = 100000, .callchain_nr = n, .callchain = cc };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
 	}
 	put_common_features(&f);
 	put_event_desc(&f, "cpu-clock");
@@ -425,6 +481,7 @@ static const struct {
 } kinds[] = {
 	{ "attr-flags", mk_attr_flags },
 	{ "lost-fork", mk_lost_fork },
+	{ "wild-stack", mk_wild_stack },
 	{ "mmap2-early", mk_mmap2_early },
 	{ "mmap2-current", mk_mmap2_current },
 	{ "pipe-legacy", mk_pipe_legacy },

@@ -374,6 +374,68 @@ static void test_recursion_kernel(void **state)
 	rp_report_free(r);
 }
 
+/* A frame of a word of the stack that is no address: in no map. */
+static struct rp_frame wild(uint64_t ip)
+{
+	struct rp_frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.al.ip = ip;
+	f.al.addr = ip;
+	f.al.level = '.';
+	f.al.cpumode = RP_MISC_USER;
+	return f;
+}
+
+/*
+ * Unresolved frames whose addresses are 2^63 or more apart: perf's
+ * sort__sym_cmp() compares two unresolved entries by _sort__addr_cmp(),
+ * the u64 difference taken as signed (x before y when (int64_t)(y - x)
+ * > 0), which is no order.  With L = 0x10, A = 0x1000, B = 2^63 and
+ * C = 0xc000000000000000: C<L, C<A, L<A, L<B, A<B, B<C (C<A<B<C is a
+ * cycle).  perf makes the entries in the order L (the sample's own),
+ * then the frames in caller order, A, B, C (L's frame is skipped: it is
+ * L's entry), and inserts them so into its input tree (lib/rbtree.c,
+ * ties and "greater" to the right):
+ *   L; A right of L; B right of A, rotated: A(L, B); C left of L, the
+ *   red uncle B recoloured: A(L(C, -), B).  In order: C L A B.
+ * The comm key makes perf collapse: C L A B inserted again: C; L right
+ * of C; A right of L, rotated: L(C, A); B right of A: L(C, A(-, B)).
+ * In order: C L A B.  The output tree puts L first (its Self) and keeps
+ * the tied C A B in that order (ties go right): not the unsigned order
+ * (A B C) nor the signed one (B C A).
+ */
+static void test_children_wild_order(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .children = 1,
+				     .call_graph = RP_CALL_GRAPH_NONE };
+	/* leaf first: L, then C B A up to the outermost */
+	struct rp_frame s[4] = { wild(0x10), wild(0xc000000000000000ull),
+				 wild(0x8000000000000000ull), wild(0x1000) };
+
+	(void)state;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	feed(rp_report_consumer(r), s, 4, 1);
+	char *got = render(r);
+	const char *want =
+		HEAD "#\n# Total Lost Samples: 0\n#\n"
+		"# Samples: 1  of event 'cpu-clock'\n# Event count (approx.): 1000\n#\n"
+		"# Children      Self  Command  Shared Object     Symbol                \n"
+		"# ........  ........  .......  ................  ......................\n"
+		"#\n"
+		"   100.00%   100.00%  w        [unknown]         [.] 0x0000000000000010\n"
+		"   100.00%     0.00%  w        [unknown]         [.] 0xc000000000000000\n"
+		"   100.00%     0.00%  w        [unknown]         [.] 0x0000000000001000\n"
+		"   100.00%     0.00%  w        [unknown]         [.] 0x8000000000000000\n"
+		"\n\n";
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
+	assert_string_equal(got, want);
+	free(got);
+	rp_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_fractal),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_recursion_kernel),
+		cmocka_unit_test(test_children_wild_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
