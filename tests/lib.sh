@@ -195,6 +195,24 @@ rp_same() {
 	return 1
 }
 
+# rp_report_agree DATA TAG [OPTS...]: `perf report --stdio OPTS` of DATA
+# without perf's closing tip (3 lines) in TAG.perf, `readperf report OPTS`
+# in TAG.rp; fail unless perf printed rows, readperf ran, and the two are
+# equal.
+rp_report_agree() {
+	local data=$1 tag=$2
+	shift 2
+	if ! perf report -i "$data" --stdio "$@" >"$tag.full" 2>"$tag.err" ||
+		! grep -q '%' "$tag.full"; then
+		cat "$tag.err" >&2
+		fail "perf report $* failed"
+		return
+	fi
+	head -n -3 "$tag.full" >"$tag.perf"
+	"$RP" report "$@" "$data" >"$tag.rp" 2>"$tag.rp.err" || fail "readperf report $* failed"
+	rp_same "report $*" "$tag.perf" "$tag.rp" && echo "ok   report $*"
+}
+
 # rp_report_unaffected TAG DIR LIB DATA: `readperf report DATA` with
 # LD_LIBRARY_PATH=DIR (where LIB, a library readperf loads on demand,
 # cannot be loaded) prints report.expected (its output without DIR);

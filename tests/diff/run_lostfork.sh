@@ -29,15 +29,7 @@ for opts in "" "--no-children" "--no-children -g caller" "-g caller" \
 	"-g fractal,0.5,callee,function,count" "-n --show-total-period"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the options are words
-	if ! perf report -i lf.data --stdio $opts >"r$n.full" 2>"r$n.err" || ! grep -q '%' "r$n.full"; then
-		cat "r$n.err" >&2
-		fail "perf report $opts failed"
-		continue
-	fi
-	head -n -3 "r$n.full" >"r$n.perf"
-	# shellcheck disable=SC2086
-	"$RP" report $opts lf.data >"r$n.rp" 2>"r$n.rp.err" || fail "readperf report $opts failed"
-	rp_same "report $opts" "r$n.perf" "r$n.rp" && echo "ok   report $opts"
+	rp_report_agree lf.data "r$n" $opts
 done
 # The samples before the COMM are in the renamed rows (else the
 # comparison above would not cover the override).

@@ -30,15 +30,7 @@ for opts in "" "-g none" "-g callee" "--sort dso,sym" "--no-children" \
 	"--no-children -g none" "-n --show-total-period"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the options are words
-	if ! perf report -i ws.data --stdio $opts >"r$n.full" 2>"r$n.err" || ! grep -q '%' "r$n.full"; then
-		cat "r$n.err" >&2
-		fail "perf report $opts failed"
-		continue
-	fi
-	head -n -3 "r$n.full" >"r$n.perf"
-	# shellcheck disable=SC2086
-	"$RP" report $opts ws.data >"r$n.rp" 2>"r$n.rp.err" || fail "readperf report $opts failed"
-	rp_same "report $opts" "r$n.perf" "r$n.rp" && echo "ok   report $opts"
+	rp_report_agree ws.data "r$n" $opts
 done
 
 # The file tests the trees only if perf's tied unresolved rows are in

@@ -127,6 +127,25 @@ static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pi
 }
 
 /*
+ * Starts f with one attr (its id *id): samples of ip, tid, time, period
+ * and callchain at a fixed period of 100000, as perf record -g -c 100000
+ * writes them (perf_event.h perf_event_attr).  Returns the attr, which
+ * the records after it are written with.
+ */
+static struct rp_attr cc_file_init(struct tb_file *f, uint64_t *id)
+{
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
+
+	a.size = 128;
+	a.flags &= ~RP_ATTR_FREQ;
+	a.sample_period = 100000;
+	tb_file_init(f, 0);
+	tb_file_attr(f, &a, id, 1);
+	return a;
+}
+
+/*
  * lost-fork: threads whose FORK record was lost (perf record -m too
  * small, or a recording that started after they were made) and that were
  * named only later: samples of pid 300 (tids 300 and 301) before any COMM,
@@ -139,15 +158,9 @@ static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pi
 static int mk_lost_fork(struct tb_buf *out)
 {
 	struct tb_file f;
-	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
-					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
 	uint64_t id = 21, t = 1000;
+	struct rp_attr a = cc_file_init(&f, &id);
 
-	a.size = 128;
-	a.flags &= ~RP_ATTR_FREQ;
-	a.sample_period = 100000;
-	tb_file_init(&f, 0);
-	tb_file_attr(&f, &a, &id, 1);
 	put_comm(&f.data, &a, 100, 100, "parent", t++, 1);
 	put_mmap(&f.data, &a, 300, 0x400000, 0x10000, 0, "/rp-mkdata/lost-fork-app", t++);
 	put_mmap(&f.data, &a, 400, 0x500000, 0x10000, 0, "/rp-mkdata/lost-fork-other", t++);
@@ -187,15 +200,9 @@ static int mk_lost_fork(struct tb_buf *out)
 static int mk_wild_stack(struct tb_buf *out)
 {
 	struct tb_file f;
-	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
-					   RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
 	uint64_t id = 51, t = 1000, x = 0x5eed;
+	struct rp_attr a = cc_file_init(&f, &id);
 
-	a.size = 128;
-	a.flags &= ~RP_ATTR_FREQ;
-	a.sample_period = 100000;
-	tb_file_init(&f, 0);
-	tb_file_attr(&f, &a, &id, 1);
 	put_comm(&f.data, &a, 700, 700, "wild", t++, 1);
 	put_mmap(&f.data, &a, 700, 0x400000, 0x10000, 0, "/rp-mkdata/wild-app", t++);
 	for (unsigned i = 0; i < 64; i++) {

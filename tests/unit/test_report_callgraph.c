@@ -165,6 +165,17 @@ static char *render(struct rp_report *r)
 	return buf;
 }
 
+/* r's text equals want (both printed when not). */
+static void assert_rendered(struct rp_report *r, const char *want)
+{
+	char *got = render(r);
+
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
 /* Variants of one report that must print the same: stacks found by their
  * frames or through the pipeline's stack_id and slot, and stacks built
  * into the graphs at the end or after every new stack (the smallest
@@ -186,11 +197,7 @@ static void check_variant(const struct rp_report_opts *o, const char *want, enum
 	assert_int_equal(!!(rp_report_consumer(r).flags & RP_CONSUMER_CALLCHAIN),
 			 o->call_graph != RP_CALL_GRAPH_NONE || o->children);
 	feed_set(rp_report_consumer(r));
-	char *got = render(r);
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
+	assert_rendered(r, want);
 	rp_report_free(r);
 	fx.stack_ids = 0;
 	fx.slots = 0;
@@ -358,7 +365,6 @@ static void test_recursion_kernel(void **state)
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed(rp_report_consumer(r), s, 4, 2);
-	char *got = render(r);
 	const char *want =
 		HEAD "#\n# Total Lost Samples: 0\n#\n"
 		"# Samples: 2  of event 'cpu-clock'\n# Event count (approx.): 2000\n#\n"
@@ -367,10 +373,7 @@ static void test_recursion_kernel(void **state)
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] fa\n"
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] main\n"
 		"\n\n";
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
+	assert_rendered(r, want);
 	rp_report_free(r);
 }
 
@@ -417,7 +420,6 @@ static void test_children_wild_order(void **state)
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed(rp_report_consumer(r), s, 4, 1);
-	char *got = render(r);
 	const char *want =
 		HEAD "#\n# Total Lost Samples: 0\n#\n"
 		"# Samples: 1  of event 'cpu-clock'\n# Event count (approx.): 1000\n#\n"
@@ -429,10 +431,7 @@ static void test_children_wild_order(void **state)
 		"   100.00%     0.00%  w        [unknown]         [.] 0x0000000000001000\n"
 		"   100.00%     0.00%  w        [unknown]         [.] 0x8000000000000000\n"
 		"\n\n";
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
+	assert_rendered(r, want);
 	rp_report_free(r);
 }
 
