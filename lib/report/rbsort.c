@@ -100,7 +100,7 @@ int rp_rbinc_order(const struct rp_rbinc *t, void **items)
 }
 
 int rp_rbmerge(void **items, size_t *n, int (*cmp)(void *ctx, const void *node, const void *key),
-	       void (*merge)(void *ctx, void *kept, void *item), void *ctx)
+	       int (*merge)(void *ctx, void *kept, void *item), void *ctx)
 {
 	struct rp_rbinc t;
 	void **kept = malloc((*n ? *n : 1) * sizeof(*kept));
@@ -114,7 +114,7 @@ int rp_rbmerge(void **items, size_t *n, int (*cmp)(void *ctx, const void *node, 
 		size_t at = rp_rbinc_find(&t, kept, items[i], cmp, ctx, where);
 
 		if (at != RP_NIL) {
-			merge(ctx, kept[at], items[i]);
+			rc = merge(ctx, kept[at], items[i]);
 			continue;
 		}
 		kept[t.nr] = items[i];

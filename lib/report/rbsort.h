@@ -63,10 +63,10 @@ int rp_rbinc_order(const struct rp_rbinc *t, void **items);
  * perf's hists__collapse_resort(): inserts items[0..*n) in that order
  * into a new tree searched as rp_rbinc_find() does; an item that meets
  * an equal one is handed to merge(ctx, kept, item) and dropped.  Leaves
- * the kept items in the tree's order in items[0..*n).  Returns 0 or
- * RP_ERR_NOMEM.
+ * the kept items in the tree's order in items[0..*n).  Returns 0,
+ * RP_ERR_NOMEM, or the first negative value merge returns (which stops it).
  */
 int rp_rbmerge(void **items, size_t *n, int (*cmp)(void *ctx, const void *node, const void *key),
-	       void (*merge)(void *ctx, void *kept, void *item), void *ctx);
+	       int (*merge)(void *ctx, void *kept, void *item), void *ctx);
 
 #endif

@@ -273,12 +273,14 @@ struct rp_report {
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to */
+	struct rp_stack_link *links;   /* one sample's, with a replayed input tree */
 	enum rp_report_mode mode;
 	/* A key only tells equal from different (mispredict, in_tx,
 	 * abort), or perf computes it only when comparing (srcline_from,
 	 * srcline_to): entries are found as perf's input tree finds them,
 	 * with its comparisons. */
 	int nontotal;
+	int dso_key; /* dso is one of the keys */
 	int input_ordered; /* the entries are in the input tree's order */
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
@@ -901,9 +903,19 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	for (size_t i = 0; i < r->nr_keys; i++) {
 		if (r->keys[i] == RP_SORT_CPU)
 			r->sort_cpu = 1;
-		if (r->keys[i] == RP_SORT_MISPREDICT || r->keys[i] == RP_SORT_IN_TX ||
-		    r->keys[i] == RP_SORT_ABORT || r->keys[i] == RP_SORT_SRCLINE_FROM ||
-		    r->keys[i] == RP_SORT_SRCLINE_TO)
+		if (r->keys[i] == RP_SORT_DSO)
+			r->dso_key = 1;
+	}
+	for (size_t i = 0; i < r->nr_keys; i++) {
+		enum rp_sort_key key = r->keys[i];
+
+		/* Without a dso key, perf's sort__sym_cmp() compares two
+		 * unresolved addresses alone and any other pair by DSO
+		 * first: no order across DSOs. */
+		if (key == RP_SORT_MISPREDICT || key == RP_SORT_IN_TX || key == RP_SORT_ABORT ||
+		    key == RP_SORT_SRCLINE_FROM || key == RP_SORT_SRCLINE_TO ||
+		    ((key == RP_SORT_SYM || key == RP_SORT_IPC_NULL || key == RP_SORT_IPC_LBR) &&
+		     !r->dso_key))
 			r->nontotal = 1;
 	}
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
@@ -981,6 +993,7 @@ void rp_report_free(struct rp_report *report)
 	rp_stacks_release(&report->stacks);
 	free(report->path);
 	free(report->seen);
+	free(report->links);
 	rp_srctext_release(&report->srctext);
 	rp_key_names_release(&report->names);
 	rp_hashmap_release(&report->cgroups);
@@ -1521,15 +1534,24 @@ static int rp_report_override_default_comms(struct rp_report *r)
 }
 
 /*
- * The entries on a new stack, for --children: each entry on the stack
- * gets the period once per sample (perf's hist_entry_iter cumulative
+ * The entries on a stack, for --children: each entry on the stack gets
+ * the period once per sample (perf's hist_entry_iter cumulative
  * callbacks: the first frame of an entry in drawing order counts, later
  * ones are skipped) and, for its graph, the path from that frame on.
- * key is the sample's own entry key (comm, thread, cpu are shared by the
- * stack's entries).
+ * frames[0..nr_frames) is the stack in drawing order, self the sample's
+ * own entry and key its key (comm, thread, cpu are shared by the stack's
+ * entries); links[] (room for nr_frames) and *nr_links get the entries.
+ * With a replayed input tree (rp_report.nontotal) the entries are those
+ * perf's tree finds at this sample, and a frame is skipped when its key
+ * equals one the sample added before, as perf's he_cache does.
  */
-static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct rp_stack *st,
-				const struct rp_hist_entry *key)
+static int rp_hists_tree_findnew(struct rp_report *r, struct rp_hists *h,
+				 struct rp_hist_entry *key, struct rp_hist_entry **out);
+
+static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
+				 const struct rp_cframe *frames, uint32_t nr_frames,
+				 struct rp_hist_entry *self, const struct rp_hist_entry *key,
+				 struct rp_stack_link *links, uint32_t *nr_links)
 {
 	char level = key->k.level;
 	int rc;
@@ -1549,9 +1571,11 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		       ((r->need & (1ull << RP_SORT_CGROUP_ID)) && (key->cg_dev || key->cg_ino)) ||
 		       ((r->need & (1ull << RP_SORT_CODE_PAGE_SIZE)) && key->code_page_size);
 
-	r->seen[0] = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
-	for (uint32_t i = 0; i < st->nr_frames; i++) {
-		const struct rp_cframe *f = &st->frames[i];
+	uint32_t nr = 0;
+
+	r->seen[0] = self;
+	for (uint32_t i = 0; i < nr_frames; i++) {
+		const struct rp_cframe *f = &frames[i];
 		struct rp_hist_entry k = *key;
 		struct rp_hist_entry *e;
 		uint32_t j;
@@ -1581,24 +1605,32 @@ static int rp_report_link_stack(struct rp_report *r, struct rp_hists *h, struct 
 		}
 		if (r->want_srcline && (rc = rp_report_frame_srcline(r, &k, f)))
 			return rc;
-		k.hash = rp_entry_hash(r, &k);
-		e = rp_hists_find(r, h, &k);
-		if (e) {
-			for (j = 0; !nodedupe && j <= st->nr_links && r->seen[j] != e; j++)
+		k.period = k.nr_samples = k.acc_period = k.acc_samples = 0;
+		k.chain = NULL;
+		k.pairs = NULL;
+		if (r->nontotal) {
+			for (j = 0; !nodedupe && j <= nr && !rp_entry_same(r, r->seen[j], &k); j++)
 				;
-			if (!nodedupe && j <= st->nr_links)
+			if (!nodedupe && j <= nr)
 				continue; /* recursion: counted once per sample */
-		} else {
-			k.period = k.nr_samples = k.acc_period = k.acc_samples = 0;
-			k.chain = NULL;
-			k.pairs = NULL;
-			rc = rp_hists_insert(r, h, &k, &e);
-			if (rc)
+			if ((rc = rp_hists_tree_findnew(r, h, &k, &e)))
 				return rc;
+		} else {
+			k.hash = rp_entry_hash(r, &k);
+			e = rp_hists_find(r, h, &k);
+			if (e) {
+				for (j = 0; !nodedupe && j <= nr && r->seen[j] != e; j++)
+					;
+				if (!nodedupe && j <= nr)
+					continue; /* recursion: counted once per sample */
+			} else if ((rc = rp_hists_insert(r, h, &k, &e))) {
+				return rc;
+			}
 		}
-		st->links[st->nr_links++] = (struct rp_stack_link){ e, i };
-		r->seen[st->nr_links] = e;
+		links[nr++] = (struct rp_stack_link){ e, i };
+		r->seen[nr] = e;
 	}
+	*nr_links = nr;
 	return 0;
 }
 
@@ -1750,11 +1782,17 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	if (!r->path) {
 		r->path = malloc(RP_REPORT_MAX_STACK * sizeof(*r->path));
 		r->seen = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->seen));
-		if (!r->path || !r->seen)
+		r->links = malloc(RP_REPORT_MAX_STACK * sizeof(*r->links));
+		if (!r->path || !r->seen || !r->links)
 			return RP_ERR_NOMEM;
 	}
-	struct rp_stack_slot *slot = res->stack_id ? res->stack_slot : NULL;
+	/* A replayed input tree may find other entries for the same frames
+	 * as it grows: the entries are found per sample, and stacks that
+	 * differ in them are told apart. */
+	int per_sample = r->nontotal && r->children;
+	struct rp_stack_slot *slot = res->stack_id && !per_sample ? res->stack_slot : NULL;
 	struct rp_stack *st = slot ? rp_stacks_from_slot(&r->stacks, slot, owner) : NULL;
+	uint32_t nr_links = 0;
 
 	if (!st) {
 		/* perf walks the stack from the drawing's root and stops after
@@ -1770,9 +1808,24 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 							 fr->inline_looked_up, al->addr,
 							 fr->src_file };
 		}
+		if (per_sample) {
+			uint64_t lh = 0;
+
+			if ((rc = rp_report_link_frames(r, h, r->path, (uint32_t)n, self, key,
+							r->links, &nr_links)))
+				return rc;
+			for (uint32_t i = 0; i < nr_links; i++)
+				lh = rp_hash64(lh ^ (uint64_t)(uintptr_t)r->links[i].entry ^
+					       ((uint64_t)r->links[i].from << 48));
+			owner[RP_STACK_OWNER_WORDS - 1] ^= lh << 8;
+		}
 		uint64_t hash = rp_stacks_hash(owner, r->path, n);
 
 		st = rp_stacks_find(&r->stacks, hash, owner, r->path, n);
+		if (st && per_sample &&
+		    (st->nr_links != nr_links ||
+		     memcmp(st->links, r->links, nr_links * sizeof(*r->links))))
+			st = NULL; /* the same frames and links hash, other links */
 		if (!st) {
 			if (rp_stacks_full(&r->stacks) && (rc = rp_report_drain_stacks(r)) < 0)
 				return rc;
@@ -1780,8 +1833,15 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 					   r->children ? n : 0);
 			if (!st)
 				return RP_ERR_NOMEM;
-			if (r->children && (rc = rp_report_link_stack(r, h, st, key)) < 0)
+			if (per_sample) {
+				memcpy(st->links, r->links, nr_links * sizeof(*r->links));
+				st->nr_links = nr_links;
+			} else if (r->children &&
+				   (rc = rp_report_link_frames(r, h, st->frames, st->nr_frames,
+							       self, key, st->links,
+							       &st->nr_links)) < 0) {
 				return rc;
+			}
 		}
 		if (slot)
 			rp_stacks_to_slot(&r->stacks, slot, st);
@@ -1930,7 +1990,7 @@ static int rp_report_sideband(struct rp_report *r, const struct rp_event *ev)
 }
 
 static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key);
-static void rp_entry_merge(void *ctx, void *kept, void *item);
+static int rp_entry_merge(void *ctx, void *kept, void *item);
 
 /* A location of a branch or memory sample (see struct rp_loc). */
 static int rp_loc_fill(struct rp_report *r, struct rp_loc *l, const struct rp_addr_location *al)
@@ -1964,6 +2024,36 @@ static uint64_t rp_loc_unmap(const struct rp_loc *l, uint64_t addr)
 }
 
 /*
+ * The entry perf's input tree of h finds for key (rp_report.nontotal),
+ * made (a copy of key, its counts 0) when the search meets none: *out
+ * gets it.  Returns 0, RP_ERR_LIMIT or RP_ERR_NOMEM.
+ */
+static int rp_hists_tree_findnew(struct rp_report *r, struct rp_hists *h,
+				 struct rp_hist_entry *key, struct rp_hist_entry **out)
+{
+	size_t where[2];
+	size_t at = rp_rbinc_find(&h->tree, (void *const *)h->entries, key, rp_entry_tree_cmp, r,
+				  where);
+	int rc;
+
+	if (at != (size_t)-1) {
+		struct rp_hist_entry *e = h->entries[at];
+
+		/* perf's hists__findnew_entry() moves a found entry to the
+		 * sample's map: without a dso key, an unresolved entry takes
+		 * the DSO of the last sample at its address. */
+		e->k.dso = key->k.dso;
+		e->map_size = key->map_size;
+		*out = e;
+		return 0;
+	}
+	key->hash = rp_entry_hash(r, key);
+	if ((rc = rp_hists_insert(r, h, key, out)))
+		return rc;
+	return rp_rbinc_add(&h->tree, where);
+}
+
+/*
  * Counts one sample (or branch) of `period` into the entry of hists idx
  * that key falls in, made when new; *out gets the entry.  Returns 0,
  * RP_ERR_LIMIT or RP_ERR_NOMEM.
@@ -1982,20 +2072,10 @@ static int rp_report_account(struct rp_report *r, size_t idx, struct rp_hist_ent
 	struct rp_hist_entry *e = r->ecache[slot].e;
 
 	if (r->nontotal) {
-		size_t where[2];
-		size_t at = rp_rbinc_find(&h->tree, (void *const *)h->entries, key,
-					  rp_entry_tree_cmp, r, where);
+		int rc = rp_hists_tree_findnew(r, h, key, &e);
 
-		if (at != (size_t)-1) {
-			e = h->entries[at];
-		} else {
-			int rc;
-
-			key->hash = rp_entry_hash(r, key);
-			if ((rc = rp_hists_insert(r, h, key, &e)) ||
-			    (rc = rp_rbinc_add(&h->tree, where)))
-				return rc;
-		}
+		if (rc)
+			return rc;
 	} else if (!e || r->ecache[slot].idx != idx || !rp_entry_same(r, e, key)) {
 		key->hash = rp_entry_hash(r, key);
 		e = rp_hists_find(r, h, key);
@@ -2547,15 +2627,22 @@ static int rp_cmp_key_collapse(const struct rp_report *r, enum rp_sort_key key,
 	 * a stack without frame pointers): the trees' shapes decide. */
 	if (!a->k.sym && !b->k.sym)
 		return rp_cmp_asc_wrap(a->k.ip, b->k.ip);
-	c = rp_ekey_cmp(RP_SORT_DSO, &a->k, &b->k);
-	if (c)
+	/* perf 6.1.97 and later compare the DSOs here only when dso is not
+	 * a key of its own (commit "perf report: Fix condition in
+	 * sort__sym_cmp()"). */
+	if (!r->dso_key && (c = rp_ekey_cmp(RP_SORT_DSO, &a->k, &b->k)))
 		return c;
 	if (!a->k.sym || !b->k.sym)
 		return (a->k.sym ? 0 : 1) - (b->k.sym ? 0 : 1);
-	c = rp_cmp_i64((int64_t)a->k.sym_start, (int64_t)b->k.sym_start);
-	if (c)
-		return c;
-	return rp_cmp_i64((int64_t)a->k.sym_end, (int64_t)b->k.sym_end);
+	if (a->k.sym_inlined || b->k.sym_inlined) {
+		/* inlined frames by name, equal within overlapping ranges */
+		if ((c = rp_cmp_str(b->k.sym, a->k.sym)))
+			return c;
+		if (a->k.sym_start <= b->k.sym_end && a->k.sym_end >= b->k.sym_start)
+			return 0;
+	}
+	c = rp_cmp_asc_wrap(a->k.sym_start, b->k.sym_start);
+	return c ? c : rp_cmp_asc_wrap(a->k.sym_end, b->k.sym_end);
 }
 
 /* What the comparators of one sort need (qsort_r's and rp_rbsort's
@@ -2766,13 +2853,25 @@ static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key)
 	return 0;
 }
 
-/* perf's hists__collapse_insert_entry() merge: item's figures go to kept. */
-static void rp_entry_merge(void *ctx, void *kept, void *item)
+/* perf's hists__collapse_insert_entry() merge: item's figures and call
+ * graph (callchain_merge()) go to kept.  Returns 0, RP_ERR_NOMEM or
+ * RP_ERR_LIMIT. */
+static int rp_entry_merge(void *ctx, void *kept, void *item)
 {
+	struct rp_report *r = ctx;
 	struct rp_hist_entry *k = kept;
 	const struct rp_hist_entry *e = item;
 
-	(void)ctx;
+	if (e->chain) {
+		unsigned part = rp_report_part_of(r, k);
+		struct rp_ctree *t = part ? &r->parts[part].ctree : &r->ctree;
+		int rc;
+
+		if (!k->chain && !(k->chain = rp_ctree_root(t)))
+			return RP_ERR_NOMEM;
+		if ((rc = rp_ctree_merge(t, k->chain, e->chain)) < 0)
+			return rc;
+	}
 	k->period += e->period;
 	k->nr_samples += e->nr_samples;
 	k->period_sys += e->period_sys;
@@ -2781,6 +2880,7 @@ static void rp_entry_merge(void *ctx, void *kept, void *item)
 	k->period_guest_us += e->period_guest_us;
 	k->acc_period += e->acc_period;
 	k->acc_samples += e->acc_samples;
+	return 0;
 }
 
 /* perf's sort of one hpp column: larger first. */

@@ -15,6 +15,8 @@
  *                (see mk_lost_fork).
  *   wild-stack   call stacks holding words that are no addresses, as in a
  *                program without frame pointers (see mk_wild_stack).
+ *   two-dso      samples and call stacks in two ELF files of this machine,
+ *                resolved and unresolved addresses mixed (see mk_two_dso).
  *   mmap2-early  MMAP2 records without prot and flags (Linux 3.12-3.15,
  *                3.10 with MMAP2 backported; see put_mmap2).
  *   mmap2-current  the same records in the layout of Linux 3.16 and later.
@@ -24,9 +26,15 @@
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builder.h"
 
@@ -221,6 +229,98 @@ static int mk_wild_stack(struct tb_buf *out)
 		cc[n++] = 0x402000 + 0x10u * (i % 3);
 
 		struct tb_sample s = { .ip = ip, .pid = 700, .tid = 700, .time = t++,
+				       .period = 100000, .callchain_nr = n, .callchain = cc };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+	}
+	put_common_features(&f);
+	put_event_desc(&f, "cpu-clock");
+	tb_file_build(&f, out);
+	tb_file_free(&f);
+	return 0;
+}
+
+/* A mapping of a whole ELF file of this machine for mk_two_dso(). */
+struct two_dso_file {
+	char path[PATH_MAX];
+	uint64_t start, len;
+	uintptr_t base; /* where the file is loaded in this process */
+};
+
+static int two_dso_file(struct two_dso_file *m, const void *fn, uint64_t start)
+{
+	Dl_info di;
+	struct stat st;
+
+	if (!dladdr(fn, &di) || !di.dli_fname || !realpath(di.dli_fname, m->path) ||
+	    stat(m->path, &st) < 0) {
+		fprintf(stderr, "rp-mkdata: two-dso: no file for a function\n");
+		return -1;
+	}
+	m->base = (uintptr_t)di.dli_fbase;
+	m->start = start;
+	m->len = ((uint64_t)st.st_size + 0xfff) & ~0xfffull;
+	return 0;
+}
+
+/*
+ * two-dso: one process with two ELF files of this machine mapped whole at
+ * file offset 0 (this program and the C library, found with dladdr(3)),
+ * sampled at functions of each (resolved) and at offsets in each file's
+ * ELF header, which no symbol covers (unresolved; the same offsets in
+ * both files), with call stacks of such addresses.  Without a dso sort
+ * key perf's sort__sym_cmp() compares two unresolved entries by address
+ * alone and any other pair by DSO first, which is no order: perf's input
+ * tree then misses equal entries now and then and keeps two rows of one
+ * key, and the rows' order is the trees'.  Addresses are picked by a
+ * fixed LCG (Knuth's MMIX constants).  The file depends on this machine's
+ * files: the tests compare perf and readperf on it, never a fixed text.
+ * Format: perf_event.h PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_two_dso(struct tb_buf *out)
+{
+	/* Functions of the C library and of this program, by address. */
+	const void *lib_fns[] = { (const void *)getenv, (const void *)qsort,
+				  (const void *)fopen,	(const void *)fclose,
+				  (const void *)puts,	(const void *)strtol,
+				  (const void *)abort,	(const void *)realpath };
+	const void *own_fns[] = { (const void *)put_comm, (const void *)put_mmap,
+				  (const void *)put_cc_sample, (const void *)mk_wild_stack,
+				  (const void *)mk_lost_fork, (const void *)two_dso_file };
+	struct two_dso_file m[2];
+	uint64_t pool[2 * 8 + 8 + 6];
+	size_t np = 0;
+	struct tb_file f;
+	uint64_t id = 61, t = 1000, x = 0xd50;
+
+	if (two_dso_file(&m[0], (const void *)put_comm, 0x555500000000ull) ||
+	    two_dso_file(&m[1], (const void *)getenv, 0x7f0000000000ull))
+		return -1;
+	for (unsigned k = 0; k < 8; k++) {
+		pool[np++] = m[0].start + 0x40 + 0x28u * k;
+		pool[np++] = m[1].start + 0x40 + 0x28u * k;
+	}
+	for (size_t k = 0; k < sizeof(lib_fns) / sizeof(lib_fns[0]); k++)
+		pool[np++] = m[1].start + ((uintptr_t)lib_fns[k] - m[1].base) + 4;
+	for (size_t k = 0; k < sizeof(own_fns) / sizeof(own_fns[0]); k++)
+		pool[np++] = m[0].start + ((uintptr_t)own_fns[k] - m[0].base) + 4;
+
+	struct rp_attr a = cc_file_init(&f, &id);
+
+	put_comm(&f.data, &a, 800, 800, "two-dso", t++, 1);
+	put_mmap(&f.data, &a, 800, m[0].start, m[0].len, 0, m[0].path, t++);
+	put_mmap(&f.data, &a, 800, m[1].start, m[1].len, 0, m[1].path, t++);
+	for (unsigned i = 0; i < 400; i++) {
+		uint64_t cc[1 + 5];
+		uint32_t n = 0;
+
+		cc[n++] = RP_CONTEXT_USER;
+		for (unsigned k = 0; k < 1 + i % 5; k++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			cc[n++] = pool[(x >> 33) % np];
+		}
+
+		struct tb_sample s = { .ip = cc[1], .pid = 800, .tid = 800, .time = t++,
 				       .period = 100000, .callchain_nr = n, .callchain = cc };
 
 		tb_sample(&f.data, &a, RP_MISC_USER, &s);
@@ -489,6 +589,7 @@ static const struct {
 	{ "attr-flags", mk_attr_flags },
 	{ "lost-fork", mk_lost_fork },
 	{ "wild-stack", mk_wild_stack },
+	{ "two-dso", mk_two_dso },
 	{ "mmap2-early", mk_mmap2_early },
 	{ "mmap2-current", mk_mmap2_current },
 	{ "pipe-legacy", mk_pipe_legacy },
