@@ -95,6 +95,7 @@
 struct rp_pair {
 	uint64_t period;
 	uint64_t nr_samples;
+	uint64_t acc_period; /* --children */
 };
 
 /*
@@ -2459,6 +2460,7 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 			}
 			e->pairs[m - 1].period = me->period;
 			e->pairs[m - 1].nr_samples = me->nr_samples;
+			e->pairs[m - 1].acc_period = me->acc_period;
 		}
 	}
 	h->linked = 1;
@@ -3462,20 +3464,22 @@ static uint64_t rp_convert_unit(uint64_t v, char *unit)
  * the pairs; a member without samples shows 0 (perf skips its pair and
  * fills the column with zero). */
 struct rp_member_fig {
-	uint64_t period, nr_samples, total;
+	uint64_t period, nr_samples, acc_period, total;
 };
 
 static struct rp_member_fig rp_member_figure(const struct rp_report *r, size_t lead,
 					     const struct rp_hist_entry *e, uint32_t m)
 {
-	struct rp_member_fig f = { 0, 0, r->hists[lead + m].total_period };
+	struct rp_member_fig f = { 0, 0, 0, r->hists[lead + m].total_period };
 
 	if (m == 0) {
 		f.period = e->period;
 		f.nr_samples = e->nr_samples;
+		f.acc_period = e->acc_period;
 	} else if (f.total && e->pairs) {
 		f.period = e->pairs[m - 1].period;
 		f.nr_samples = e->pairs[m - 1].nr_samples;
+		f.acc_period = e->pairs[m - 1].acc_period;
 	}
 	return f;
 }
@@ -3510,6 +3514,8 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
 		case RP_SORT_OVERHEAD_CHILDREN: return e->acc_period;
 		default: break;
 		}
+	} else if (dim == RP_SORT_OVERHEAD_CHILDREN) {
+		return f.acc_period;
 	} else if (dim != RP_SORT_OVERHEAD && dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD) {
 		return 0;
 	}
@@ -3526,8 +3532,7 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 {
 	int unit = rp_hpp_unit(dim);
 	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
-	/* the Children column shows the leader only */
-	uint32_t n = dim == RP_SORT_OVERHEAD_CHILDREN ? 1 : nr_shown;
+	uint32_t n = nr_shown;
 	size_t start = b->len;
 	int rc = 0;
 
@@ -3550,7 +3555,7 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_shown)
 {
 	if (rp_dim_is_hpp(dim))
-		return rp_hpp_unit(dim) * (dim == RP_SORT_OVERHEAD_CHILDREN ? 1 : (int)nr_shown);
+		return rp_hpp_unit(dim) * (int)nr_shown;
 	return rp_key_width((enum rp_sort_key)dim, w);
 }
 
@@ -3867,10 +3872,6 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	}
 	for (size_t i = 0; i < report->nr_hists; i++)
 		total += report->hists[i].nr_samples;
-	enum rp_report_group saved_mode = report->group_mode;
-	/* readperf shows --children without the group view. */
-	if (children)
-		report->group_mode = RP_REPORT_GROUP_OFF;
 	/* perf prints nothing more when no event has a sample. */
 	if (total) {
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", report->lost_samples);
@@ -3885,7 +3886,6 @@ int rp_report_write(struct rp_report *report, FILE *out)
 			rc = rp_write_hists(report, g, i, out, &b, children, graph);
 		}
 	}
-	report->group_mode = saved_mode;
 	if (!rc && report->mode == RP_MODE_BRANCH)
 		rp_report_write_branch_stats(report, out);
 	free(b.p);
