@@ -73,7 +73,19 @@ struct rp_script_opts {
 	/* Threads that format samples (the printer's own pool, beside the
 	 * pipeline's); 0 or 1: samples are formatted as they come. */
 	unsigned nr_threads;
+	/* perf's -G (--hide-call-graph): every sample on one line, with its
+	 * own ip, symbol and DSO, as for events without call stacks. */
+	int hide_callchain;
+	/* The time field (RP_SCRIPT_TIME_*): as recorded, perf's --reltime
+	 * (since the first record printed with a time) or --deltatime (since
+	 * the previous one; 0 for the first).  ns, shown as the time is. */
+	int time_mode;
 };
+
+/* rp_script_opts.time_mode */
+#define RP_SCRIPT_TIME_ABS 0
+#define RP_SCRIPT_TIME_REL 1
+#define RP_SCRIPT_TIME_DELTA 2
 
 struct rp_script;
 

@@ -45,8 +45,10 @@ struct rp_script {
 	uint32_t fields[RP_SCRIPT_NR_TYPES];
 	unsigned show;
 	int nanosecs;
+	int time_mode;      /* RP_SCRIPT_TIME_* */
+	uint64_t time_base; /* the first (REL) or last (DELTA) time shown; 0: none yet */
 	int name_width;
-	int use_callchain; /* some event records call stacks */
+	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
 	struct rp_linebuf lb; /* the record being printed */
@@ -298,6 +300,7 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->session = session;
 	s->show = opts->show;
 	s->nanosecs = opts->nanosecs;
+	s->time_mode = opts->time_mode;
 	s->symbols = opts->symbols;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
@@ -323,7 +326,7 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 			len = RP_SCRIPT_MAX_NAME_WIDTH;
 		if ((int)len > s->name_width)
 			s->name_width = (int)len;
-		if (rp_evsel_attr(ev)->sample_type & RP_SAMPLE_CALLCHAIN)
+		if ((rp_evsel_attr(ev)->sample_type & RP_SAMPLE_CALLCHAIN) && !opts->hide_callchain)
 			s->use_callchain = 1;
 	}
 	/* Tracepoints print their symbols only when they carry call stacks. */
@@ -434,6 +437,27 @@ static void rp_script_time(struct rp_linebuf *b, uint64_t t, int nanosecs)
 	} while (v);
 	rp_lb_pad_strn(b, p, (size_t)(end - p), 12);
 	rp_lb_putn(b, ": ", 2);
+}
+
+/*
+ * The time a record with `fields` shows, in record order (perf's
+ * --reltime and --deltatime keep their base in statics that only records
+ * printing a time move).
+ */
+static uint64_t rp_script_shown_time(struct rp_script *s, uint32_t fields, uint64_t t)
+{
+	uint64_t shown = t;
+
+	if (!(fields & RP_SCRIPT_TIME) || s->time_mode == RP_SCRIPT_TIME_ABS)
+		return t;
+	if (s->time_mode == RP_SCRIPT_TIME_REL) {
+		if (!s->time_base)
+			s->time_base = t;
+		return t - s->time_base;
+	}
+	shown = s->time_base ? t - s->time_base : 0;
+	s->time_base = t;
+	return shown;
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
@@ -665,7 +689,7 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.pid = (int32_t)ev->sid.pid;
 	it.tid = (int32_t)ev->sid.tid;
 	it.cpu = (int32_t)ev->sid.cpu;
-	it.time = ev->sid.time;
+	it.time = rp_script_shown_time(s, it.fields, ev->sid.time);
 	it.period = d->period;
 	it.addr = d->addr;
 	it.comm = res->comm;
@@ -854,9 +878,9 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		.pid = (int32_t)sid.pid,
 		.tid = (int32_t)sid.tid,
 		.cpu = (int32_t)sid.cpu,
-		.time = sid.time,
 		.comm = comm,
 	};
+	it.time = rp_script_shown_time(s, it.fields, sid.time);
 	rp_script_start(s, &s->lb, &it);
 	rp_script_side_body(&s->lb, ev);
 	if (!s->pool)

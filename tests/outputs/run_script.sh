@@ -11,8 +11,10 @@
 #   fixed-*   cpu-clock -c N, cpu-clock/period=N/ with task-clock,
 #             page-faults: fixed periods, no PERIOD in the samples (perf
 #             prints the attr's sample_period; -F period is allowed)
-# and for each file the default output plus field lists (-F) and the
-# --show-task-events / --show-mmap-events / --show-switch-events lines.
+# and for each file the default output plus field lists (-F), the
+# --show-task-events / --show-mmap-events / --show-switch-events lines,
+# -G (--hide-call-graph), --reltime and --deltatime (with sideband lines,
+# whose times move their base as the samples' do).
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check): then it fails.  The
@@ -109,6 +111,12 @@ compare tp f-trace -F comm,tid,cpu,time,trace
 compare tp f-ip -F +ip,+sym
 compare syswide ns --ns
 compare callchain ns-f --ns -F comm,time,ip,sym
+compare callchain hide -G
+compare tpcallchain hide-tp --hide-call-graph
+compare callchain reltime --reltime --show-task-events --show-mmap-events
+compare syswide deltatime --deltatime --ns
+compare switch deltatime-sb --deltatime --show-switch-events
+compare callchain reltime-f --reltime -F comm,ip,sym
 for n in fixed-c fixed-term fixed-pf; do
 	compare "$n" default
 	compare "$n" f-period -F comm,tid,period,event,ip,sym
@@ -116,6 +124,14 @@ for n in fixed-c fixed-term fixed-pf; do
 done
 compare_error plain e-cpu -F comm,cpu
 compare_error plain e-addr -F +addr
+# perf refuses --reltime with --deltatime (its own message); so must readperf.
+if "$RP" script --reltime --deltatime plain.data >/dev/null 2>e-times.err ||
+	! grep -q 'reltime and --deltatime' e-times.err; then
+	echo "FAIL plain e-times: readperf script --reltime --deltatime should fail" >&2
+	failures=$((failures + 1))
+else
+	echo "ok   plain e-times (refused)"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "run_script: $failures comparison(s) failed; files kept in $work" >&2

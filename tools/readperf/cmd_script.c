@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NS };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NS, OPT_RELTIME, OPT_DELTATIME };
 
 static const struct option script_longopts[] = {
 	{ "fields", required_argument, NULL, 'F' },
@@ -12,6 +12,9 @@ static const struct option script_longopts[] = {
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
 	{ "ns", no_argument, NULL, OPT_NS },
+	{ "reltime", no_argument, NULL, OPT_RELTIME },
+	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
+	{ "hide-call-graph", no_argument, NULL, 'G' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -39,6 +42,21 @@ static int script_option(void *o, int c, const char *arg)
 	case OPT_NS:
 		opts->nanosecs = 1;
 		return 1;
+	case OPT_RELTIME:
+	case OPT_DELTATIME: {
+		int mode = c == OPT_RELTIME ? RP_SCRIPT_TIME_REL : RP_SCRIPT_TIME_DELTA;
+
+		/* perf refuses the two together */
+		if (opts->time_mode && opts->time_mode != mode) {
+			cli_errorf("script: --reltime and --deltatime exclude each other");
+			return CLI_OPTION_BAD;
+		}
+		opts->time_mode = mode;
+		return 1;
+	}
+	case 'G':
+		opts->hide_callchain = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -58,11 +76,14 @@ static const struct cli_output_cmd script_cmd = {
 	.help = "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 		"                symoff,dso,addr,period,srcline; \"type:list\", \"+f\", \"-f\" as in perf\n"
 		"      --ns                  times with nanoseconds\n"
+		"      --reltime             times since the first record shown\n"
+		"      --deltatime           times since the previous record shown\n"
+		"  -G, --hide-call-graph     samples on one line, without their call stacks\n"
 		"      --show-task-events    also COMM, FORK and EXIT records\n"
 		"      --show-mmap-events    also MMAP and MMAP2 records\n"
 		"      --show-switch-events  also context switch records\n",
 	.longopts = script_longopts,
-	.shortopts = "F:",
+	.shortopts = "F:G",
 	.opts_size = sizeof(struct rp_script_opts),
 	.option = script_option,
 	.prepare = script_prepare,
