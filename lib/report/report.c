@@ -1758,6 +1758,18 @@ static int rp_report_drain_stacks(struct rp_report *r)
 	return rc ? rc : drc;
 }
 
+/* Whether two stacks' links name the same entries from the same frames. */
+static int rp_links_same(const struct rp_stack_link *a, uint32_t na, const struct rp_stack_link *b,
+			 uint32_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (uint32_t i = 0; i < na; i++)
+		if (a[i].entry != b[i].entry || a[i].from != b[i].from)
+			return 0;
+	return 1;
+}
+
 /*
  * The call stack of one sample, held in r->stacks (see stacks_int.h)
  * until the report needs it: its path goes into the graph of the sample's
@@ -1823,9 +1835,7 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		uint64_t hash = rp_stacks_hash(owner, r->path, n);
 
 		st = rp_stacks_find(&r->stacks, hash, owner, r->path, n);
-		if (st && per_sample &&
-		    (st->nr_links != nr_links ||
-		     memcmp(st->links, r->links, nr_links * sizeof(*r->links))))
+		if (st && per_sample && !rp_links_same(st->links, st->nr_links, r->links, nr_links))
 			st = NULL; /* the same frames and links hash, other links */
 		if (!st) {
 			if (rp_stacks_full(&r->stacks) && (rc = rp_report_drain_stacks(r)) < 0)
@@ -1835,7 +1845,8 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			if (!st)
 				return RP_ERR_NOMEM;
 			if (per_sample) {
-				memcpy(st->links, r->links, nr_links * sizeof(*r->links));
+				for (uint32_t i = 0; i < nr_links; i++)
+					st->links[i] = r->links[i];
 				st->nr_links = nr_links;
 			} else if (r->children &&
 				   (rc = rp_report_link_frames(r, h, st->frames, st->nr_frames,
