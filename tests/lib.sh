@@ -185,6 +185,17 @@ fail() {
 	failures=$((failures + 1))
 }
 
+# rp_done MESSAGE: exit 1 after failures (saying where rp_workdir's files
+# are kept), else print MESSAGE and exit 0.
+rp_done() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$rp_name: $failures check(s) failed; files kept in $rp_work_dir" >&2
+		exit 1
+	fi
+	echo "$rp_name: $1"
+	exit 0
+}
+
 # rp_same TAG EXPECTED ACTUAL: status 0 when the two files are equal;
 # else fail and the first 40 lines of their diff (- EXPECTED,
 # + ACTUAL).

@@ -446,7 +446,7 @@ static void rp_script_time(struct rp_linebuf *b, uint64_t t, int nanosecs)
  */
 static uint64_t rp_script_shown_time(struct rp_script *s, uint32_t fields, uint64_t t)
 {
-	uint64_t shown = t;
+	uint64_t delta;
 
 	if (!(fields & RP_SCRIPT_TIME) || s->time_mode == RP_SCRIPT_TIME_ABS)
 		return t;
@@ -455,9 +455,9 @@ static uint64_t rp_script_shown_time(struct rp_script *s, uint32_t fields, uint6
 			s->time_base = t;
 		return t - s->time_base;
 	}
-	shown = s->time_base ? t - s->time_base : 0;
+	delta = s->time_base ? t - s->time_base : 0;
 	s->time_base = t;
-	return shown;
+	return delta;
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */

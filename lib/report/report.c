@@ -3543,11 +3543,10 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 {
 	int unit = rp_hpp_unit(dim);
 	int pct = dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD;
-	uint32_t n = nr_shown;
 	size_t start = b->len;
 	int rc = 0;
 
-	for (uint32_t m = 0; !rc && m < n; m++) {
+	for (uint32_t m = 0; !rc && m < nr_shown; m++) {
 		uint64_t total, v = rp_hpp_value(r, lead, e, m, dim, &total);
 
 		if (pct)
@@ -3559,7 +3558,7 @@ static int rp_format_hpp(const struct rp_report *r, size_t lead, uint32_t nr_sho
 	/* with -t the last column is not padded */
 	if (rc || (last && r->field_sep))
 		return rc;
-	return rp_buf_pad(b, start, unit * (int)n);
+	return rp_buf_pad(b, start, unit * (int)nr_shown);
 }
 
 /* A column's width in this section. */

@@ -10,7 +10,7 @@
 #   dwarf_setup PREFIX "${1:-}"   # readperf, perf, compilers, scratch dir
 #   dwarf_build stacks workload   # what the test records
 #   ...
-#   dwarf_done "message"
+#   rp_done "message"            # tests/lib.sh: exit 1 after failures
 #
 # Skips (exit 77) without perf, a C or C++ compiler or python3, unless
 # RP_REQUIRE_PERF=1: then it fails.  The scratch directory is kept on
@@ -161,15 +161,4 @@ report_same() {
 	else
 		same "$tag" "$tag.perf" "$tag.rp"
 	fi
-}
-
-# dwarf_done MESSAGE: exit 1 after failures (saying where the files are
-# kept), else print MESSAGE and exit 0.
-dwarf_done() {
-	if [ "$failures" -ne 0 ]; then
-		echo "$rp_name: $failures check(s) failed; files kept in $work" >&2
-		exit 1
-	fi
-	echo "$rp_name: $1"
-	exit 0
 }

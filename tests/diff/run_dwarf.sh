@@ -74,4 +74,4 @@ fi
 
 rp_collapse_agree stacks || fail "stacks collapse differs from perf's"
 
-dwarf_done "readperf's DWARF call stacks agree with perf's"
+rp_done "readperf's DWARF call stacks agree with perf's"

@@ -127,4 +127,4 @@ empty pf.rp >pf.empty.rp
 echo "pf: $(wc -l <pf.empty.perf) samples without a call stack in perf's output"
 same "pf: samples without a call stack" pf.empty.perf pf.empty.rp
 
-dwarf_done "readperf's DWARF call stacks end where perf's do"
+rp_done "readperf's DWARF call stacks end where perf's do"

@@ -97,4 +97,4 @@ sys.exit(0 if first_same == len(perf) and ours and checked and not bad
          and complete >= 0.95 * ours else 1)
 PY
 
-dwarf_done "readperf walks Go's .debug_frame where perf 6.1 stops at the sampled frame"
+rp_done "readperf walks Go's .debug_frame where perf 6.1 stops at the sampled frame"

@@ -72,4 +72,4 @@ for t in stacks workload; do
 	report_same $t-report $t.data "" --no-children
 done
 
-dwarf_done "readperf's DWARF call stacks of ld.lld-linked programs equal perf's"
+rp_done "readperf's DWARF call stacks of ld.lld-linked programs equal perf's"

@@ -88,4 +88,4 @@ grep -q '%' report.perf || fail "perf report printed no rows (test problem)"
 rp_same "report --no-children --no-inline" report.perf report.rp &&
 	echo "ok   report --no-children --no-inline"
 
-dwarf_done "readperf's walks through code without CFI end where perf's do"
+rp_done "readperf's walks through code without CFI end where perf's do"

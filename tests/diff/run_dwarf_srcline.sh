@@ -51,4 +51,4 @@ report_same fp.children-srcline fp.data "--children --sort dso,srcline -g none" 
 report_same fp.children-srcfile fp.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
 RP_DWARF_SKIP=
 
-dwarf_done "readperf's source lines agree with perf's"
+rp_done "readperf's source lines agree with perf's"

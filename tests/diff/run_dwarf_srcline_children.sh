@@ -35,4 +35,4 @@ report_same stacks.children-srcline stacks.data "--children --sort dso,srcline -
 report_same stacks.children-srcfile stacks.data "--children --sort dso,srcfile -g none" --children --sort dso,srcfile -g none
 RP_DWARF_SKIP=
 
-dwarf_done "readperf's --children source lines agree with perf's"
+rp_done "readperf's --children source lines agree with perf's"

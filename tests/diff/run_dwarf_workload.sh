@@ -49,4 +49,4 @@ print(f"exec'd child: {ok}/{n} user-mode stacks reach _start")
 sys.exit(0 if n and ok >= 0.95 * n else 1)
 EOF
 
-dwarf_done "readperf's DWARF call stacks of the workload agree with perf's"
+rp_done "readperf's DWARF call stacks of the workload agree with perf's"

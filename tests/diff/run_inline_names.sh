@@ -110,4 +110,4 @@ else
 	rp_banner "$CXX made no main.cold in coldpart: the cold-part names go unchecked here"
 fi
 
-dwarf_done "readperf names inlined frames as perf does"
+rp_done "readperf names inlined frames as perf does"

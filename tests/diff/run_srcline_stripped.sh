@@ -91,4 +91,4 @@ grep -q '^  wl-nopie-stripped\[4' nopie-s.srcl.perf ||
 	fail "wl-nopie-stripped: perf printed no dso[addr] line at a link-time address (test problem)"
 grep -q '^  sqlite3\[' sqlite3.srcl.perf ||
 	fail "sqlite3: perf printed no dso[addr] line (test problem)"
-dwarf_done "readperf's source lines without DWARF agree with perf's"
+rp_done "readperf's source lines without DWARF agree with perf's"

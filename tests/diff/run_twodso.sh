@@ -41,8 +41,4 @@ done
 awk '/%/ { n[$0 ~ /\[\.\] 0x/ ? "" : $3]++ } END { for (s in n) if (s != "" && n[s] > 1) d++; exit !d }' \
 	r3.perf || fail "perf kept no symbol in two rows of r3.perf: the file does not test the trees"
 
-if [ "$failures" -ne 0 ]; then
-	echo "$rp_name: $failures failure(s); files kept in $work" >&2
-	exit 1
-fi
-echo "$rp_name: passed"
+rp_done passed

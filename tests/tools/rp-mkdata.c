@@ -77,6 +77,24 @@ static void put_common_features(struct tb_file *f)
 	tb_feat_string(tb_file_feat(f, RP_FEAT_ARCH), "x86_64");
 }
 
+/* Ends f, a file of one cpu-clock event, with the common features and its
+ * EVENT_DESC, built into out; frees f.  Returns 0. */
+static int cpu_clock_file_end(struct tb_file *f, struct tb_buf *out)
+{
+	put_common_features(f);
+	put_event_desc(f, "cpu-clock");
+	tb_file_build(f, out);
+	tb_file_free(f);
+	return 0;
+}
+
+/* The next value of a fixed LCG (Knuth's MMIX constants), in *x too. */
+static uint64_t lcg_next(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x;
+}
+
 static int mk_attr_flags(struct tb_buf *out)
 {
 	struct tb_file f;
@@ -97,11 +115,7 @@ static int mk_attr_flags(struct tb_buf *out)
 
 		tb_sample(&f.data, &a, RP_MISC_USER, &s);
 	}
-	put_common_features(&f);
-	put_event_desc(&f, "cpu-clock");
-	tb_file_build(&f, out);
-	tb_file_free(&f);
-	return 0;
+	return cpu_clock_file_end(&f, out);
 }
 
 /* An MMAP record (perf_event.h PERF_RECORD_MMAP) with its trailer. */
@@ -121,6 +135,18 @@ static void put_mmap(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, ui
 	tb_rec_end(b, r);
 }
 
+/* A user-mode sample of period 100000 at ip with the callchain cc[0..n)
+ * (perf_event.h PERF_SAMPLE_CALLCHAIN: context markers included). */
+static void put_chain_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pid,
+			     uint32_t tid, uint64_t time, uint64_t ip, const uint64_t *cc,
+			     uint32_t n)
+{
+	struct tb_sample s = { .ip = ip, .pid = pid, .tid = tid, .time = time, .period = 100000,
+			       .callchain_nr = n, .callchain = cc };
+
+	tb_sample(b, a, RP_MISC_USER, &s);
+}
+
 /* A sample with a user call stack of three frames at ip, ip+0x100 (or
  * ip+0x180 for the other caller), ip+0x200. */
 static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pid, uint32_t tid,
@@ -128,10 +154,8 @@ static void put_cc_sample(struct tb_buf *b, const struct rp_attr *a, uint32_t pi
 {
 	const uint64_t cc[] = { RP_CONTEXT_USER, ip, ip + (other_caller ? 0x180 : 0x100),
 				ip + 0x200 };
-	struct tb_sample s = { .ip = ip, .pid = pid, .tid = tid, .time = time, .period = 100000,
-			       .callchain_nr = 4, .callchain = cc };
 
-	tb_sample(b, a, RP_MISC_USER, &s);
+	put_chain_sample(b, a, pid, tid, time, ip, cc, 4);
 }
 
 /*
@@ -185,11 +209,7 @@ static int mk_lost_fork(struct tb_buf *out)
 		put_cc_sample(&f.data, &a, 300, 300, t++, 0x401000, i != 0);
 		put_cc_sample(&f.data, &a, 300, 301, t++, i == 3 ? 0x402000 : 0x403000, 1);
 	}
-	put_common_features(&f);
-	put_event_desc(&f, "cpu-clock");
-	tb_file_build(&f, out);
-	tb_file_free(&f);
-	return 0;
+	return cpu_clock_file_end(&f, out);
 }
 
 /*
@@ -202,8 +222,8 @@ static int mk_lost_fork(struct tb_buf *out)
  * no order for addresses 2^63 or more apart: rows that tie on every
  * figure come in the order of perf's trees.  Each sample's period is the
  * same, so the entries of the words of one sample tie.  The words come
- * from a fixed LCG (Knuth's MMIX constants), PERF_CONTEXT_* values (from
- * -4095 up) left out.  Format: perf_event.h PERF_SAMPLE_CALLCHAIN.
+ * from a fixed LCG (lcg_next()), PERF_CONTEXT_* values (from -4095 up)
+ * left out.  Format: perf_event.h PERF_SAMPLE_CALLCHAIN.
  */
 static int mk_wild_stack(struct tb_buf *out)
 {
@@ -221,23 +241,14 @@ static int mk_wild_stack(struct tb_buf *out)
 		cc[n++] = RP_CONTEXT_USER;
 		cc[n++] = ip;
 		for (unsigned k = 0; k < 2 + i % 7; k++) {
-			do
-				x = x * 6364136223846793005ull + 1442695040888963407ull;
-			while (x >= (uint64_t)-4095);
+			while (lcg_next(&x) >= (uint64_t)-4095)
+				;
 			cc[n++] = x;
 		}
 		cc[n++] = 0x402000 + 0x10u * (i % 3);
-
-		struct tb_sample s = { .ip = ip, .pid = 700, .tid = 700, .time = t++,
-				       .period = 100000, .callchain_nr = n, .callchain = cc };
-
-		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+		put_chain_sample(&f.data, &a, 700, 700, t++, ip, cc, n);
 	}
-	put_common_features(&f);
-	put_event_desc(&f, "cpu-clock");
-	tb_file_build(&f, out);
-	tb_file_free(&f);
-	return 0;
+	return cpu_clock_file_end(&f, out);
 }
 
 /* A mapping of a whole ELF file of this machine for mk_two_dso(). */
@@ -273,7 +284,7 @@ static int two_dso_file(struct two_dso_file *m, const void *fn, uint64_t start)
  * alone and any other pair by DSO first, which is no order: perf's input
  * tree then misses equal entries now and then and keeps two rows of one
  * key, and the rows' order is the trees'.  Addresses are picked by a
- * fixed LCG (Knuth's MMIX constants).  The file depends on this machine's
+ * fixed LCG (lcg_next()).  The file depends on this machine's
  * files: the tests compare perf and readperf on it, never a fixed text.
  * Format: perf_event.h PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
  */
@@ -315,21 +326,11 @@ static int mk_two_dso(struct tb_buf *out)
 		uint32_t n = 0;
 
 		cc[n++] = RP_CONTEXT_USER;
-		for (unsigned k = 0; k < 1 + i % 5; k++) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			cc[n++] = pool[(x >> 33) % np];
-		}
-
-		struct tb_sample s = { .ip = cc[1], .pid = 800, .tid = 800, .time = t++,
-				       .period = 100000, .callchain_nr = n, .callchain = cc };
-
-		tb_sample(&f.data, &a, RP_MISC_USER, &s);
+		for (unsigned k = 0; k < 1 + i % 5; k++)
+			cc[n++] = pool[(lcg_next(&x) >> 33) % np];
+		put_chain_sample(&f.data, &a, 800, 800, t++, cc[1], cc, n);
 	}
-	put_common_features(&f);
-	put_event_desc(&f, "cpu-clock");
-	tb_file_build(&f, out);
-	tb_file_free(&f);
-	return 0;
+	return cpu_clock_file_end(&f, out);
 }
 
 /*
@@ -406,11 +407,7 @@ static int mk_mmap2(struct tb_buf *out, int early)
 
 		tb_sample(&f.data, &a, RP_MISC_USER, &s);
 	}
-	put_common_features(&f);
-	put_event_desc(&f, "cpu-clock");
-	tb_file_build(&f, out);
-	tb_file_free(&f);
-	return 0;
+	return cpu_clock_file_end(&f, out);
 }
 
 static int mk_mmap2_early(struct tb_buf *out)

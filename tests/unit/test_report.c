@@ -18,6 +18,7 @@
 #include <readperf/report.h>
 
 #include "builder.h"
+#include "report_check.h"
 #include "machine/dso.h"
 
 /* perf report -F overhead,sample,period,KEYS: the keys come from --sort */
@@ -136,28 +137,6 @@ static void feed(struct rp_consumer c, const struct smp *s, unsigned times)
 	}
 }
 
-static char *render(struct rp_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-
-	assert_non_null(out);
-	assert_int_equal(rp_report_write(r, out), 0);
-	fclose(out);
-	return buf;
-}
-
-static void check(struct rp_report *r, const char *want)
-{
-	char *got = render(r);
-
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
 /* The mixed set: resolved, unresolved in a DSO, no map at all. */
 static void feed_mixed(struct rp_consumer c)
 {
@@ -186,7 +165,7 @@ static void test_default_keys(void **state)
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed_mixed(rp_report_consumer(r));
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 7  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 7000\n"
 		    "#\n"
@@ -211,7 +190,7 @@ static void test_field_sep(void **state)
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed_mixed(rp_report_consumer(r));
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 7  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 7000\n"
 		    "#\n"
@@ -240,7 +219,7 @@ static void test_unresolved_dso_width(void **state)
 	struct smp z = { 0, 10, 10, "w", &fx.dso_libc, NULL, 0, '.', 0, -1 };
 	feed(rp_report_consumer(r), &u, 1);
 	feed(rp_report_consumer(r), &z, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 2  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 2000\n"
 		    "#\n"
@@ -256,7 +235,7 @@ static void test_unresolved_dso_width(void **state)
 	o.field_order = RP_F_OLD;
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	feed(rp_report_consumer(r), &u, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 1  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 1000\n"
 		    "#\n"
@@ -281,7 +260,7 @@ static void test_comm_width_and_pid(void **state)
 	set_comm(30, 30, "w");
 	s.comm = "w";
 	feed(rp_report_consumer(r), &s, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 4  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 4000\n"
 		    "#\n"
@@ -317,7 +296,7 @@ static void test_events_and_cpu(void **state)
 	ev.u.lost.lost = 3;
 	assert_int_equal(c.event(c.ctx, &ev, NULL), 0);
 	assert_int_equal(c.event(c.ctx, &ev, NULL), 0);
-	check(r, HEAD "#\n# Total Lost Samples: 6\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 6\n#\n"
 		    "# Samples: 1K of event 'cpu-clock'\n"
 		    "# Event count (approx.): 1001\n"
 		    "#\n"
@@ -354,7 +333,7 @@ static void test_percent_limit_and_sep_char(void **state)
 	struct smp b = { 0, 10, 10, "w", &fx.dso_w, &longsym, 0x3000, '.', 0, -1 };
 	feed(rp_report_consumer(r), &a, 9);
 	feed(rp_report_consumer(r), &b, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 10  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 10000\n"
 		    "#\n"
@@ -378,7 +357,7 @@ static void test_sym_not_last(void **state)
 	set_comm(10, 10, "w");
 	struct smp a = { 0, 10, 10, "w", &fx.dso_w, &sp, 0x2000, '.', 0, -1 };
 	feed(rp_report_consumer(r), &a, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 1  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 1000\n"
 		    "#\n"
@@ -392,7 +371,7 @@ static void test_sym_not_last(void **state)
 	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
 	struct smp b = { 0, 10, 10, "w", &fx.dso_w, &fx.fa, 0x1000, '.', 0, -1 };
 	feed(rp_report_consumer(r), &b, 1);
-	check(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
+	assert_report_text(r, HEAD "#\n# Total Lost Samples: 0\n#\n"
 		    "# Samples: 1  of event 'cpu-clock'\n"
 		    "# Event count (approx.): 1000\n"
 		    "#\n"
@@ -410,7 +389,7 @@ static void test_no_samples(void **state)
 
 	(void)state;
 	assert_int_equal(rp_report_new(&r, fx.session, NULL), 0);
-	check(r, HEAD);
+	assert_report_text(r, HEAD);
 	rp_report_free(r);
 }
 

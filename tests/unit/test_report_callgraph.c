@@ -19,6 +19,7 @@
 #include <readperf/report.h>
 
 #include "builder.h"
+#include "report_check.h"
 #include "machine/dso.h"
 #include "report/report_int.h"
 #include "process_int.h"
@@ -153,29 +154,6 @@ static void feed_set(struct rp_consumer c)
 	feed(c, d, 2, 1);
 }
 
-static char *render(struct rp_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-
-	assert_non_null(out);
-	assert_int_equal(rp_report_write(r, out), 0);
-	fclose(out);
-	return buf;
-}
-
-/* r's text equals want (both printed when not). */
-static void assert_rendered(struct rp_report *r, const char *want)
-{
-	char *got = render(r);
-
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
 /* Variants of one report that must print the same: stacks found by their
  * frames or through the pipeline's stack_id and slot, and stacks built
  * into the graphs at the end or after every new stack (the smallest
@@ -197,7 +175,7 @@ static void check_variant(const struct rp_report_opts *o, const char *want, enum
 	assert_int_equal(!!(rp_report_consumer(r).flags & RP_CONSUMER_CALLCHAIN),
 			 o->call_graph != RP_CALL_GRAPH_NONE || o->children);
 	feed_set(rp_report_consumer(r));
-	assert_rendered(r, want);
+	assert_report_text(r, want);
 	rp_report_free(r);
 	fx.stack_ids = 0;
 	fx.slots = 0;
@@ -373,7 +351,7 @@ static void test_recursion_kernel(void **state)
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] fa\n"
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] main\n"
 		"\n\n";
-	assert_rendered(r, want);
+	assert_report_text(r, want);
 	rp_report_free(r);
 }
 
@@ -431,7 +409,7 @@ static void test_children_wild_order(void **state)
 		"   100.00%     0.00%  w        [unknown]         [.] 0x0000000000001000\n"
 		"   100.00%     0.00%  w        [unknown]         [.] 0x8000000000000000\n"
 		"\n\n";
-	assert_rendered(r, want);
+	assert_report_text(r, want);
 	rp_report_free(r);
 }
 

@@ -19,6 +19,7 @@
 #include <readperf/report.h>
 
 #include "builder.h"
+#include "report_check.h"
 #include "machine/dso.h"
 #include "report/report_int.h"
 
@@ -171,21 +172,6 @@ static void feed(struct rp_report *r, const struct smp *s, unsigned times)
 	}
 }
 
-static void check(struct rp_report *r, const char *want)
-{
-	char *got = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&got, &len);
-
-	assert_non_null(out);
-	assert_int_equal(rp_report_write(r, out), 0);
-	fclose(out);
-	if (strcmp(got, want))
-		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
 static struct rp_report *new_report(const char *sort, const char *sep, double limit)
 {
 	struct rp_report *r;
@@ -237,7 +223,7 @@ static void test_pair_aligned(void **state)
 
 	(void)state;
 	feed_pair(r);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 8  of events 'anon group { cpu-clock, task-clock }'\n"
 	      "# Event count (approx.): 8000\n"
 	      "#\n"
@@ -249,7 +235,7 @@ static void test_pair_aligned(void **state)
 	      "     0.00%  50.00%  w        libc.so.6         [.] 0x0000000000001234\n"
 	      "\n\n" PAGE_FAULTS_SECTION);
 	/* A second write prints the same (the members are linked once). */
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 8  of events 'anon group { cpu-clock, task-clock }'\n"
 	      "# Event count (approx.): 8000\n"
 	      "#\n"
@@ -271,7 +257,7 @@ static void test_pair_field_sep(void **state)
 
 	(void)state;
 	feed_pair(r);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 8  of events 'anon group { cpu-clock, task-clock }'\n"
 	      "# Event count (approx.): 8000\n"
 	      "#\n"
@@ -301,7 +287,7 @@ static void test_pair_percent_limit(void **state)
 
 	(void)state;
 	feed_pair(r);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 8  of events 'anon group { cpu-clock, task-clock }'\n"
 	      "# Event count (approx.): 8000\n"
 	      "#\n"
@@ -330,7 +316,7 @@ static void test_pair_no_group(void **state)
 	(void)state;
 	assert_int_equal(rp_report_set_group(r, RP_REPORT_GROUP_OFF), 0);
 	feed_pair(r);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 4  of events 'cpu-clock'\n"
 	      "# Event count (approx.): 4000\n"
 	      "#\n"
@@ -380,7 +366,7 @@ static void test_triple_named(void **state)
 	feed(r, &fb0, 1);
 	feed(r, &fa2, 1);
 	feed(r, &fb2, 3);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 6  of events 'grp { cpu-clock, page-faults, task-clock }'\n"
 	      "# Event count (approx.): 6000\n"
 	      "#\n"
@@ -397,7 +383,7 @@ static void test_triple_named(void **state)
 	feed(r, &fb0, 1);
 	feed(r, &fa2, 1);
 	feed(r, &fb2, 3);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 6  of events 'grp { cpu-clock, page-faults, task-clock }'\n"
 	      "# Event count (approx.): 6000\n"
 	      "#\n"
@@ -420,7 +406,7 @@ static void test_empty_leader(void **state)
 
 	(void)state;
 	feed(r, &fa2, 2);
-	check(r, HEAD LOST0);
+	assert_report_text(r, HEAD LOST0);
 	rp_report_free(r);
 }
 
@@ -436,7 +422,7 @@ static void test_forced_group(void **state)
 	assert_int_equal(rp_report_set_group(r, RP_REPORT_GROUP_FORCE), 0);
 	feed(r, &fa0, 1);
 	feed(r, &fb1, 1);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 2  of events 'cpu-clock, task-clock'\n"
 	      "# Event count (approx.): 2000\n"
 	      "#\n"
@@ -454,7 +440,7 @@ static void test_forced_group(void **state)
 	assert_int_equal(rp_report_set_group(r, RP_REPORT_GROUP_OFF), 0);
 	feed(r, &fa0, 1);
 	feed(r, &fb1, 1);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 1  of events 'cpu-clock'\n"
 	      "# Event count (approx.): 1000\n"
 	      "#\n"
@@ -477,7 +463,7 @@ static void test_forced_group(void **state)
 	r = new_report("sym", NULL, 0);
 	feed(r, &fa0, 1);
 	feed(r, &fb1, 1);
-	check(r, HEAD LOST0
+	assert_report_text(r, HEAD LOST0
 	      "# Samples: 1  of event 'cpu-clock'\n"
 	      "# Event count (approx.): 1000\n"
 	      "#\n"
