@@ -189,6 +189,7 @@ struct rp_pipeline {
 	uint64_t *uw_ips;
 	size_t uw_ips_alloc;
 	struct rp_filter *filter; /* NULL: every sample */
+	uint32_t max_unwind;      /* unwound frames kept (rp_process_opts.max_stack) */
 	/* RP_CONSUMER_BRANCHES: the sample's branch stack resolved. */
 	struct rp_branch_location *branches;
 	size_t branches_alloc;
@@ -468,14 +469,72 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 				f->src_line = inl[k].line;
 				f->inlined_into_next = k + 1 < nr_inl;
 				f->inline_looked_up = 1;
+				f->unwound = i >= inline_from;
 			}
 			continue;
 		}
-		(*frames)[n] = (struct rp_frame){ .al = al, .inline_looked_up = looked_up };
+		(*frames)[n] = (struct rp_frame){ .al = al,
+						  .inline_looked_up = looked_up,
+						  .unwound = i >= inline_from };
 		n++;
 	}
 	*nr = n;
 	return 0;
+}
+
+/* Callchains are arrays of rp_frame handed to consumers: its size is
+ * their stride, part of the ABI (abi/minor.abignore). */
+_Static_assert(sizeof(struct rp_frame) == 72, "rp_frame's size is part of the ABI");
+
+/* The end of the first max_stack frames of [lo, hi), counted from lo
+ * (an inline chain's frames counting as its last one). */
+static uint32_t rp_chain_inner_end(const struct rp_frame *f, uint32_t lo, uint32_t hi,
+				   uint32_t max_stack)
+{
+	uint32_t counted = 0;
+
+	for (uint32_t i = lo; i < hi && counted < max_stack; i++)
+		if (!f[i].inlined_into_next && ++counted == max_stack)
+			return i + 1;
+	return counted < max_stack ? hi : lo;
+}
+
+void rp_chain_pick(struct rp_chain_pick *pick, const struct rp_frame *f, size_t nr,
+		   uint32_t max_stack, int caller)
+{
+	uint32_t n = (uint32_t)nr; /* (frames are counted in a uint32_t) */
+	uint32_t recorded = 0, lo = 0, hi;
+
+	memset(pick, 0, sizeof(*pick));
+
+	while (recorded < n && !f[recorded].unwound)
+		recorded++;
+	if (caller) {
+		/* the outermost recorded frames: stop at the first beyond */
+		uint32_t counted = 0;
+
+		lo = recorded;
+		while (lo > 0 && (f[lo - 1].inlined_into_next || counted < max_stack)) {
+			counted += !f[lo - 1].inlined_into_next;
+			lo--;
+		}
+		hi = recorded;
+	} else {
+		hi = rp_chain_inner_end(f, 0, recorded, max_stack);
+	}
+	pick->caller = caller;
+	uint32_t uw_hi = rp_chain_inner_end(f, recorded, n, max_stack);
+
+	if (hi > lo) {
+		pick->span[pick->nr_spans].lo = lo;
+		pick->span[pick->nr_spans++].hi = hi;
+		pick->nr += hi - lo;
+	}
+	if (uw_hi > recorded) {
+		pick->span[pick->nr_spans].lo = recorded;
+		pick->span[pick->nr_spans++].hi = uw_hi;
+		pick->nr += uw_hi - recorded;
+	}
 }
 
 /* A hash of a stack's entries: four independent lanes, so that the
@@ -633,6 +692,9 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 				   p->uw_ips + nr + 1, RP_UNWIND_MAX_STACK);
 	}
 
+	/* perf's walk stops after --max-stack frames */
+	if (n > p->max_unwind)
+		n = p->max_unwind;
 	*ips = p->uw_ips;
 	*inline_from = nr + 1;
 	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
@@ -1877,9 +1939,10 @@ static int rp_process_threaded(struct rp_pipeline *p, struct rp_session *session
 
 static int rp_process_run(struct rp_session *session, struct rp_machine *machine,
 			  struct rp_symbols *symbols, const struct rp_consumer *consumers,
-			  size_t nr_consumers, unsigned nr_threads, struct rp_filter *filter)
+			  size_t nr_consumers, const struct rp_process_opts *o)
 {
 	struct rp_pipeline *p = calloc(1, sizeof(*p));
+	unsigned nr_threads = o->nr_threads ? o->nr_threads : 1;
 	struct rp_event ev;
 	int ret = 0, ran = 0;
 
@@ -1890,7 +1953,9 @@ static int rp_process_run(struct rp_session *session, struct rp_machine *machine
 	p->session = session;
 	p->consumers = consumers;
 	p->nr_consumers = nr_consumers;
-	p->filter = filter;
+	p->filter = o->filter;
+	p->max_unwind = o->max_stack_set && o->max_stack < RP_UNWIND_MAX_STACK ? o->max_stack
+										 : RP_UNWIND_MAX_STACK;
 	p->gen = 1;
 	/* With a second CPU, the kernel formats /proc/kallsyms for us while
 	 * the records are read, when some event samples the kernel.  Started
@@ -1951,8 +2016,9 @@ int rp_process_mt(struct rp_session *session, struct rp_machine *machine,
 		  struct rp_symbols *symbols, const struct rp_consumer *consumers,
 		  size_t nr_consumers, unsigned nr_threads)
 {
-	return rp_process_run(session, machine, symbols, consumers, nr_consumers, nr_threads,
-			      NULL);
+	struct rp_process_opts o = { .sz = sizeof(o), .nr_threads = nr_threads };
+
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers, &o);
 }
 
 int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
@@ -1963,13 +2029,14 @@ int rp_process_ext(struct rp_session *session, struct rp_machine *machine,
 
 	if (rp_opts_copy(&o, sizeof(o), opts) < 0)
 		return RP_ERR_INVAL;
-	return rp_process_run(session, machine, symbols, consumers, nr_consumers,
-			      o.nr_threads, o.filter);
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers, &o);
 }
 
 int rp_process(struct rp_session *session, struct rp_machine *machine,
 	       struct rp_symbols *symbols, const struct rp_consumer *consumers,
 	       size_t nr_consumers)
 {
-	return rp_process_run(session, machine, symbols, consumers, nr_consumers, 1, NULL);
+	struct rp_process_opts o = { .sz = sizeof(o), .nr_threads = 1 };
+
+	return rp_process_run(session, machine, symbols, consumers, nr_consumers, &o);
 }

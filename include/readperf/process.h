@@ -42,6 +42,14 @@ struct rp_frame {
 	 * line; 0 for other frames.
 	 */
 	uint8_t inline_looked_up;
+	/*
+	 * 1 for a frame unwound from the sample's copy of the user stack
+	 * (--call-graph dwarf: perf's thread__resolve_callchain_unwind()),
+	 * 0 for one of the recorded PERF_SAMPLE_CALLCHAIN.  Unwound frames
+	 * come after the recorded ones.  (This field lies in what was the
+	 * struct's padding: the size and the other offsets are unchanged.)
+	 */
+	uint8_t unwound;
 };
 
 /*
@@ -196,6 +204,18 @@ struct rp_process_opts {
 	 * filter is used (its caches written) during the call only.
 	 */
 	struct rp_filter *filter;
+	/*
+	 * perf's --max-stack as it applies to unwinding, only when
+	 * max_stack_set (else 127, the most ever unwound): a --call-graph
+	 * dwarf sample's callchain gets only the innermost max_stack frames
+	 * of its user stack's walk, and only these are resolved and their
+	 * inline chains looked up, as perf does (inline names depend on the
+	 * lookups made before: docs/unwind.md).  The recorded frames are all
+	 * delivered: which of them perf keeps depends on the order a
+	 * consumer draws them in (rp_report_opts.max_stack).
+	 */
+	uint32_t max_stack;
+	int max_stack_set;
 };
 
 /*

@@ -192,6 +192,18 @@ struct rp_report_opts {
 	 * same whatever the count (at most 64 are used).
 	 */
 	unsigned nr_threads;
+	/*
+	 * perf's --max-stack, only when max_stack_set (else the kernel's
+	 * default, 127): how many frames of each call stack the graphs,
+	 * --children and the parent key look at.  Of the recorded
+	 * callchain, the first max_stack frames from the drawing's root
+	 * (the outermost in caller order, the innermost in callee order);
+	 * of the frames unwound from a --call-graph dwarf sample's user
+	 * stack, the innermost max_stack; an address's inlined frames count
+	 * as one.  0: no frames.
+	 */
+	uint32_t max_stack;
+	int max_stack_set;
 };
 
 struct rp_report;

@@ -80,6 +80,15 @@ struct rp_script_opts {
 	 * (since the first record printed with a time) or --deltatime (since
 	 * the previous one; 0 for the first).  ns, shown as the time is. */
 	int time_mode;
+	/*
+	 * perf's --max-stack, only when max_stack_set (else 127): at most
+	 * max_stack frames of each recorded callchain, the innermost, and
+	 * at most max_stack frames unwound from a --call-graph dwarf
+	 * sample's user stack, the innermost; an address's inlined frames
+	 * count as one.  0: samples are printed with an empty stack.
+	 */
+	uint32_t max_stack;
+	int max_stack_set;
 };
 
 /* rp_script_opts.time_mode */

@@ -25,12 +25,11 @@
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
+#include "process_int.h"
 #include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
 
-/* perf script's default --max-stack (PERF_MAX_STACK_DEPTH). */
-#define RP_SCRIPT_MAX_STACK 127u
 /* Longest event name used for alignment, bytes. */
 #define RP_SCRIPT_MAX_NAME_WIDTH 1024u
 
@@ -56,6 +55,8 @@ struct rp_script {
 	 * on its threads; without, each item is formatted at once. */
 	struct rp_fmtpool *pool;
 	struct rp_sframe *frames; /* one sample's, when formatted at once */
+	uint32_t frames_alloc;
+	uint32_t max_stack; /* perf's --max-stack (rp_chain_pick()) */
 };
 
 /*
@@ -94,6 +95,12 @@ struct rp_sframe {
 };
 
 enum { RP_SRC_NONE, RP_SRC_LINE, RP_SRC_UNKNOWN, RP_SRC_DSO_ADDR };
+
+/* Most frames printed for a sample: what one item of the formatting
+ * pool holds (4,600; perf's default --max-stack keeps 127 and an
+ * address's inlined frames). */
+#define RP_SCRIPT_MAX_FRAMES \
+	((uint32_t)((RP_FMTPOOL_BATCH - sizeof(struct rp_sitem)) / sizeof(struct rp_sframe)))
 
 static int rp_script_format_batch(void *ctx, const void *data, size_t size,
 				  struct rp_linebuf *out);
@@ -301,6 +308,7 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->show = opts->show;
 	s->nanosecs = opts->nanosecs;
 	s->time_mode = opts->time_mode;
+	s->max_stack = opts->max_stack_set ? opts->max_stack : RP_DEFAULT_MAX_STACK;
 	s->symbols = opts->symbols;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
@@ -346,11 +354,6 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 			free(s);
 			return RP_ERR_NOMEM;
 		}
-	}
-	s->frames = malloc(RP_SCRIPT_MAX_STACK * sizeof(*s->frames));
-	if (!s->frames) {
-		rp_script_free(s);
-		return RP_ERR_NOMEM;
 	}
 	/* Formatting on other threads, unless tracepoint fields are printed
 	 * (libtraceevent writes them to the FILE itself) or the pool cannot
@@ -685,7 +688,14 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	if (!it.fields)
 		return 0; /* every field of this type was dropped, as in perf */
 	it.has_cg = (attr->sample_type & RP_SAMPLE_CALLCHAIN) != 0;
-	it.cursor = s->use_callchain && it.has_cg; /* an empty stack too, as perf */
+	/* an empty stack too, as perf; but perf's unwinder refuses
+	 * --max-stack 0 (-EINVAL) for a sample with a user stack to walk,
+	 * and perf script then prints the sample as one without a stack */
+	it.cursor = s->use_callchain && it.has_cg &&
+		    !(s->max_stack == 0 &&
+		      (attr->sample_type & (RP_SAMPLE_REGS_USER | RP_SAMPLE_STACK_USER)) ==
+			      (RP_SAMPLE_REGS_USER | RP_SAMPLE_STACK_USER) &&
+		      d->regs_user.abi && d->stack_user_dyn_size);
 	it.pid = (int32_t)ev->sid.pid;
 	it.tid = (int32_t)ev->sid.tid;
 	it.cpu = (int32_t)ev->sid.cpu;
@@ -694,28 +704,43 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.addr = d->addr;
 	it.comm = res->comm;
 	it.event = rp_evsel_name(ev->evsel);
-	if (it.fields & RP_SCRIPT_IP)
-		it.nr = it.cursor ? (uint32_t)(res->nr_callchain < RP_SCRIPT_MAX_STACK ?
-						       res->nr_callchain : RP_SCRIPT_MAX_STACK) : 1;
+	struct rp_chain_pick pick = { .nr = 0 };
 
-	struct rp_sframe *frames = s->frames;
+	if ((it.fields & RP_SCRIPT_IP) && it.cursor)
+		rp_chain_pick(&pick, res->callchain, res->nr_callchain, s->max_stack, 0);
+	if (it.fields & RP_SCRIPT_IP)
+		it.nr = !it.cursor ? 1 : pick.nr < RP_SCRIPT_MAX_FRAMES ? pick.nr : RP_SCRIPT_MAX_FRAMES;
+
+	struct rp_sframe *frames;
 	struct rp_sitem *at = NULL;
 	if (s->pool) {
 		at = rp_fmtpool_reserve(s->pool, sizeof(it) + it.nr * sizeof(*frames));
 		if (!at)
 			return rp_fmtpool_failure(s->pool);
 		frames = (struct rp_sframe *)(at + 1);
+	} else {
+		if (it.nr > s->frames_alloc) {
+			uint32_t want = it.nr > 128 ? it.nr : 128;
+			struct rp_sframe *v = realloc(s->frames, want * sizeof(*v));
+
+			if (!v)
+				return RP_ERR_NOMEM;
+			s->frames = v;
+			s->frames_alloc = want;
+		}
+		frames = s->frames;
 	}
 	if (it.cursor) {
 		for (uint32_t i = 0; i < it.nr; i++) {
-			const struct rp_addr_location *al = &res->callchain[i].al;
+			const struct rp_frame *fr = &res->callchain[rp_chain_pick_index(&pick, i)];
+			const struct rp_addr_location *al = &fr->al;
 			/* user-space frames show the DSO-relative address */
 			uint64_t shown = al->map && al->dso && !rp_dso_is_kernel(al->dso) ? al->addr
 											   : al->ip;
 
 			frames[i] = rp_script_frame(al, shown);
 			int rc = (it.fields & RP_SCRIPT_SRCLINE) ?
-					 rp_script_srcline(s, &res->callchain[i], &frames[i]) : 0;
+					 rp_script_srcline(s, fr, &frames[i]) : 0;
 
 			if (rc < 0)
 				return rc;

@@ -58,9 +58,6 @@
 #define RP_WIDTH_OVERHEAD 8
 #define RP_WIDTH_SAMPLES 12
 #define RP_WIDTH_PERIOD 12
-/* perf report's --max-stack default (the kernel's perf_event_max_stack):
- * frames of a call stack it looks at, counted from the drawing's root. */
-#define RP_REPORT_MAX_STACK 127
 /* Partitions of the graphs at most (rp_report_opts.nr_threads), and the
  * distinct stacks a drain must hold to be done on several threads. */
 #define RP_REPORT_MAX_PARTS 64u
@@ -249,6 +246,7 @@ struct rp_report {
 	int graph;                   /* graphs built (and drawn when the file has callchains) */
 	enum rp_report_call_graph graph_mode;
 	int caller;                  /* drawing order: the outermost frame first */
+	uint32_t max_stack;          /* perf's --max-stack (rp_chain_pick()) */
 	enum rp_report_call_value call_value;
 	double call_threshold;
 	uint32_t call_print_limit;
@@ -273,8 +271,9 @@ struct rp_report {
 	uint64_t nr_nodes; /* of every ctree */
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
-	struct rp_hist_entry **seen;   /* entries one stack adds to */
+	struct rp_hist_entry **seen;   /* entries one stack adds to (path_alloc + 1) */
 	struct rp_stack_link *links;   /* one sample's, with a replayed input tree */
+	uint32_t path_alloc;           /* frames path and links have room for */
 	enum rp_report_mode mode;
 	/* A key only tells equal from different (mispredict, in_tx,
 	 * abort), or perf computes it only when comparing (srcline_from,
@@ -891,6 +890,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->graph = r->graph_mode != RP_CALL_GRAPH_NONE;
 	r->caller = o.call_order == RP_CALL_ORDER_CALLER ||
 		    (o.call_order == RP_CALL_ORDER_DEFAULT && o.children);
+	r->max_stack = o.max_stack_set ? o.max_stack : RP_DEFAULT_MAX_STACK;
 	r->call_value = o.call_value;
 	/* perf's --percent-limit also sets the graph's threshold. */
 	r->call_threshold = o.call_threshold_set ? o.call_threshold
@@ -1770,6 +1770,29 @@ static int rp_links_same(const struct rp_stack_link *a, uint32_t na, const struc
 	return 1;
 }
 
+/* Room for n frames in r->path, r->links and r->seen (n + 1). */
+static int rp_report_path_reserve(struct rp_report *r, size_t n)
+{
+	size_t want = n > 128 ? n : 128;
+	struct rp_cframe *path = realloc(r->path, want * sizeof(*path));
+
+	if (!path)
+		return RP_ERR_NOMEM;
+	r->path = path;
+	struct rp_stack_link *links = realloc(r->links, want * sizeof(*links));
+
+	if (!links)
+		return RP_ERR_NOMEM;
+	r->links = links;
+	struct rp_hist_entry **seen = realloc(r->seen, (want + 1) * sizeof(*seen));
+
+	if (!seen)
+		return RP_ERR_NOMEM;
+	r->seen = seen;
+	r->path_alloc = (uint32_t)want;
+	return 0;
+}
+
 /*
  * The call stack of one sample, held in r->stacks (see stacks_int.h)
  * until the report needs it: its path goes into the graph of the sample's
@@ -1780,7 +1803,10 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			       const struct rp_hist_entry *key, const struct rp_resolved *res,
 			       uint64_t period)
 {
-	size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain : RP_REPORT_MAX_STACK;
+	struct rp_chain_pick pick;
+
+	rp_chain_pick(&pick, res->callchain, res->nr_callchain, r->max_stack, r->caller);
+	size_t n = pick.nr;
 	/* What the stack's entries take from the sample: its cpu only
 	 * when the entries are told apart by it (else an entry keeps the
 	 * cpu of the sample that made it, with or without this table). */
@@ -1792,13 +1818,8 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	};
 	int rc;
 
-	if (!r->path) {
-		r->path = malloc(RP_REPORT_MAX_STACK * sizeof(*r->path));
-		r->seen = malloc((RP_REPORT_MAX_STACK + 1) * sizeof(*r->seen));
-		r->links = malloc(RP_REPORT_MAX_STACK * sizeof(*r->links));
-		if (!r->path || !r->seen || !r->links)
-			return RP_ERR_NOMEM;
-	}
+	if ((!r->path || n > r->path_alloc) && (rc = rp_report_path_reserve(r, n)) < 0)
+		return rc;
 	/* A replayed input tree may find other entries for the same frames
 	 * as it grows: the entries are found per sample, and stacks that
 	 * differ in them are told apart. */
@@ -1808,11 +1829,9 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	uint32_t nr_links = 0;
 
 	if (!st) {
-		/* perf walks the stack from the drawing's root and stops after
-		 * --max-stack frames: caller order keeps the outermost ones. */
 		for (size_t i = 0; i < n; i++) {
-			const struct rp_frame *fr = r->caller ? &res->callchain[res->nr_callchain - 1 - i]
-							    : &res->callchain[i];
+			const struct rp_frame *fr =
+				&res->callchain[rp_chain_pick_index(&pick, (uint32_t)i)];
 			const struct rp_addr_location *al = &fr->al;
 
 			r->path[i] = (struct rp_cframe){ al->dso,	   al->sym,
@@ -1949,14 +1968,13 @@ static int rp_report_fill_extra(struct rp_report *r, struct rp_hist_entry *key,
 	if ((need & (1ull << RP_SORT_PARENT)) && res && res->nr_callchain) {
 		/* perf's add_callchain_ip(): the first frame, in the order the
 		 * chain is walked (callee first unless caller order), whose
-		 * symbol matches -p; at most --max-stack frames. */
-		size_t n = res->nr_callchain < RP_REPORT_MAX_STACK ? res->nr_callchain
-								    : RP_REPORT_MAX_STACK;
+		 * symbol matches -p, of those --max-stack keeps. */
+		struct rp_chain_pick pick;
 
-		for (size_t i = 0; i < n; i++) {
+		rp_chain_pick(&pick, res->callchain, res->nr_callchain, r->max_stack, r->caller);
+		for (uint32_t i = 0; i < pick.nr; i++) {
 			const struct rp_addr_location *al =
-				r->caller ? &res->callchain[res->nr_callchain - 1 - i].al
-					  : &res->callchain[i].al;
+				&res->callchain[rp_chain_pick_index(&pick, i)].al;
 
 			if (al->sym && al->sym->name && !regexec(&r->parent_re, al->sym->name, 0, NULL, 0)) {
 				key->parent = rp_strpool_intern_str(&r->pool, al->sym->name);

@@ -54,6 +54,10 @@ struct cli_input {
 	/* Threads of cli_input_run()'s pipeline (rp_process_opts.nr_threads);
 	 * 0: the -j setting (cli_threads()). */
 	unsigned threads;
+	/* rp_process_opts.max_stack and max_stack_set (a command's
+	 * --max-stack, set by its prepare()). */
+	uint32_t max_stack;
+	int max_stack_set;
 };
 
 struct cli_symbol_opts {
@@ -152,6 +156,9 @@ int cli_input_filter(struct cli_input *in, const struct cli_filter *f);
  * returns RP_EXIT_USAGE.
  */
 int cli_parse_threads(const char *arg);
+/* perf's --max-stack N (report, script): a number of frames, 0 and up;
+ * prints the error itself. Returns 0 or -1. */
+int cli_parse_max_stack(const char *arg, uint32_t *out);
 /* The threads -j asked for, resolved: 1 or more. */
 unsigned cli_threads(void);
 
@@ -177,7 +184,7 @@ struct cli_output_cmd {
 	int (*option)(void *opts, int c, const char *arg);
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
-	int (*prepare)(void *opts, const struct cli_input *in);
+	int (*prepare)(void *opts, struct cli_input *in);
 	/* multi: whether the recordings named suit the options, before
 	 * perf.data is taken for none (NULL: any number); it may add the
 	 * command's default ones.  0, or an exit status after printing why. */

@@ -35,7 +35,7 @@ static int collapse_option(void *o, int c, const char *arg)
 	return 1;
 }
 
-static int collapse_prepare(void *o, const struct cli_input *in)
+static int collapse_prepare(void *o, struct cli_input *in)
 {
 	struct cli_fold_opts fold = collapse_fold(o);
 

@@ -10,7 +10,7 @@ static int dump_option(void *opts, int c, const char *arg)
 }
 
 /* perf prints the -i argument after '@'. */
-static int dump_prepare(void *o, const struct cli_input *in)
+static int dump_prepare(void *o, struct cli_input *in)
 {
 	struct rp_dump_opts *opts = o;
 

@@ -56,7 +56,7 @@ static int flamegraph_option(void *o, int c, const char *arg)
 	return cli_fold_option(&fold, c);
 }
 
-static int flamegraph_prepare(void *o, const struct cli_input *in)
+static int flamegraph_prepare(void *o, struct cli_input *in)
 {
 	struct cli_fold_opts fold = flamegraph_fold(o);
 

@@ -24,7 +24,7 @@ static int header_option(void *o, int c, const char *arg)
 
 /* perf prints the modification time of the file (of DIR/data for a
  * directory) as "captured on". */
-static int header_prepare(void *o, const struct cli_input *in)
+static int header_prepare(void *o, struct cli_input *in)
 {
 	struct rp_header_print_opts *opts = o;
 	const char *stat_path = strcmp(in->path, "-") ? in->path : "/dev/stdin";

@@ -61,7 +61,7 @@ static int html_option(void *o, int c, const char *arg)
 }
 
 /* The title defaults to the input's name. */
-static int html_prepare(void *o, const struct cli_input *in)
+static int html_prepare(void *o, struct cli_input *in)
 {
 	static char title[512];
 	struct rp_html_opts *opts = o;

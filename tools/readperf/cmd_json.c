@@ -23,7 +23,7 @@ static int json_option(void *o, int c, const char *arg)
 }
 
 /* "captured-on": the input's modification time, as perf writes it. */
-static int json_prepare(void *o, const struct cli_input *in)
+static int json_prepare(void *o, struct cli_input *in)
 {
 	struct rp_json_opts *opts = o;
 	struct stat st;

@@ -18,6 +18,7 @@ enum {
 	OPT_SHOW_CPU_UTILIZATION,
 	OPT_MEM_MODE,
 	OPT_NO_BRANCH_STACK,
+	OPT_MAX_STACK,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -101,6 +102,7 @@ static const struct option report_longopts[] = {
 	{ "mem-mode", no_argument, NULL, OPT_MEM_MODE },
 	{ "branch-stack", no_argument, NULL, 'b' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -173,6 +175,11 @@ static int report_option(void *o, int c, const char *arg)
 	case OPT_MEM_MODE:
 		opts->mem_mode = 1;
 		return 1;
+	case OPT_MAX_STACK:
+		if (cli_parse_max_stack(arg, &opts->max_stack) < 0)
+			return CLI_OPTION_BAD;
+		opts->max_stack_set = 1;
+		return 1;
 	case 'b':
 		opts->branch_mode = 1;
 		return 1;
@@ -194,12 +201,15 @@ static void report_init(void *o)
 }
 
 /* The call graphs are built on -j threads. */
-static int report_prepare(void *o, const struct cli_input *in)
+static int report_prepare(void *o, struct cli_input *in)
 {
 	struct rp_report_opts *opts = o;
 
-	(void)in;
 	opts->nr_threads = cli_threads();
+	if (in) {
+		in->max_stack = opts->max_stack;
+		in->max_stack_set = opts->max_stack_set;
+	}
 	return 0;
 }
 
@@ -260,6 +270,7 @@ static const struct cli_output_cmd report_cmd = {
 		"  perf's config files are read for report.children, report.percent-limit and\n"
 		"  call-graph.* ($PERF_CONFIG, or /etc/perfconfig and ~/.perfconfig)\n"
 		"  -G, --inverted            caller order (as -g caller)\n"
+		"      --max-stack N         look at N frames of each call stack (default 127)\n"
 		"      --stdio               accepted, as perf's default here\n"
 		"  -d LIST                   as --dsos (perf report's short option)\n",
 	.longopts = report_longopts,

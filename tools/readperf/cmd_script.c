@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NS, OPT_RELTIME, OPT_DELTATIME };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
 
 static const struct option script_longopts[] = {
 	{ "fields", required_argument, NULL, 'F' },
@@ -15,6 +15,7 @@ static const struct option script_longopts[] = {
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
 	{ "hide-call-graph", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -57,17 +58,25 @@ static int script_option(void *o, int c, const char *arg)
 	case 'G':
 		opts->hide_callchain = 1;
 		return 1;
+	case OPT_MAX_STACK:
+		if (cli_parse_max_stack(arg, &opts->max_stack) < 0)
+			return CLI_OPTION_BAD;
+		opts->max_stack_set = 1;
+		return 1;
 	}
 	return 0;
 }
 
 /* Samples are formatted on -j threads. */
-static int script_prepare(void *o, const struct cli_input *in)
+static int script_prepare(void *o, struct cli_input *in)
 {
 	struct rp_script_opts *opts = o;
 
-	(void)in;
 	opts->nr_threads = cli_threads();
+	if (in) {
+		in->max_stack = opts->max_stack;
+		in->max_stack_set = opts->max_stack_set;
+	}
 	return 0;
 }
 
@@ -79,6 +88,7 @@ static const struct cli_output_cmd script_cmd = {
 		"      --reltime             times since the first record shown\n"
 		"      --deltatime           times since the previous record shown\n"
 		"  -G, --hide-call-graph     samples on one line, without their call stacks\n"
+		"      --max-stack N         at most N frames of each stack (default 127)\n"
 		"      --show-task-events    also COMM, FORK and EXIT records\n"
 		"      --show-mmap-events    also MMAP and MMAP2 records\n"
 		"      --show-switch-events  also context switch records\n",

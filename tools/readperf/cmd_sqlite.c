@@ -64,7 +64,7 @@ static int sqlite_option(void *o, int c, const char *arg)
 }
 
 /* -j: the SQLite writer's thread when there are two or more. */
-static int sqlite_prepare(void *o, const struct cli_input *in)
+static int sqlite_prepare(void *o, struct cli_input *in)
 {
 	struct rp_sqlite_opts *opts = o;
 
@@ -92,7 +92,7 @@ static int postgres_option(void *o, int c, const char *arg)
  * recordings (no input here) load at once, up to -j of them, each over
  * one connection: the connections in all stay about -j, well under
  * PostgreSQL's default max_connections. */
-static int postgres_prepare(void *o, const struct cli_input *in)
+static int postgres_prepare(void *o, struct cli_input *in)
 {
 	struct rp_postgres_opts *opts = o;
 

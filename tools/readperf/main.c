@@ -3,6 +3,7 @@
  * readperf: read perf.data files.  The subcommands follow perf's names and
  * options (see README.md); `readperf FILE` is `readperf report FILE`.
  */
+#include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -241,6 +242,21 @@ int cli_parse_threads(const char *arg)
 	return 0;
 }
 
+int cli_parse_max_stack(const char *arg, uint32_t *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (end == arg || *end || arg[0] == '-' || errno || n > UINT32_MAX) {
+		cli_errorf("bad --max-stack '%s' (a number of frames)", arg);
+		return -1;
+	}
+	*out = (uint32_t)n;
+	return 0;
+}
+
 unsigned cli_threads(void)
 {
 	long n = cli_nr_threads ? (long)cli_nr_threads : sysconf(_SC_NPROCESSORS_ONLN);
@@ -260,8 +276,11 @@ int cli_input_run(struct cli_input *in, const struct rp_consumer *consumers, siz
 	}
 	memcpy(all, consumers, nr * sizeof(*all));
 	all[nr] = (struct rp_consumer){ &diag, cli_diag_event, 0 };
-	struct rp_process_opts po = { .sz = sizeof(po), .filter = in->filter,
-				      .nr_threads = in->threads ? in->threads : cli_threads() };
+	struct rp_process_opts po = { .sz = sizeof(po),
+				      .filter = in->filter,
+				      .nr_threads = in->threads ? in->threads : cli_threads(),
+				      .max_stack = in->max_stack,
+				      .max_stack_set = in->max_stack_set };
 
 	ret = rp_process_ext(in->session, in->machine, in->symbols, all, nr + 1, &po);
 	free(all);
