@@ -276,9 +276,10 @@ struct rp_report {
 	uint32_t path_alloc;           /* frames path and links have room for */
 	enum rp_report_mode mode;
 	/* A key only tells equal from different (mispredict, in_tx,
-	 * abort), or perf computes it only when comparing (srcline_from,
-	 * srcline_to): entries are found as perf's input tree finds them,
-	 * with its comparisons. */
+	 * abort), perf computes it only when comparing (srcline_from,
+	 * srcline_to), or its comparison is no order (sym without a dso
+	 * key, inlined frames' entries): entries are found as perf's input
+	 * tree finds them, with its comparisons. */
 	int nontotal;
 	int dso_key; /* dso is one of the keys */
 	int input_ordered; /* the entries are in the input tree's order */
@@ -919,6 +920,12 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		     !r->dso_key))
 			r->nontotal = 1;
 	}
+	/* The children view of unwound stacks has entries of inlined
+	 * frames, which perf's sort__sym_cmp() compares by name and other
+	 * entries by address: no order either (perf then shows a function
+	 * in two rows where a lookup missed its entry). */
+	if (r->children && rp_sample_type_any(session, RP_SAMPLE_STACK_USER))
+		r->nontotal = 1;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
 	r->nr_parts = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {

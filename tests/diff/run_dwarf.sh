@@ -19,7 +19,7 @@
 #     perf's; report --no-children with inlined frames equals perf's;
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
-#   - report --children has __libc_start_call_main in one row;
+#   - report --children (inlined frames, perf's split rows) equals perf's;
 #   - collapse equals perf's stackcollapse on >= 99 % of the samples.
 #
 # Skips (exit 77) without perf, a C++ compiler or python3, unless
@@ -47,15 +47,10 @@ $agree stacks.perf stacks.rp --text --min-share 99 ||
 report_same stacks.graph.noinl stacks.data "--no-inline" --no-children --no-inline
 report_same stacks.children.noinl stacks.data "--children --no-inline" --children --no-inline
 report_same stacks.graph stacks.data "" --no-children
-# --children: one row for a function on every main-thread stack.  perf
-# 6.1 splits such rows in two when inlined frames are about (its rb-tree
-# compares inlined symbols by name, others by address: docs/unwind.md).
-n=$("$RP" report --children -g none stacks.data 2>/dev/null | grep -c '\] __libc_start_call_main$')
-if [ "$n" = 1 ]; then
-	echo "ok   report --children: __libc_start_call_main in one row"
-else
-	fail "report --children: __libc_start_call_main in $n rows"
-fi
+# --children with inlined frames: perf 6.1's input tree compares inlined
+# symbols by name and others by address, misses entries and shows some
+# functions in two rows; readperf replays that tree (docs/unwind.md).
+report_same stacks.children stacks.data "" --children
 
 # pprof: go tool pprof -list shows the source lines with their figures.
 if command -v go >/dev/null 2>&1; then

@@ -12,8 +12,8 @@
 #                inline chain (inlined frames do not count), and only
 #                those frames' inline chains are looked up, which names
 #                later frames (docs/unwind.md).
-# Views: report (children view on fp.data, --no-children, -g caller,
-# --sort sym, the parent key), script, for several N, and N = 0 (no frames; on a DWARF
+# Views: report (children view, --no-children, -g caller, --sort sym, the
+# parent key), script, for several N, and N = 0 (no frames; on a DWARF
 # file perf's unwinder refuses 0, and perf script prints those samples on
 # one line, as samples without a stack).
 #
@@ -91,8 +91,7 @@ fp_view 0 fp-children-0
 fp_view 0 fp-self-0 --no-children
 script_same fp.data 0 fp-script-0
 
-# (The children view of a C++ DWARF recording is not compared: perf
-# gives some functions with inlined frames two rows, docs/unwind.md.)
+report_same dw-children-2 stacks.data "" --max-stack 2
 report_same dw-self-2 stacks.data "" --max-stack 2 --no-children
 report_same dw-self-3 stacks.data "" --max-stack 3 --no-children
 report_same dw-caller-1 stacks.data "" --max-stack 1 --no-children -g caller
