@@ -427,6 +427,22 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 	*nr = 0;
 	if ((ret = rp_frames_reserve(frames, alloc, (size_t)nr_ips)) < 0)
 		return ret;
+	/* perf resolves a stack in the order its consumer draws it: outermost
+	 * first, the unwound frames' inline chains are looked up in that
+	 * order (their names depend on it); the pass below finds them
+	 * cached. */
+	if ((p->flags & RP_CONSUMER_CALLER_ORDER) && p->symbols && !p->symbols->no_inline) {
+		for (uint64_t i = nr_ips; i-- > inline_from;) {
+			struct rp_addr_location al;
+			const struct rp_inline_frame *inl;
+			int got;
+
+			rp_resolve_ip(p, thread, RP_MISC_USER, ips[i], &al);
+			if (al.sym && al.dso &&
+			    (got = rp_symbols_inlines(p->symbols, al.dso, al.sym, al.addr, &inl)) < 0)
+				return got;
+		}
+	}
 	for (uint64_t i = 0; i < nr_ips; i++) {
 		uint64_t ip = ips[i];
 

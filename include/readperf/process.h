@@ -145,6 +145,15 @@ struct rp_resolved {
 #define RP_CONSUMER_BRANCHES 8u
 /* Resolve each sample's data address and ip (rp_resolved.data, .code). */
 #define RP_CONSUMER_MEM 16u
+/*
+ * This consumer draws call stacks outermost first (perf report's children
+ * view, -g caller): perf then resolves a stack in that order, and the
+ * inline chains of a --call-graph dwarf sample's unwound frames are looked
+ * up outermost first, which names the inlined frames of later lookups
+ * (docs/unwind.md, "Inlined frames").  The frames are delivered in callee
+ * order all the same.  When consumers disagree, this order is used.
+ */
+#define RP_CONSUMER_CALLER_ORDER 32u
 
 /* Most callchain entries resolved per sample (perf's PERF_MAX_STACK_DEPTH
  * is 127 by default; the kernel caps records far below this). */

@@ -196,8 +196,6 @@ int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cn
 	struct rp_cnode *dparent = into; /* the node of into that matches src's parent */
 	int err = 0;
 
-	if (from->max_depth > into->max_depth)
-		into->max_depth = from->max_depth;
 	while (src) {
 		struct rp_cnode *d = rp_ctree_child_of(t, dparent, src->dso, src->name, src->key,
 						       src->inlined, src->ip, &err);

@@ -110,7 +110,8 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
 
 /*
  * Adds the paths of from's tree (of the same ctree) to into's, with their
- * periods and counts, as if their samples had been added to into (the
+ * periods and counts, as perf's callchain_merge() does: into's max_depth
+ * stays (the caller takes from's when the samples are into's own: the
  * entry of a thread's samples taken before its first COMM, which perf
  * keeps as one entry with those taken after: docs/report.md).  from is
  * left as it was.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.

@@ -1524,6 +1524,8 @@ static int rp_report_override_default_comms(struct rp_report *r)
 						return RP_ERR_NOMEM;
 					if ((rc = rp_ctree_merge(&r->ctree, f->chain, e->chain)) < 0)
 						return rc;
+					if (e->chain->max_depth > f->chain->max_depth)
+						f->chain->max_depth = e->chain->max_depth;
 				}
 				kept--; /* e is gone into f */
 				continue;
@@ -2374,6 +2376,8 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
 		c.flags |= RP_CONSUMER_BRANCHES;
 	if (report && report->mode == RP_MODE_MEMORY)
 		c.flags |= RP_CONSUMER_MEM;
+	if (report && report->caller)
+		c.flags |= RP_CONSUMER_CALLER_ORDER;
 	/* The rows and stacks tables are the report's own: with two threads
 	 * they fill on a thread of the pipeline's while it resolves later
 	 * samples, unless a key looks up source lines (symbols are the

@@ -14,10 +14,13 @@
 #     of a lookup in the file, after its DWARF name every later time
 #     (`step` inlined into main, its exception handler in main's cold
 #     part `main.cold`: `step (inlined)` where the symbol is main.cold).
+#   - in the children view (caller order) perf looks up a stack's inline
+#     chains outermost first, which names other frames than callee order.
 # Programs: tests/workload/strings.c (memcpy, memmove, memset, strlen,
 # strchr, strcpy, ..., mprotect, on sizes from bytes to 64 KiB; -O2 -g)
 # recorded with `--call-graph dwarf` and with `-g`, and
-# tests/workload/coldpart.cc (-O2 -g) with `--call-graph dwarf`, each
+# tests/workload/coldpart.cc and sortlambda.cc (-O2 -g) with
+# `--call-graph dwarf`, each
 # attached to (-p) so that perf's stale-map bug cannot differ the stacks.
 #
 #   run_inline_names.sh /path/to/readperf
@@ -26,7 +29,7 @@
 #   - script: the samples whose frame addresses agree with perf's (>= 99 %
 #     of them) print the same text, names included, on 100 % of them;
 #   - report --no-children (inlined frames in the graphs) equals perf's
-#     byte for byte;
+#     byte for byte, and sortlambda's children view too;
 #   - collapse equals perf's stackcollapse on >= 99 % of the samples;
 #   - the recordings did go through the cases: perf prints inlined frames
 #     of glibc's string functions, and of coldpart's cold part where its
@@ -45,6 +48,8 @@ dwarf_setup rp-inline-names "${1:-}"
 "${CC:-cc}" -O2 -g -fno-omit-frame-pointer -o strings "$root/tests/workload/strings.c" \
 	2>cc.err &&
 	"$CXX" -O2 -g -fomit-frame-pointer -o coldpart "$root/tests/workload/coldpart.cc" \
+		2>>cc.err &&
+	"$CXX" -O2 -g -fomit-frame-pointer -o sortlambda "$root/tests/workload/sortlambda.cc" \
 		2>>cc.err ||
 	{ cat cc.err >&2; echo "$rp_name: cannot compile" >&2; exit 1; }
 
@@ -59,6 +64,7 @@ record() {
 record str.data dwarf ./strings -t 20000
 record strfp.data fp ./strings -t 20000
 record cold.data dwarf ./coldpart -t 20000
+record lambda.data dwarf ./sortlambda -t 20000
 
 # count PATTERN FILE: the frame lines of script output FILE matching
 # PATTERN (an extended regular expression).
@@ -84,6 +90,22 @@ for f in str strfp cold; do
 	fi
 
 	rp_collapse_agree $f || fail "$f: collapse differs from perf's"
+done
+
+# The children view draws stacks outermost first, and perf then looks up
+# the unwound frames' inline chains outermost first: other names than in
+# callee order (a program of nested templates: sortlambda.cc).
+for v in "" --no-children; do
+	tag=lambda.children
+	[ -n "$v" ] && tag=lambda.nc
+	perf report -i lambda.data --stdio $v 2>/dev/null | head -n -3 >$tag.perf
+	"$RP" report $v lambda.data >$tag.rp 2>/dev/null
+	grep -q '(inlined)' $tag.perf || fail "lambda: perf report shows no inlined frame (test problem)"
+	if cmp -s $tag.perf $tag.rp; then
+		echo "ok   lambda: report ${v:-(children view)} ($(wc -l <$tag.perf) lines)"
+	else
+		rp_same "lambda: report ${v:-(children view)}" $tag.perf $tag.rp
+	fi
 done
 
 # What the recordings went through, by perf's frames.
