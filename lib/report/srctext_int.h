@@ -6,7 +6,10 @@
  * base name unless full_source_path) and "file" when DWARF knows the
  * line; else "sym+OFFSET" (decimal) or "dso[addr]" and "" for kernel and
  * stub (PLT) locations, "??:0" and "" for a file's address without a
- * line and without a map.  Texts are interned; recent locations are
+ * line and without a map (srcfile: perf's get_srcfile(), the srcline
+ * text up to its first ':', so "dso[addr]" of a DSO named "a:b" gives
+ * "a").  A DSO whose first 123 lookups failed gets "sym+OFFSET" or
+ * "dso[addr]" from then on (perf's A2L_FAIL_LIMIT).  Texts are interned; recent locations are
  * cached, so that a sample costs a lookup, not a formatting.
  */
 #ifndef RP_REPORT_SRCTEXT_INT_H
@@ -40,6 +43,7 @@ struct rp_srctext_ent {
 	int has_map;
 	enum rp_srctext_mode mode;
 	const char *srcline, *srcfile; /* NULL: empty slot */
+	int found; /* perf's lookup succeeded (rp_symbols_a2l_count()) */
 };
 
 struct rp_srctext {

@@ -280,8 +280,10 @@ static const char *a2l_symbol(struct rp_dso_symtab *t, Elf *e, uint64_t vaddr, u
 	return name;
 }
 
-/* The file of a DW_AT_call_file index in cu's line table, or NULL. */
-static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
+/* The file of a DW_AT_call_file index in cu's line table, as addr2line
+ * names it (rp_line_name()), or NULL. */
+static const char *call_file(struct rp_dso_symtab *t, Dwarf *dw, Dwarf_Die *cu, Dwarf_Die *die,
+			     int *err)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word idx;
@@ -292,7 +294,7 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
 		return NULL;
 	if (dwarf_getsrcfiles(cu, &files, &nr) != 0 || idx >= nr)
 		return NULL;
-	return dwarf_filesrc(files, idx, NULL, NULL);
+	return rp_line_name(dw, &t->line_files, cu, dwarf_filesrc(files, idx, NULL, NULL), err);
 }
 
 static uint32_t call_line(Dwarf_Die *die)
@@ -608,7 +610,7 @@ static struct rp_inline_node *parse_chain(struct rp_symbols *s, struct rp_dso_sy
 		nr++;
 		if (tag == DW_TAG_subprogram)
 			break;
-		file = call_file(&cu, &die);
+		file = call_file(t, dw, &cu, &die, err);
 		lineno = (int)call_line(&die);
 	}
 	if (*err || !nr)

@@ -18,11 +18,14 @@
  * DW_LNS_set_file, so each DWARF 5 unit's line program is run once here
  * (only the registers that decide it: address and whether the file was
  * set), keeping per sequence the address range of those rows; a row of
- * libdw's table whose address falls in one is named after file 0.
+ * libdw's table whose address falls in one is named after file 0. *
+ * Paths are bfd's too (concat_filename()): DW_AT_comp_dir goes before a
+ * relative directory entry, which libdw leaves out (read_names()).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +44,7 @@ struct line_cu {
 	struct line_range *v;
 	size_t nr, alloc;
 	const char *file0;
+	struct rp_hashmap names; /* libdw's names bfd makes otherwise */
 };
 
 struct rp_line_files {
@@ -92,6 +96,74 @@ static int cmp_range(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* A line program's header, as far as it is read here. */
+struct line_head {
+	struct rp_cursor c; /* at the directory table; c.end: the program's end */
+	const uint8_t *prog;
+	uint16_t version;
+	uint8_t addr_size, min_insn, line_range, opcode_base;
+	const uint8_t *nargs; /* standard_opcode_lengths */
+};
+
+/* Reads the header of the line program at off of f's .debug_line: 0, or
+ * -1 for a header it does not follow. */
+static int read_head(const struct rp_line_files *f, uint64_t off, struct line_head *h)
+{
+	struct rp_cursor *c = &h->c;
+	uint64_t len, hlen;
+	uint32_t len32;
+	int off64 = 0;
+
+	if (!f->line || off >= f->line_size)
+		return -1;
+	rp_cur_init(c, f->line + off, f->line_size - (size_t)off, off, f->swap);
+	if (rp_cur_u32(c, &len32) < 0)
+		return -1;
+	len = len32;
+	if (len32 == 0xffffffffu) {
+		if (rp_cur_u64(c, &len) < 0)
+			return -1;
+		off64 = 1;
+	}
+	if (!rp_cur_need(c, len))
+		return -1;
+	c->end = c->p + len;
+	if (!rp_cur_need(c, 2))
+		return -1;
+	h->version = rp_cur_get16(c);
+	h->addr_size = 0;
+	if (h->version >= 5) {
+		if (!rp_cur_need(c, 2))
+			return -1;
+		h->addr_size = rp_cur_get8(c);
+		if (rp_cur_get8(c) != 0) /* segment_selector_size */
+			return -1;
+	}
+	if (off64 ? rp_cur_u64(c, &hlen) < 0 : rp_cur_u32(c, &len32) < 0)
+		return -1;
+	if (!off64)
+		hlen = len32;
+	if (!rp_cur_need(c, hlen) || !rp_cur_need(c, 5))
+		return -1;
+	h->prog = c->p + hlen;
+	h->min_insn = rp_cur_get8(c);
+	uint8_t max_ops = h->version >= 4 ? rp_cur_get8(c) : 1;
+
+	if (!rp_cur_need(c, 4))
+		return -1;
+	(void)rp_cur_get8(c); /* default_is_stmt */
+	(void)rp_cur_get8(c); /* line_base */
+	h->line_range = rp_cur_get8(c);
+	h->opcode_base = rp_cur_get8(c);
+	const void *lengths;
+
+	if (!h->line_range || !h->opcode_base || max_ops != 1 ||
+	    rp_cur_bytes(c, h->opcode_base - 1u, &lengths) < 0 || (const uint8_t *)c->p > h->prog)
+		return -1;
+	h->nargs = lengths;
+	return 0;
+}
+
 /*
  * Runs the line program at off of f's .debug_line into x's ranges.
  * Returns 0 (also for a program it does not follow, which leaves no
@@ -99,58 +171,17 @@ static int cmp_range(const void *a, const void *b)
  */
 static int read_program(const struct rp_line_files *f, uint64_t off, struct line_cu *x)
 {
-	struct rp_cursor c;
-	uint64_t len, hlen;
-	uint32_t len32;
-	int off64 = 0;
+	struct line_head h;
 
-	if (off >= f->line_size)
+	if (read_head(f, off, &h) < 0 || h.version < 5 ||
+	    (h.addr_size != 4 && h.addr_size != 8))
 		return 0;
-	rp_cur_init(&c, f->line + off, f->line_size - (size_t)off, off, f->swap);
-	if (rp_cur_u32(&c, &len32) < 0)
-		return 0;
-	len = len32;
-	if (len32 == 0xffffffffu) {
-		if (rp_cur_u64(&c, &len) < 0)
-			return 0;
-		off64 = 1;
-	}
-	if (!rp_cur_need(&c, len))
-		return 0;
-	c.end = c.p + len;
-	if (!rp_cur_need(&c, 4))
-		return 0;
-	uint16_t version = rp_cur_get16(&c);
+	struct rp_cursor c = h.c;
+	uint8_t addr_size = h.addr_size, min_insn = h.min_insn, line_range = h.line_range;
+	uint8_t opcode_base = h.opcode_base;
+	const uint8_t *nargs = h.nargs;
 
-	if (version < 5)
-		return 0;
-	uint8_t addr_size = rp_cur_get8(&c);
-	uint8_t seg_size = rp_cur_get8(&c);
-
-	if ((addr_size != 4 && addr_size != 8) || seg_size != 0)
-		return 0;
-	if (off64 ? rp_cur_u64(&c, &hlen) < 0 : rp_cur_u32(&c, &len32) < 0)
-		return 0;
-	if (!off64)
-		hlen = len32;
-	if (!rp_cur_need(&c, hlen) || !rp_cur_need(&c, 6))
-		return 0;
-	const uint8_t *prog = c.p + hlen;
-	uint8_t min_insn = rp_cur_get8(&c);
-	uint8_t max_ops = rp_cur_get8(&c);
-
-	(void)rp_cur_get8(&c); /* default_is_stmt */
-	(void)rp_cur_get8(&c); /* line_base */
-	uint8_t line_range = rp_cur_get8(&c);
-	uint8_t opcode_base = rp_cur_get8(&c);
-	const void *lengths;
-
-	if (!line_range || !opcode_base || max_ops != 1 ||
-	    rp_cur_bytes(&c, opcode_base - 1u, &lengths) < 0 || (const uint8_t *)c.p > prog)
-		return 0;
-	const uint8_t *nargs = lengths;
-
-	c.p = prog;
+	c.p = h.prog;
 
 	uint64_t addr = 0, lo = 0;
 	int file_set = 0, have_lo = 0, closed = 0;
@@ -259,15 +290,122 @@ static const uint8_t *debug_line(Dwarf *dw, size_t *size, int *swap)
 	return NULL;
 }
 
+/* A file name of a unit as libdw gives it, and as bfd makes it. */
+struct line_name {
+	const char *libdw, *bfd; /* both in this allocation */
+};
+
 static void line_cu_free(struct line_cu *x)
 {
 	if (!x || x == &no_rule)
 		return;
+	for (size_t i = 0; i < x->names.cap; i++)
+		free(x->names.slots[i].value);
+	rp_hashmap_release(&x->names);
 	free(x->v);
 	free(x);
 }
 
-/* cu's ranges, or NULL with *err RP_ERR_NOMEM. */
+/* A NUL-terminated string at c (advanced past it), or NULL. */
+static const char *cur_cstr(struct rp_cursor *c)
+{
+	const char *s = (const char *)c->p;
+	const char *nul = memchr(s, 0, rp_cur_left(c));
+
+	if (!nul)
+		return NULL;
+	(void)rp_cur_skip(c, (uint64_t)(nul - s) + 1);
+	return s;
+}
+
+/*
+ * The file names of cu's line table (at off of f's .debug_line; files:
+ * libdw's nr names) that bfd's concat_filename() makes differently from
+ * libdw, into x->names.  libdw joins a relative name with its directory
+ * entry (before DWARF 5, directory 0 is DW_AT_comp_dir); bfd puts
+ * DW_AT_comp_dir before that too when the directory entry is relative
+ * (in DWARF 5 also directory 0), so "./malloc" "./malloc" "malloc.c"
+ * is "./malloc/./malloc/malloc.c" to addr2line, "./malloc/malloc.c" to
+ * libdw.  0, or -1 when out of memory.
+ */
+static int read_names(const struct rp_line_files *f, uint64_t off, Dwarf_Die *cu,
+		      Dwarf_Files *files, size_t nr, struct line_cu *x)
+{
+	Dwarf_Attribute a;
+	const char *comp_dir = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	struct line_head h;
+	uint8_t *dir0 = NULL; /* before DWARF 5: libdw's file i has directory 0 */
+	size_t first = 0, nr_files = nr;
+
+	if (!comp_dir || read_head(f, off, &h) < 0)
+		return 0;
+	if (h.version < 5) {
+		struct rp_cursor *c = &h.c;
+		const char *name;
+		uint64_t v;
+
+		/* include_directories, then file_names (name, directory,
+		 * time, size), each list ended by an empty name. */
+		while ((name = cur_cstr(c)) && *name)
+			;
+		if (!name || !(dir0 = calloc(nr + 1, 1)))
+			return name ? -1 : 0;
+		first = 1; /* libdw's file 0 is a placeholder */
+		nr_files = 1;
+		while (nr_files < nr && (name = cur_cstr(c)) && *name) {
+			if (uleb(c, &v) < 0)
+				break;
+			dir0[nr_files++] = v == 0;
+			if (uleb(c, &v) < 0 || uleb(c, &v) < 0)
+				break;
+		}
+	}
+	for (size_t i = first; i < nr_files; i++) {
+		const char *own = dwarf_filesrc(files, i, NULL, NULL);
+
+		if (!own || own[0] == '/' || (dir0 && dir0[i]))
+			continue;
+		uint64_t key = rp_hash_bytes(own, strlen(own));
+
+		if (rp_hashmap_get(&x->names, key))
+			continue;
+		size_t n_own = strlen(own) + 1, n_bfd = strlen(comp_dir) + 1 + n_own;
+		struct line_name *e = malloc(sizeof(*e) + n_own + n_bfd);
+
+		if (!e) {
+			free(dir0);
+			return -1;
+		}
+		char *p = (char *)(e + 1);
+
+		memcpy(p, own, n_own);
+		e->libdw = p;
+		p += n_own;
+		snprintf(p, n_bfd, "%s/%s", comp_dir, own);
+		e->bfd = p;
+		if (rp_hashmap_put(&x->names, key, e) < 0) {
+			free(e);
+			free(dir0);
+			return -1;
+		}
+	}
+	free(dir0);
+	return 0;
+}
+
+/* file, a name of x's unit as libdw gives it, as bfd makes it. */
+static const char *bfd_name(const struct line_cu *x, const char *file)
+{
+	const struct line_name *e;
+
+	if (!file || !x->names.nr ||
+	    !(e = rp_hashmap_get(&x->names, rp_hash_bytes(file, strlen(file)))) ||
+	    strcmp(e->libdw, file))
+		return file;
+	return e->bfd;
+}
+
+/* cu's ranges and names, or NULL with *err RP_ERR_NOMEM. */
 static struct line_cu *line_cu(struct rp_line_files *f, Dwarf_Die *cu, int *err)
 {
 	uint64_t key = dwarf_dieoffset(cu) + 1;
@@ -279,26 +417,27 @@ static struct line_cu *line_cu(struct rp_line_files *f, Dwarf_Die *cu, int *err)
 	Dwarf_Word off;
 	Dwarf_Files *files;
 	size_t nr;
-	const char *file0;
 
 	x = &no_rule;
 	if (f->line && dwarf_attr(cu, DW_AT_stmt_list, &a) && dwarf_formudata(&a, &off) == 0 &&
-	    dwarf_getsrcfiles(cu, &files, &nr) == 0 && nr > 1 &&
-	    (file0 = dwarf_filesrc(files, 0, NULL, NULL))) {
+	    dwarf_getsrcfiles(cu, &files, &nr) == 0 && nr > 0) {
 		struct line_cu *y = calloc(1, sizeof(*y));
+		const char *file0 = dwarf_filesrc(files, 0, NULL, NULL);
 
-		if (!y || read_program(f, off, y) < 0) {
+		if (!y || read_names(f, off, cu, files, nr, y) < 0 ||
+		    (nr > 1 && file0 && read_program(f, off, y) < 0)) {
 			line_cu_free(y);
 			*err = RP_ERR_NOMEM;
 			return NULL;
 		}
 		if (y->nr) {
 			qsort(y->v, y->nr, sizeof(y->v[0]), cmp_range);
-			y->file0 = file0;
-			x = y;
-		} else {
-			line_cu_free(y);
+			y->file0 = bfd_name(y, file0);
 		}
+		if (y->nr || y->names.nr)
+			x = y;
+		else
+			line_cu_free(y);
 	}
 	if (rp_hashmap_put(&f->cus, key, x) < 0) {
 		line_cu_free(x);
@@ -308,28 +447,45 @@ static struct line_cu *line_cu(struct rp_line_files *f, Dwarf_Die *cu, int *err)
 	return x;
 }
 
-const char *rp_line_file(Dwarf *dw, struct rp_line_files **fp, Dwarf_Die *cu, Dwarf_Line *line,
-			 int *err)
+static struct rp_line_files *line_files(Dwarf *dw, struct rp_line_files **fp, int *err)
 {
-	const char *own = dwarf_linesrc(line, NULL, NULL);
-	Dwarf_Addr addr;
-
-	if (!own || dwarf_lineaddr(line, &addr) != 0)
-		return own;
 	if (!*fp) {
 		struct rp_line_files *f = calloc(1, sizeof(*f));
 
 		if (!f) {
 			*err = RP_ERR_NOMEM;
-			return own;
+			return NULL;
 		}
 		f->line = debug_line(dw, &f->line_size, &f->swap);
 		*fp = f;
 	}
-	struct line_cu *x = line_cu(*fp, cu, err);
+	return *fp;
+}
 
-	if (!x || !x->nr)
+const char *rp_line_name(Dwarf *dw, struct rp_line_files **fp, Dwarf_Die *cu, const char *file,
+			 int *err)
+{
+	struct rp_line_files *f = file ? line_files(dw, fp, err) : NULL;
+	struct line_cu *x = f ? line_cu(f, cu, err) : NULL;
+
+	return x ? bfd_name(x, file) : file;
+}
+
+const char *rp_line_file(Dwarf *dw, struct rp_line_files **fp, Dwarf_Die *cu, Dwarf_Line *line,
+			 int *err)
+{
+	const char *own = dwarf_linesrc(line, NULL, NULL);
+	Dwarf_Addr addr;
+	struct rp_line_files *f;
+
+	if (!own || dwarf_lineaddr(line, &addr) != 0 || !(f = line_files(dw, fp, err)))
 		return own;
+	struct line_cu *x = line_cu(f, cu, err);
+
+	if (!x)
+		return own;
+	if (!x->nr)
+		return bfd_name(x, own);
 	size_t lo = 0, hi = x->nr;
 
 	while (lo < hi) { /* the first range starting past addr */
@@ -342,7 +498,7 @@ const char *rp_line_file(Dwarf *dw, struct rp_line_files **fp, Dwarf_Die *cu, Dw
 	}
 	if (lo && addr < x->v[lo - 1].hi)
 		return x->file0;
-	return own;
+	return bfd_name(x, own);
 }
 
 void rp_line_files_free(struct rp_line_files *f)

@@ -75,6 +75,25 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 	return 1;
 }
 
+void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	if (!t || t->dwarf_path || t->srcline_off)
+		return;
+	if (found)
+		t->srcline_found = 1;
+	else if (!t->srcline_found && ++t->srcline_fails >= RP_SRCLINE_FAIL_LIMIT)
+		t->srcline_off = 1;
+}
+
+int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	return t && t->srcline_off;
+}
+
 int rp_symbol_is_stub(const struct rp_symbol *sym)
 {
 	if (!sym || !sym->name)

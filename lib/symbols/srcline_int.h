@@ -28,4 +28,16 @@ struct rp_dso;
 int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
 			    uint64_t *shown, const char **file);
 
+/*
+ * perf's A2L_FAIL_LIMIT for a DSO without DWARF lines, which
+ * rp_symbols_srcline() does not count for: rp_symbols_a2l_count() counts
+ * one lookup of perf's __get_srcline() (found: addr2line answered a
+ * line, "??:?" or "FILE:?"); once the first 123 all failed,
+ * rp_symbols_a2l_off() answers 1 for dso from then on (perf clears
+ * dso->has_srcline and shows "sym+OFFSET" or "dso[addr]"), also for a
+ * DSO with DWARF whose line lookups were turned off so.
+ */
+void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found);
+int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
+
 #endif

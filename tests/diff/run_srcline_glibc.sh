@@ -10,7 +10,8 @@
 #   run_srcline_glibc.sh /path/to/readperf
 #
 # Checks that these equal perf's, byte for byte:
-#   - report --no-children -g none --sort srcline, srcfile, dso,srcline;
+#   - report --no-children -g none --sort srcline, srcfile, dso,srcline,
+#     and srcline, srcfile with --full-source-path;
 #   - report --children -g none --sort dso,srcline and dso,srcfile (but the
 #     row of ld.so's _start, whose line perf prints as ":0", readperf as
 #     "??:0": docs/unwind.md, and for srcfile the program's own rows);
@@ -63,6 +64,10 @@ report_same() {
 report_same srcline --no-children -g none --sort srcline
 report_same srcfile --no-children -g none --sort srcfile
 report_same dso-srcline --no-children -g none --sort dso,srcline
+# The paths addr2line makes: glibc's comp_dir before its relative
+# directories ("./malloc/./malloc/malloc.c": docs/unwind.md).
+report_same full-srcline --no-children -g none --sort srcline --full-source-path
+report_same full-srcfile --no-children -g none --sort srcfile --full-source-path
 report_same children-srcline --children -g none --sort dso,srcline
 # With --children perf gives the program's own self samples (main) the
 # source file of whichever entry of its row it made first, at times none
