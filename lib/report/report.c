@@ -2683,6 +2683,7 @@ struct rp_sorting {
 	uint32_t pairs; /* of each entry: members after the leader (0: no group) */
 	int children;
 	int graph;
+	uint64_t skip; /* bit i: sortl[i] left out of the output sort (rp_sort_skips()) */
 };
 
 /* perf's _sort__dso_cmp(left, right) as the branch and memory keys call
@@ -2953,6 +2954,31 @@ static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist
 	}
 }
 
+/*
+ * The keys perf's hist_entry__sort() passes over (perf_hpp__should_skip()):
+ * those sort__setup_elide() leaves out of the columns.  Elision marks the
+ * column's format, which is the sort list's own unless the key is both in
+ * --sort and in -F (then perf makes one format for each list, and the sort
+ * list's stays unmarked).  perf's input and collapsed trees
+ * (hist_entry__cmp(), hist_entry__collapse()) still compare every key.
+ */
+static uint64_t rp_sort_skips(const struct rp_report *r)
+{
+	uint64_t skip = 0;
+
+	for (size_t i = 0; i < r->nr_sortl && i < 64; i++) {
+		int dim = r->sortl[i];
+
+		if (rp_dim_is_hpp(dim) || !rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
+			continue;
+		if (rp_dims_has(r->sort0, r->nr_sort0, dim) &&
+		    rp_dims_has(r->fields0, r->nr_fields0, dim))
+			continue;
+		skip |= 1ull << i;
+	}
+	return skip;
+}
+
 /* perf's hist_entry__sort(): the sort list in order.  Ties are left to
  * the order the entries come in (perf's output tree, rp_rbsort()). */
 static int rp_entry_order(const void *pa, const void *pb, void *ctx)
@@ -2967,6 +2993,8 @@ static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 	for (i = 0; i < r->nr_sortl; i++) {
 		int dim = r->sortl[i];
 
+		if (st->skip >> i & 1)
+			continue;
 		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(st, dim, a, b)
 				       : rp_cmp_key_sort(r, (enum rp_sort_key)dim, a, b);
 		if (c)
@@ -3638,7 +3666,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		return rc;
 	rp_calc_widths(r, h, &w);
 	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
-				 .graph = graph };
+				 .graph = graph, .skip = rp_sort_skips(r) };
 	/* perf inserts its entries, in the order they were created (with
 	 * --children: a sample's own entry, then those of its stack's
 	 * frames), into its input tree (se_cmp), and from that tree's order
@@ -3725,9 +3753,10 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		fputs("\n#\n", out);
 	}
 
-	size_t last_col = r->nr_cols; /* the last column shown, plus one */
-	while (last_col > 1 && rp_key_elided(&r->singles, r->cols, r->nr_cols, r->cols[last_col - 1]))
-		last_col--;
+	/* perf pads every cell but the last column's (an elided one
+	 * included: hist_entry__snprintf_alignment() asks whether the
+	 * format is the last of the list, shown or not). */
+	size_t last_col = r->nr_cols;
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 		if (rp_entry_hidden(r, e))
