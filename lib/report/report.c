@@ -901,22 +901,27 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->sort_sym_first = !o.field_order &&
 			    (o.sort_order ? !strncmp(o.sort_order, "sym", 3)
 					  : o.nr_keys && o.keys[0] == RP_SORT_SYM);
-	for (size_t i = 0; i < r->nr_keys; i++) {
+	for (size_t i = 0; i < r->nr_keys; i++)
 		if (r->keys[i] == RP_SORT_CPU)
 			r->sort_cpu = 1;
-		if (r->keys[i] == RP_SORT_DSO)
-			r->dso_key = 1;
-	}
+	/* perf's hists__has(dso): set by a --sort key only (sort_dimension__add);
+	 * a dso column of -F is appended to the sort list without it. */
+	r->dso_key = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_DSO);
+	int dso_before = 0; /* a dso key already compared equal */
+
 	for (size_t i = 0; i < r->nr_keys; i++) {
 		enum rp_sort_key key = r->keys[i];
 
-		/* Without a dso key, perf's sort__sym_cmp() compares two
-		 * unresolved addresses alone and any other pair by DSO
-		 * first: no order across DSOs. */
+		/* Without hists__has(dso), perf's sort__sym_cmp() compares
+		 * two unresolved addresses alone and any other pair by DSO
+		 * first: no order across DSOs, unless a dso key before it
+		 * has made them equal. */
+		if (key == RP_SORT_DSO)
+			dso_before = 1;
 		if (key == RP_SORT_MISPREDICT || key == RP_SORT_IN_TX || key == RP_SORT_ABORT ||
 		    key == RP_SORT_SRCLINE_FROM || key == RP_SORT_SRCLINE_TO ||
 		    ((key == RP_SORT_SYM || key == RP_SORT_IPC_NULL || key == RP_SORT_IPC_LBR) &&
-		     !r->dso_key))
+		     !r->dso_key && !dso_before))
 			r->nontotal = 1;
 	}
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);

@@ -339,6 +339,11 @@ report_view sys.data --dsos '[kernel.kallsyms]'
 report_view sys.data --comms workload
 report_view sys.data --dsos '[kernel.kallsyms]' -g none \
 	-F overhead_children,overhead,dso,sym --sort dso,sym
+# Not a filter: a dso column of -F is no dso key for perf's
+# sort__sym_cmp() (hists__has(dso) comes from --sort alone), so sym
+# before it is no total order.
+report_view sys.data -F +dso --sort sym -g none
+report_view two.data -F +dso --sort sym
 # Other commands: the same samples.
 collapse two.data --comms wl-fork
 collapse two.data --pid "$pid1" --time 20%-60%
