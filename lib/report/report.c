@@ -902,22 +902,27 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->sort_sym_first = !o.field_order &&
 			    (o.sort_order ? !strncmp(o.sort_order, "sym", 3)
 					  : o.nr_keys && o.keys[0] == RP_SORT_SYM);
-	for (size_t i = 0; i < r->nr_keys; i++) {
+	for (size_t i = 0; i < r->nr_keys; i++)
 		if (r->keys[i] == RP_SORT_CPU)
 			r->sort_cpu = 1;
-		if (r->keys[i] == RP_SORT_DSO)
-			r->dso_key = 1;
-	}
+	/* perf's hists__has(dso): set by a --sort key only (sort_dimension__add);
+	 * a dso column of -F is appended to the sort list without it. */
+	r->dso_key = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_DSO);
+	int dso_before = 0; /* a dso key already compared equal */
+
 	for (size_t i = 0; i < r->nr_keys; i++) {
 		enum rp_sort_key key = r->keys[i];
 
-		/* Without a dso key, perf's sort__sym_cmp() compares two
-		 * unresolved addresses alone and any other pair by DSO
-		 * first: no order across DSOs. */
+		/* Without hists__has(dso), perf's sort__sym_cmp() compares
+		 * two unresolved addresses alone and any other pair by DSO
+		 * first: no order across DSOs, unless a dso key before it
+		 * has made them equal. */
+		if (key == RP_SORT_DSO)
+			dso_before = 1;
 		if (key == RP_SORT_MISPREDICT || key == RP_SORT_IN_TX || key == RP_SORT_ABORT ||
 		    key == RP_SORT_SRCLINE_FROM || key == RP_SORT_SRCLINE_TO ||
 		    ((key == RP_SORT_SYM || key == RP_SORT_IPC_NULL || key == RP_SORT_IPC_LBR) &&
-		     !r->dso_key))
+		     !r->dso_key && !dso_before))
 			r->nontotal = 1;
 	}
 	/* The children view of unwound stacks has entries of inlined
@@ -2694,6 +2699,7 @@ struct rp_sorting {
 	uint32_t pairs; /* of each entry: members after the leader (0: no group) */
 	int children;
 	int graph;
+	uint64_t skip; /* bit i: sortl[i] left out of the output sort (rp_sort_skips()) */
 };
 
 /* perf's _sort__dso_cmp(left, right) as the branch and memory keys call
@@ -2964,6 +2970,31 @@ static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist
 	}
 }
 
+/*
+ * The keys perf's hist_entry__sort() passes over (perf_hpp__should_skip()):
+ * those sort__setup_elide() leaves out of the columns.  Elision marks the
+ * column's format, which is the sort list's own unless the key is both in
+ * --sort and in -F (then perf makes one format for each list, and the sort
+ * list's stays unmarked).  perf's input and collapsed trees
+ * (hist_entry__cmp(), hist_entry__collapse()) still compare every key.
+ */
+static uint64_t rp_sort_skips(const struct rp_report *r)
+{
+	uint64_t skip = 0;
+
+	for (size_t i = 0; i < r->nr_sortl && i < 64; i++) {
+		int dim = r->sortl[i];
+
+		if (rp_dim_is_hpp(dim) || !rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
+			continue;
+		if (rp_dims_has(r->sort0, r->nr_sort0, dim) &&
+		    rp_dims_has(r->fields0, r->nr_fields0, dim))
+			continue;
+		skip |= 1ull << i;
+	}
+	return skip;
+}
+
 /* perf's hist_entry__sort(): the sort list in order.  Ties are left to
  * the order the entries come in (perf's output tree, rp_rbsort()). */
 static int rp_entry_order(const void *pa, const void *pb, void *ctx)
@@ -2978,6 +3009,8 @@ static int rp_entry_order(const void *pa, const void *pb, void *ctx)
 	for (i = 0; i < r->nr_sortl; i++) {
 		int dim = r->sortl[i];
 
+		if (st->skip >> i & 1)
+			continue;
 		c = rp_dim_is_hpp(dim) ? rp_cmp_hpp(st, dim, a, b)
 				       : rp_cmp_key_sort(r, (enum rp_sort_key)dim, a, b);
 		if (c)
@@ -3649,7 +3682,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		return rc;
 	rp_calc_widths(r, h, &w);
 	struct rp_sorting st = { .r = r, .pairs = nr_shown - 1, .children = children,
-				 .graph = graph };
+				 .graph = graph, .skip = rp_sort_skips(r) };
 	/* perf inserts its entries, in the order they were created (with
 	 * --children: a sample's own entry, then those of its stack's
 	 * frames), into its input tree (se_cmp), and from that tree's order
@@ -3736,9 +3769,10 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		fputs("\n#\n", out);
 	}
 
-	size_t last_col = r->nr_cols; /* the last column shown, plus one */
-	while (last_col > 1 && rp_key_elided(&r->singles, r->cols, r->nr_cols, r->cols[last_col - 1]))
-		last_col--;
+	/* perf pads every cell but the last column's (an elided one
+	 * included: hist_entry__snprintf_alignment() asks whether the
+	 * format is the last of the list, shown or not). */
+	size_t last_col = r->nr_cols;
 	for (i = 0; i < h->nr_entries; i++) {
 		const struct rp_hist_entry *e = h->entries[i];
 		if (rp_entry_hidden(r, e))
