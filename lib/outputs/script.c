@@ -504,7 +504,8 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
- * for a symbol of a file ("file.c:0" where binutils names its function
+ * for a symbol of a file whose inline chain was looked up (other frames
+ * print nothing then) ("file.c:0" where binutils names its function
  * after an STT_FILE symbol), "dso[addr]" in the kernel, a PLT entry, or
  * where a file has no symbol and binutils' addr2line finds no function
  * either (addr as perf's map__rip_2objdump() makes it); nothing without
@@ -549,7 +550,11 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 			out->src_kind = RP_SRC_LINE;
 			out->src = a2l_file;
 			out->src_line = 0;
-		} else if (al->sym) {
+		} else if (al->sym && f->inline_looked_up) {
+			/* perf keeps the inline lookup's line as the frame's
+			 * (its srcline) and prints it as it is; elsewhere
+			 * map__fprintf_srcline() drops a line starting with
+			 * "??:0" (SRCLINE_UNKNOWN). */
 			out->src_kind = RP_SRC_UNKNOWN;
 		}
 	}

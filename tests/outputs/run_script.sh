@@ -8,6 +8,11 @@
 #   tp        sched:sched_switch -a (trace field, libtraceevent)
 #   switch    cpu-clock --switch-events
 #   tpcallchain  sched:sched_switch -g (trace field, then the call stack)
+#   dwarf     cpu-clock --call-graph dwarf, attached to the running
+#             workload (perf 6.1 loses some stacks of the processes it
+#             starts: docs/unwind.md), for the srcline field
+#   bash, bashg  cpu-clock (and -g) of a bash loop: Debian's bash has no
+#             debug info, its symbols' source lines are "??:0"
 #   fixed-*   cpu-clock -c N, cpu-clock/period=N/ with task-clock,
 #             page-faults: fixed periods, no PERIOD in the samples (perf
 #             prints the attr's sample_period; -F period is allowed)
@@ -88,6 +93,16 @@ record_workload syswide -e cpu-clock -a -- -t 300
 record_workload tp -e sched:sched_switch -a -- -t 300
 record_workload switch -e cpu-clock --switch-events -- -t 300 -f 1
 record_workload tpcallchain -e sched:sched_switch -g -- -t 300 -f 1
+for n in bash bashg; do
+	opts=(-e cpu-clock)
+	[ $n = bashg ] && opts+=(-g)
+	# shellcheck disable=SC2016 # the recorded bash expands them
+	perf record -q "${opts[@]}" -o $n.data -- \
+		bash -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' >$n.record.out 2>&1 ||
+		rp_cannot_run "perf record of bash failed"
+done
+rp_record_attached dwarf.data 0.3 -e cpu-clock --call-graph dwarf,4096 -- ./workload -q -t 2000 ||
+	rp_cannot_run "perf record --call-graph dwarf -p failed"
 # Fixed periods: no PERIOD in the samples; perf 6.1 prints the attr's
 # sample_period, by default and with -F period.
 record_workload fixed-c -e cpu-clock -c 100000 -- -t 200
@@ -117,6 +132,15 @@ compare callchain reltime --reltime --show-task-events --show-mmap-events
 compare syswide deltatime --deltatime --ns
 compare switch deltatime-sb --deltatime --show-switch-events
 compare callchain reltime-f --reltime -F comm,ip,sym
+# srcline: perf prints "??:0" (libc without debug info) only for the line
+# of an unwound frame's inline lookup; map__fprintf_srcline() drops it
+# for the sample's own ip, recorded entries and --no-inline.
+compare plain srcline -F +srcline
+compare callchain srcline -F +srcline
+compare bash srcline -F +srcline
+compare bashg srcline -F +srcline
+compare dwarf srcline -F +srcline
+compare dwarf srcline-noinline --no-inline -F +srcline
 for n in fixed-c fixed-term fixed-pf; do
 	compare "$n" default
 	compare "$n" f-period -F comm,tid,period,event,ip,sym
