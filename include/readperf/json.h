@@ -29,6 +29,17 @@ struct rp_json_opts {
 	/* "captured-on": the input's modification time, s since the epoch;
 	 * a negative value leaves the key out. */
 	long long captured_on;
+	/*
+	 * Where the callchain entries are looked up (both or neither; NULL:
+	 * entries show their ip alone): the machine and symbols the records
+	 * are processed with (rp_process()'s); they must outlive the writer.
+	 * The entries are the recorded PERF_SAMPLE_CALLCHAIN ones, each
+	 * looked up here in the mode its context marker gives, as perf does:
+	 * the consumer asks the pipeline for no callchain (nothing unwound).
+	 * The output (rp_output_new("json")) takes them from its env.
+	 */
+	struct rp_machine *machine;
+	struct rp_symbols *symbols;
 };
 
 /*
@@ -38,7 +49,7 @@ struct rp_json_opts {
  */
 RP_API int rp_json_new(struct rp_json **out, FILE *f, const struct rp_session *session,
 		const struct rp_json_opts *opts);
-/* The consumer (asks for callchains). */
+/* The consumer (asks for nothing beyond the sample's thread and ip). */
 RP_API struct rp_consumer rp_json_consumer(struct rp_json *json);
 /* Closes the samples array and the document.  Returns the number of
  * samples written. */

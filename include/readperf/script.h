@@ -46,24 +46,33 @@ extern "C" {
 #define RP_SCRIPT_SHOW_MMAP 2u   /* MMAP, MMAP2 (--show-mmap-events) */
 #define RP_SCRIPT_SHOW_SWITCH 4u /* SWITCH, SWITCH_CPU_WIDE (--show-switch-events) */
 
-/* The attr types that -F's "type:" prefix names (hw, sw, trace, raw, break). */
-#define RP_SCRIPT_NR_TYPES 6
-/* The slots of rp_script_opts' per-type arrays: fixed (above
- * RP_SCRIPT_NR_TYPES, which may grow up to it) so that the struct's
- * layout never moves. */
+/*
+ * perf script's output types, the slots of rp_script_opts' per-type
+ * arrays: the attr types RP_TYPE_HARDWARE .. RP_TYPE_BREAKPOINT (0..5),
+ * then perf's synthesized events (attr type PERF_TYPE_SYNTH) and every
+ * other attr type (dynamic PMUs), as perf's OUTPUT_TYPE_SYNTH and
+ * OUTPUT_TYPE_OTHER.  -F's "type:" prefix names hw, sw, trace, raw, break
+ * and synth (perf names no prefix for hw-cache nor the other types).
+ */
+#define RP_SCRIPT_TYPE_SYNTH 6
+#define RP_SCRIPT_TYPE_OTHER 7
+#define RP_SCRIPT_NR_TYPES 8
+/* The slots of rp_script_opts' per-type arrays: fixed (at least
+ * RP_SCRIPT_NR_TYPES) so that the struct's layout never moves. */
 #define RP_SCRIPT_TYPE_SLOTS 8
 
 struct rp_script_opts {
 	size_t sz; /* sizeof(struct rp_script_opts) */
 	/*
-	 * Per attr type (RP_TYPE_HARDWARE .. RP_TYPE_BREAKPOINT): the fields
-	 * the user chose (user_set[type] != 0), else perf's defaults.  Fill
-	 * with rp_script_parse_fields().
+	 * Per output type (RP_SCRIPT_NR_TYPES above): the fields the user
+	 * chose (user_set[type] != 0), else perf's defaults.  Fill with
+	 * rp_script_parse_fields().
 	 */
 	uint32_t fields[RP_SCRIPT_TYPE_SLOTS];
 	uint8_t user_set[RP_SCRIPT_TYPE_SLOTS];
-	/* The fields named explicitly: an event that cannot print one of
-	 * these is an error; other fields it lacks are dropped silently. */
+	/* The fields named in a list without "type:" (perf's
+	 * user_set_fields): an event that cannot print one of these is an
+	 * error; other fields it lacks are dropped silently. */
 	uint32_t named[RP_SCRIPT_TYPE_SLOTS];
 	unsigned show; /* RP_SCRIPT_SHOW_* */
 	int nanosecs;  /* times as seconds.nanoseconds (perf's --ns) */
@@ -89,6 +98,14 @@ struct rp_script_opts {
 	 */
 	uint32_t max_stack;
 	int max_stack_set;
+	/*
+	 * Per output type: set by a "type:" list that named no field (perf's
+	 * user_set without wildcard_set): the file must then have an event
+	 * of that type, else rp_script_new() fails with perf's "software
+	 * events do not exist. Remove corresponding -F option to proceed."
+	 * (never for synth).  Filled by rp_script_parse_fields().
+	 */
+	uint8_t must_exist[RP_SCRIPT_TYPE_SLOTS];
 };
 
 /* rp_script_opts.time_mode */
@@ -99,11 +116,17 @@ struct rp_script_opts {
 struct rp_script;
 
 /*
- * Applies one perf -F argument to opts: "f1,f2" (every type), "type:f1,f2"
- * (type is hw, sw, trace, raw or break), "+f" / "-f" (add to / remove from
- * the defaults).  err (may be NULL, size errsz bytes) receives a message
- * for RP_ERR_INVAL (an unknown field or type).  Fields that are invalid
- * for a type (trace for sw) are dropped from that type, as perf does.
+ * Applies one perf -F argument to opts as perf 6.1's parse_output_fields()
+ * does: "f1,f2" (every type), "type:f1,f2" (type is hw, sw, trace, raw,
+ * break or synth), "+f" / "-f" (add to / remove from the fields so far).
+ * err (may be NULL, size errsz bytes) receives perf's message for
+ * RP_ERR_INVAL: an unknown type ("Invalid event type in field string."),
+ * an empty list without type, a list mixing "+f"/"-f" with plain fields
+ * ("Cannot mix +-field with overridden fields"), an unknown field, a field
+ * invalid for the named type ("'trace' not valid for software events.").
+ * Without "type:", a field invalid for a type (trace for sw) is left out
+ * of that type, as perf does (perf warns).  opts may be partly changed
+ * on error.
  */
 RP_API int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
 			   size_t errsz);
@@ -115,12 +138,14 @@ RP_API int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec,
  * written in order; nothing else may write to out until
  * rp_script_finish().  Tracepoint events are always formatted on the
  * pipeline's thread.  symbols may be NULL (no symbol names).  Checks
- * the chosen fields against each event's sample_type as perf does: a field
- * the user asked for that an event does not record fails with
- * RP_ERR_INVAL and a message in err (errsz bytes), such as "Samples for
- * 'cpu-clock' event do not have CPU attribute set. Cannot print 'cpu'
- * field."  Returns 0, RP_ERR_INVAL or RP_ERR_NOMEM.  session must outlive
- * the printer.
+ * the chosen fields against the first event of each output type (dummy
+ * events skipped) as perf's perf_session__check_output_opt() does, in
+ * its order: a field the user asked for that the event does not record
+ * fails with RP_ERR_INVAL and perf's message in err (errsz bytes), such as
+ * "Samples for 'cpu-clock' event do not have CPU attribute set. Cannot
+ * print 'cpu' field.", so do symoff without sym, srcline without ip and
+ * a type required by opts->must_exist that no event has.  Returns 0,
+ * RP_ERR_INVAL or RP_ERR_NOMEM.  session must outlive the printer.
  */
 RP_API int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
 		  const struct rp_script_opts *opts, char *err, size_t errsz);

@@ -21,6 +21,8 @@
 struct rp_json {
 	FILE *f;
 	const struct rp_session *session;
+	struct rp_machine *machine; /* NULL: callchain entries without symbols */
+	struct rp_symbols *symbols;
 	uint64_t combined_sample_type;
 	unsigned long long samples;
 	int no_trace_fields;
@@ -182,6 +184,8 @@ int rp_json_new(struct rp_json **out, FILE *f, const struct rp_session *session,
 	j->f = f;
 	j->session = session;
 	j->no_trace_fields = opts->no_trace_fields;
+	j->machine = opts->machine;
+	j->symbols = opts->symbols;
 	for (size_t i = 0; i < rp_session_nr_evsels(session); i++)
 		j->combined_sample_type |= rp_evsel_attr(rp_session_evsel(session, i))->sample_type;
 	if (!j->no_trace_fields && rp_session_has_feature(session, RP_FEAT_TRACING_DATA)) {
@@ -229,6 +233,47 @@ static void rp_json_trace_field(void *ctx, const char *name, const char *value)
 	rp_json_key_str(ctx, 1, 3, name, value);
 }
 
+/*
+ * The recorded PERF_SAMPLE_CALLCHAIN entries, as data-convert-json.c
+ * lists them: nothing is unwound (a --call-graph dwarf sample shows its
+ * recorded kernel and user entries only), a context marker is skipped
+ * and switches the cpumode of the entries after it (user until the
+ * first; an unknown marker leaves it as it was, the chain goes on), and
+ * each entry is looked up as thread__find_symbol() does: in that mode's
+ * maps, without trying the other one.  Returns 0 or RP_ERR_NOMEM.
+ */
+static int rp_json_callchain(struct rp_json *j, const struct rp_sample *d,
+			     struct rp_thread *thread)
+{
+	uint8_t cpumode = RP_MISC_USER;
+	int first = 1;
+
+	for (uint64_t i = 0; i < d->callchain_nr; i++) {
+		uint64_t ip = d->callchain[i];
+		struct rp_addr_location al;
+		int found = 0;
+
+		if (ip >= RP_CONTEXT_MAX) {
+			if (ip == RP_CONTEXT_HV)
+				cpumode = RP_MISC_HYPERVISOR;
+			else if (ip == RP_CONTEXT_KERNEL)
+				cpumode = RP_MISC_KERNEL;
+			else if (ip == RP_CONTEXT_USER)
+				cpumode = RP_MISC_USER;
+			continue;
+		}
+		if (!first)
+			putc(',', j->f);
+		first = 0;
+		if (j->machine && j->symbols)
+			found = rp_symbols_resolve(j->symbols, j->machine, thread, cpumode, ip, &al);
+		if (found < 0)
+			return found;
+		rp_json_frame(j->f, ip, found ? &al : NULL);
+	}
+	return 0;
+}
+
 static int rp_json_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
 	struct rp_json *j = ctx;
@@ -255,13 +300,10 @@ static int rp_json_event(void *ctx, const struct rp_event *ev, const struct rp_r
 	rp_json_key(f, 1, 3, "callchain");
 	putc('[', f);
 	if (rp_evsel_attr(ev->evsel)->sample_type & RP_SAMPLE_CALLCHAIN) {
-		for (size_t i = 0; i < res->nr_callchain; i++) {
-			const struct rp_addr_location *al = &res->callchain[i].al;
+		int ret = rp_json_callchain(j, d, res->thread);
 
-			if (i)
-				putc(',', f);
-			rp_json_frame(f, al->ip, al);
-		}
+		if (ret < 0)
+			return ret;
 	} else {
 		rp_json_frame(f, d->ip, &res->al);
 	}
@@ -276,7 +318,7 @@ static int rp_json_event(void *ctx, const struct rp_event *ev, const struct rp_r
 
 struct rp_consumer rp_json_consumer(struct rp_json *json)
 {
-	struct rp_consumer c = { json, rp_json_event, RP_CONSUMER_CALLCHAIN };
+	struct rp_consumer c = { json, rp_json_event, 0 };
 	return c;
 }
 
@@ -309,6 +351,13 @@ static int rp_json_output_create(void **state, const struct rp_output_env *env, 
 				 const struct rp_output_target *target, struct rp_error *err)
 {
 	int ret = rp_json_new((struct rp_json **)state, target->stream, env->session, opts);
+
+	if (ret == 0 && env->machine && env->symbols) {
+		struct rp_json *j = *state;
+
+		j->machine = env->machine;
+		j->symbols = env->symbols;
+	}
 
 	return ret < 0 ? rp_error_set(err, ret, ret == RP_ERR_INVAL ? "bad options"
 								    : "out of memory")

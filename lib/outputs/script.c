@@ -116,13 +116,27 @@ static const struct {
 	{ "period", RP_SCRIPT_PERIOD }, { "srcline", RP_SCRIPT_SRCLINE },
 };
 
+/* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
 static const char *const rp_script_type_names[RP_SCRIPT_NR_TYPES] = {
-	"hw", "sw", "trace", "hw-cache", "raw", "break",
+	"hw", "sw", "trace", NULL, "raw", "break", "synth", NULL,
 };
 
-/* Names in perf's "not valid for %s events" warning. */
+/* perf 6.1's event_type(): the type in its messages. */
+static const char *rp_script_type_msg(unsigned type)
+{
+	switch (type) {
+	case RP_TYPE_HARDWARE:
+		return "hardware";
+	case RP_TYPE_SOFTWARE:
+		return "software";
+	case RP_TYPE_TRACEPOINT:
+		return "tracepoint";
+	default:
+		return "unknown";
+	}
+}
 
-/* perf 6.1's output[] table: the default fields per attr type. */
+/* perf 6.1's output[] table: the default fields per output type. */
 static uint32_t rp_script_default_fields(unsigned type)
 {
 	const uint32_t base = RP_SCRIPT_COMM | RP_SCRIPT_TID | RP_SCRIPT_CPU | RP_SCRIPT_TIME |
@@ -133,6 +147,8 @@ static uint32_t rp_script_default_fields(unsigned type)
 		return base | RP_SCRIPT_TRACE;
 	case RP_TYPE_RAW:
 		return base | F_ALL_IP | RP_SCRIPT_ADDR;
+	case RP_SCRIPT_TYPE_SYNTH:
+		return base | F_ALL_IP;
 	default:
 		return base | F_ALL_IP | RP_SCRIPT_PERIOD;
 	}
@@ -143,9 +159,15 @@ static uint32_t rp_script_invalid_fields(unsigned type)
 	return type == RP_TYPE_TRACEPOINT ? 0 : RP_SCRIPT_TRACE;
 }
 
+/* PERF_TYPE_SYNTH (perf's synthesized events: Intel PT's and others) */
+#define RP_SCRIPT_ATTR_SYNTH 0x80000000u
+
+/* perf's output_type(): the output type of an attr type. */
 static unsigned rp_script_type_index(uint32_t attr_type)
 {
-	return attr_type < RP_SCRIPT_NR_TYPES ? attr_type : RP_TYPE_HARDWARE;
+	if (attr_type == RP_SCRIPT_ATTR_SYNTH)
+		return RP_SCRIPT_TYPE_SYNTH;
+	return attr_type <= RP_TYPE_BREAKPOINT ? attr_type : RP_SCRIPT_TYPE_OTHER;
 }
 
 static void rp_script_seterr(char *err, size_t errsz, const char *fmt, ...)
@@ -162,13 +184,20 @@ static void rp_script_seterr(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * perf 6.1's parse_output_fields(), step by step: a list without '+' or
+ * '-' anywhere replaces the fields (of every type, or of the named one,
+ * which then must exist unless a field follows); each field sets, adds or
+ * removes, and a list that sets cannot add or remove, nor the reverse.
+ * Fields named without a type are perf's user_set_fields (opts->named).
+ */
 int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *err,
 			   size_t errsz)
 {
+	enum { CH_DEFAULT, CH_SET, CH_ADD, CH_REMOVE } change = CH_DEFAULT;
 	char buf[1024];
 	const char *list = spec;
 	int type = -1;
-	int change = 0; /* +/- edits the defaults */
 
 	if (!opts || !spec)
 		return RP_ERR_INVAL;
@@ -177,42 +206,51 @@ int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *
 		size_t n = (size_t)(colon - spec);
 
 		for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++)
-			if (strlen(rp_script_type_names[t]) == n &&
+			if (rp_script_type_names[t] && strlen(rp_script_type_names[t]) == n &&
 			    !strncmp(spec, rp_script_type_names[t], n))
 				type = t;
 		if (type < 0) {
-			rp_script_seterr(err, errsz, "invalid event type in field string: '%.*s'",
-					 (int)n, spec);
+			rp_script_seterr(err, errsz, "Invalid event type in field string.");
 			return RP_ERR_INVAL;
 		}
 		list = colon + 1;
-	}
-	if (list[0] == '+' || list[0] == '-')
-		change = 1;
-	for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
-		if (type >= 0 && t != type)
-			continue;
-		if (!opts->user_set[t])
-			opts->fields[t] = rp_script_default_fields((unsigned)t);
-		if (!change) {
-			opts->fields[t] = 0;
-			opts->named[t] = 0;
-		}
-		opts->user_set[t] = 1;
+	} else if (!*list) {
+		rp_script_seterr(err, errsz, "Cannot set fields to 'none' for all event types.");
+		return RP_ERR_INVAL;
 	}
 	if (strlen(list) >= sizeof(buf)) {
 		rp_script_seterr(err, errsz, "field list too long");
 		return RP_ERR_INVAL;
 	}
+	/* perf edits the fields so far (the defaults at first) when '+' or
+	 * '-' appears anywhere in the list, and replaces them otherwise. */
+	int edit = strchr(list, '+') || strchr(list, '-');
+
+	for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
+		if (!opts->user_set[t])
+			opts->fields[t] = rp_script_default_fields((unsigned)t);
+		if (edit || (type >= 0 && t != type))
+			continue;
+		opts->fields[t] = 0;
+		opts->user_set[t] = 1;
+		opts->must_exist[t] = type >= 0;
+	}
 	memcpy(buf, list, strlen(list) + 1);
-	int sign = change ? '+' : 0;
-	for (char *tok = buf, *next; tok && *tok; tok = next) {
+	for (char *tok = buf, *next; tok; tok = next) {
 		next = strchr(tok, ',');
 		if (next)
 			*next++ = 0;
+		if (!*tok)
+			continue; /* strtok_r() skips empty fields */
 		if (*tok == '+' || *tok == '-') {
-			sign = *tok;
+			if (change == CH_SET)
+				goto badmix;
+			change = *tok == '+' ? CH_ADD : CH_REMOVE;
 			tok++;
+		} else {
+			if (change != CH_SET && change != CH_DEFAULT)
+				goto badmix;
+			change = CH_SET;
 		}
 		uint32_t bit = 0;
 		for (size_t i = 0; i < sizeof(rp_script_field_names) / sizeof(rp_script_field_names[0]);
@@ -223,67 +261,112 @@ int rp_script_parse_fields(struct rp_script_opts *opts, const char *spec, char *
 			rp_script_seterr(err, errsz, "Invalid field requested: %s", tok);
 			return RP_ERR_INVAL;
 		}
+		if (type >= 0 && (rp_script_invalid_fields((unsigned)type) & bit)) {
+			rp_script_seterr(err, errsz, "'%s' not valid for %s events.", tok,
+					 rp_script_type_msg((unsigned)type));
+			return RP_ERR_INVAL;
+		}
 		for (int t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
-			if (type >= 0 && t != type)
+			if ((type >= 0 && t != type) || (rp_script_invalid_fields((unsigned)t) & bit))
 				continue;
-			if (sign == '-') {
+			if (change == CH_REMOVE)
 				opts->fields[t] &= ~bit;
-				opts->named[t] &= ~bit;
-			} else if (!(rp_script_invalid_fields((unsigned)t) & bit)) {
+			else
 				opts->fields[t] |= bit;
-				opts->named[t] |= bit;
+			if (type < 0) {
+				if (change == CH_REMOVE)
+					opts->named[t] &= ~bit;
+				else
+					opts->named[t] |= bit;
 			}
+			opts->user_set[t] = 1;
+			opts->must_exist[t] = 0;
 		}
 	}
 	return 0;
+badmix:
+	rp_script_seterr(err, errsz, "Cannot mix +-field with overridden fields");
+	return RP_ERR_INVAL;
 }
 
-/* perf's evsel__check_attr(): fields an event cannot print. */
+/*
+ * perf's evsel__check_attr() for the fields readperf prints, in its
+ * order: a field the event's sample_type lacks is an error when it was
+ * named without a type (opts->named), else dropped; symoff without sym
+ * and srcline without ip are errors whatever named them.
+ */
 static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opts, unsigned t,
-			   const struct rp_evsel *evsel, char *err, size_t errsz)
+			   const struct rp_evsel *evsel, int allow_user_set, char *err,
+			   size_t errsz)
 {
-	static const struct {
-		uint32_t field;
-		uint64_t need;
-		const char *attr, *name;
-	} checks[] = {
-		{ RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip" },
-		{ RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr" },
-		{ RP_SCRIPT_TID, RP_SAMPLE_TID, "TID", "tid" },
-		{ RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "pid" },
-		{ RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time" },
-		{ RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu" },
-		/* No check of PERIOD: perf 6.1 prints the attr's
-		 * sample_period for events without it (-c N, a fixed
-		 * period=N, page-faults), as the decoder fills it. */
-	};
 	uint64_t st = rp_evsel_attr(evsel)->sample_type;
 	uint32_t named = opts && opts->user_set[t] ? opts->named[t] : 0;
+	/* perf's evsel__do_check_stype(): 1 when the field stays, 0 dropped,
+	 * -1 an error (err filled). */
+#define RP_CHECK_STYPE(field, need, attr, name, allow)                                      \
+	do {                                                                                 \
+		if ((s->fields[t] & (field)) && !(st & (need))) {                            \
+			if ((named & (field)) && !(allow)) {                                 \
+				rp_script_seterr(err, errsz,                                 \
+						 "Samples for '%s' event do not have %s "    \
+						 "attribute set. Cannot print '%s' field.",  \
+						 rp_evsel_name(evsel), attr, name);          \
+				return RP_ERR_INVAL;                                         \
+			}                                                                    \
+			if (!(named & (field)))                                              \
+				s->fields[t] &= ~(uint32_t)(field);                          \
+		}                                                                            \
+	} while (0)
 
-	if ((s->fields[t] & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) &&
-	    !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
-		if (named & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) {
+	RP_CHECK_STYPE(RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr", allow_user_set);
+	if ((s->fields[t] & RP_SCRIPT_SYM) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
+		if (named & RP_SCRIPT_SYM) {
 			rp_script_seterr(err, errsz,
 					 "Display of symbols requested but neither sample IP nor "
 					 "sample address\navailable. Hence, no addresses to "
 					 "convert to symbols.");
 			return RP_ERR_INVAL;
 		}
-		s->fields[t] &= ~(RP_SCRIPT_SYM | RP_SCRIPT_DSO | RP_SCRIPT_SYMOFF);
+		s->fields[t] &= ~(RP_SCRIPT_SYM | RP_SCRIPT_SYMOFF);
 	}
-	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
-		if (!(s->fields[t] & checks[i].field) || (st & checks[i].need))
-			continue;
-		if (named & checks[i].field) {
+	if ((s->fields[t] & RP_SCRIPT_SYMOFF) && !(s->fields[t] & RP_SCRIPT_SYM)) {
+		/* sic: perf's message lacks the space */
+		rp_script_seterr(err, errsz,
+				 "Display of offsets requested but symbol is notselected.");
+		return RP_ERR_INVAL;
+	}
+	if ((s->fields[t] & RP_SCRIPT_DSO) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
+		if (named & RP_SCRIPT_DSO) {
 			rp_script_seterr(err, errsz,
-					 "Samples for '%s' event do not have %s attribute set. "
-					 "Cannot print '%s' field.",
-					 rp_evsel_name(evsel), checks[i].attr, checks[i].name);
+					 "Display of DSO requested but no address to convert.");
 			return RP_ERR_INVAL;
 		}
-		s->fields[t] &= ~checks[i].field;
+		s->fields[t] &= ~RP_SCRIPT_DSO;
 	}
+	if ((s->fields[t] & RP_SCRIPT_SRCLINE) && !(s->fields[t] & RP_SCRIPT_IP)) {
+		rp_script_seterr(err, errsz,
+				 "Display of source line number requested but sample IP is not\n"
+				 "selected. Hence, no address to lookup the source line number.");
+		return RP_ERR_INVAL;
+	}
+	/* perf checks pid and tid as one field, which its message names ''. */
+	RP_CHECK_STYPE(RP_SCRIPT_TID | RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu", allow_user_set);
+	/* No check of PERIOD: perf 6.1 prints the attr's sample_period for
+	 * events without it (-c N, a fixed period=N, page-faults), as the
+	 * decoder fills it. */
+#undef RP_CHECK_STYPE
 	return 0;
+}
+
+/* perf's evsel__is_dummy_event(): software, PERF_COUNT_SW_DUMMY. */
+static int rp_script_is_dummy(const struct rp_evsel *evsel)
+{
+	const struct rp_attr *a = rp_evsel_attr(evsel);
+
+	return a->type == RP_TYPE_SOFTWARE && a->config == 9;
 }
 
 int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,
@@ -312,18 +395,36 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->symbols = opts->symbols;
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
-	/* The first event of each type decides, as perf_session__check_output_opt(). */
+	/* The first event of each type that is not a dummy decides, as
+	 * perf_session__check_output_opt(); perf stat's files are not
+	 * checked, AUXTRACE ones let named addr and cpu fields pass. */
+	int stat = rp_session_has_feature(session, RP_FEAT_STAT);
+	int allow_user_set = rp_session_has_feature(session, RP_FEAT_AUXTRACE);
+
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++) {
-		for (size_t i = 0; i < nr; i++) {
+		const struct rp_evsel *first = NULL;
+
+		for (size_t i = 0; i < nr && !first; i++) {
 			const struct rp_evsel *ev = rp_session_evsel(session, i);
 
-			if (rp_script_type_index(rp_evsel_attr(ev)->type) != t)
-				continue;
-			if ((ret = rp_script_check(s, opts, t, ev, err, errsz)) < 0) {
-				free(s);
-				return ret;
-			}
-			break;
+			if (rp_script_type_index(rp_evsel_attr(ev)->type) == t &&
+			    !rp_script_is_dummy(ev))
+				first = ev;
+		}
+		if (!first && opts->user_set[t] && opts->must_exist[t] &&
+		    t != RP_SCRIPT_TYPE_SYNTH) {
+			rp_script_seterr(err, errsz,
+					 "%s events do not exist. Remove corresponding -F option "
+					 "to proceed.",
+					 rp_script_type_msg(t));
+			free(s);
+			return RP_ERR_INVAL;
+		}
+		if (!first || !s->fields[t] || stat)
+			continue;
+		if ((ret = rp_script_check(s, opts, t, first, allow_user_set, err, errsz)) < 0) {
+			free(s);
+			return ret;
 		}
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -504,7 +605,8 @@ static const char *rp_script_dso_name(const struct rp_addr_location *al)
 /*
  * The srcline field of frame f (perf's map__fprintf_srcline(), or the
  * line of an inline chain's record): "file.c:12" from DWARF, else "??:0"
- * for a symbol of a file ("file.c:0" where binutils names its function
+ * for a symbol of a file whose inline chain was looked up (other frames
+ * print nothing then) ("file.c:0" where binutils names its function
  * after an STT_FILE symbol), "dso[addr]" in the kernel, a PLT entry, or
  * where a file has no symbol and binutils' addr2line finds no function
  * either (addr as perf's map__rip_2objdump() makes it); nothing without
@@ -549,7 +651,11 @@ static int rp_script_srcline(const struct rp_script *s, const struct rp_frame *f
 			out->src_kind = RP_SRC_LINE;
 			out->src = a2l_file;
 			out->src_line = 0;
-		} else if (al->sym) {
+		} else if (al->sym && f->inline_looked_up) {
+			/* perf keeps the inline lookup's line as the frame's
+			 * (its srcline) and prints it as it is; elsewhere
+			 * map__fprintf_srcline() drops a line starting with
+			 * "??:0" (SRCLINE_UNKNOWN). */
 			out->src_kind = RP_SRC_UNKNOWN;
 		}
 	}

@@ -760,12 +760,15 @@ static int fuzz_json(const uint8_t *data, size_t size)
 	struct rp_json_opts opts = { .sz = sizeof(opts), .captured_on = -1 };
 	struct rp_json *j;
 
-	if (pipeline_open(&p, data, size, RP_ORDER_TIME, 0) < 0)
+	if (pipeline_open(&p, data, size, RP_ORDER_TIME, 1) < 0)
 		return 0;
+	/* the writer looks the recorded callchain entries up itself */
+	opts.machine = p.m;
+	opts.symbols = p.sym;
 	if (rp_json_new(&j, devnull(), p.s, &opts) == 0) {
 		struct rp_consumer c = rp_json_consumer(j);
 
-		rp_process(p.s, p.m, NULL, &c, 1);
+		rp_process(p.s, p.m, p.sym, &c, 1);
 		rp_json_finish(j);
 		rp_json_free(j);
 	}

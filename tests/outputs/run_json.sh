@@ -1,7 +1,8 @@
 #!/bin/bash
 # Differential test: `readperf json` against `perf data convert --to-json`
-# on files recorded now: without and with -g, two events, -a, a tracepoint
-# (-a, and -g of one process).
+# on files recorded now: without and with -g, --call-graph dwarf (perf
+# lists the recorded entries only: nothing unwound, no inline frames), two
+# events, -a, a tracepoint (-a, and -g of one process).
 #
 # Files without tracepoints: the two documents are equal byte for byte.
 # Tracepoint files: perf 6.1 writes no tracepoint fields and readperf does
@@ -56,6 +57,7 @@ exact() {
 
 record_workload plain -e cpu-clock -- -t 300 -f 2
 record_workload callchain -e cpu-clock -g -- -t 300
+record_workload dwarf -e cpu-clock --call-graph dwarf,4096 -- -t 300
 record_workload two -e cpu-clock,task-clock -- -t 300
 record_workload syswide -e cpu-clock -a -- -t 300
 record_workload tp -e sched:sched_switch -a -- -t 300
@@ -65,6 +67,7 @@ record_workload tpg -e sched:sched_switch -g -- -t 300 -f 1
 
 exact plain
 exact callchain
+exact dwarf
 exact two
 exact syswide
 exact tp --no-trace-fields

@@ -24,16 +24,20 @@ static void test_document(void **state)
 	struct tb_file f;
 	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
 					   RP_SAMPLE_CPU | RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN);
-	uint64_t id = 1;
+	struct rp_attr b = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_CPU | RP_SAMPLE_PERIOD);
+	uint64_t id = 1, idb = 2;
 	struct rp_session *s;
 	struct rp_machine *m;
 	struct rp_json *j;
 	struct rp_event ev;
 	struct rp_resolved res;
-	struct rp_frame frames[2];
 	struct rp_dso dso = { 0 };
 	struct rp_map map = { 0x400000, 0x402000, 0, &dso, 5, 2, 0 };
 	struct rp_symbol sym = { 0x10, 0x20, "f\"q\\\n", 1, 0, 2 };
+	/* The recorded entries as data-convert-json.c lists them: markers
+	 * skipped, an unknown one too (the entries after it still listed). */
+	const uint64_t ips[] = { RP_CONTEXT_USER, 0x400010, 0xfffffffffffffed0ull, 0x7f00 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -41,6 +45,7 @@ static void test_document(void **state)
 	(void)state;
 	tb_file_init(&f, 0);
 	tb_file_attr(&f, &a, &id, 1);
+	tb_file_attr(&f, &b, &idb, 1);
 	tb_feat_string(tb_file_feat(&f, RP_FEAT_HOSTNAME), "host");
 	tb_feat_string(tb_file_feat(&f, RP_FEAT_VERSION), "6.1");
 	s = tb_file_open(&f, RP_ORDER_FILE);
@@ -54,30 +59,37 @@ static void test_document(void **state)
 	struct rp_json_opts opts = { .sz = sizeof(opts), .captured_on = 86400 };
 	assert_int_equal(rp_json_new(&j, out, s, &opts), 0);
 	struct rp_consumer c = rp_json_consumer(j);
-	assert_int_equal(c.flags, RP_CONSUMER_CALLCHAIN);
+	/* the recorded entries come with the event: no callchain asked for,
+	 * so nothing is unwound */
+	assert_int_equal(c.flags, 0);
 
 	memset(&ev, 0, sizeof(ev));
 	memset(&res, 0, sizeof(res));
-	memset(frames, 0, sizeof(frames));
 	ev.type = RP_RECORD_SAMPLE;
 	ev.evsel = rp_session_evsel(s, 0);
 	ev.sid.present = RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_CPU;
 	ev.sid.time = 123456789;
 	ev.sid.cpu = 1;
+	ev.u.sample.callchain = ips;
+	ev.u.sample.callchain_nr = 4;
 	res.thread = rp_machine_findnew_thread(m, 5, 6);
 	res.comm = "c\t1";
-	frames[0].al.ip = 0x400010;
-	frames[0].al.addr = 0x10;
-	frames[0].al.map = &map;
-	frames[0].al.dso = &dso;
-	frames[0].al.sym = &sym;
-	frames[1].al.ip = 0x7f00;
-	res.callchain = frames;
-	res.nr_callchain = 2;
+	/* no machine in opts: the entries show their ip alone */
 	assert_int_equal(c.event(c.ctx, &ev, &res), 0);
-	res.nr_callchain = 0;
+	/* no PERF_SAMPLE_CALLCHAIN: the sampled ip, as the pipeline resolved it */
+	ev.evsel = rp_session_evsel(s, 1);
+	ev.u.sample.ip = 0x400010;
+	res.al.ip = 0x400010;
+	res.al.addr = 0x10;
+	res.al.map = &map;
+	res.al.dso = &dso;
+	res.al.sym = &sym;
 	assert_int_equal(c.event(c.ctx, &ev, &res), 0);
-	assert_int_equal(rp_json_finish(j), 2);
+	/* a chain of markers only: an empty list */
+	ev.evsel = rp_session_evsel(s, 0);
+	ev.u.sample.callchain_nr = 1;
+	assert_int_equal(c.event(c.ctx, &ev, &res), 0);
+	assert_int_equal(rp_json_finish(j), 3);
 	rp_json_free(j);
 	fclose(out);
 
@@ -108,12 +120,24 @@ static void test_document(void **state)
 		"\t\t\t\"comm\": \"c\\t1\",\n"
 		"\t\t\t\"callchain\": [\n"
 		"\t\t\t\t{\n"
-		"\t\t\t\t\t\"ip\": \"0x400010\",\n"
-		"\t\t\t\t\t\"symbol\": \"f\\\"q\\\\\\n\",\n"
-		"\t\t\t\t\t\"dso\": \"w\"\n"
+		"\t\t\t\t\t\"ip\": \"0x400010\"\n"
 		"\t\t\t\t},\n"
 		"\t\t\t\t{\n"
 		"\t\t\t\t\t\"ip\": \"0x7f00\"\n"
+		"\t\t\t\t}\n"
+		"\t\t\t]\n"
+		"\t\t},\n"
+		"\t\t{\n"
+		"\t\t\t\"timestamp\": 123456789,\n"
+		"\t\t\t\"pid\": 5,\n"
+		"\t\t\t\"tid\": 6,\n"
+		"\t\t\t\"cpu\": 1,\n"
+		"\t\t\t\"comm\": \"c\\t1\",\n"
+		"\t\t\t\"callchain\": [\n"
+		"\t\t\t\t{\n"
+		"\t\t\t\t\t\"ip\": \"0x400010\",\n"
+		"\t\t\t\t\t\"symbol\": \"f\\\"q\\\\\\n\",\n"
+		"\t\t\t\t\t\"dso\": \"w\"\n"
 		"\t\t\t\t}\n"
 		"\t\t\t]\n"
 		"\t\t},\n"

@@ -260,6 +260,50 @@ static void test_fields(void **state)
 	assert_int_equal(rp_script_parse_fields(&opts, "comm,bogus", err, sizeof(err)), RP_ERR_INVAL);
 	assert_string_equal(err, "Invalid field requested: bogus");
 	assert_int_equal(rp_script_parse_fields(&opts, "xx:comm", err, sizeof(err)), RP_ERR_INVAL);
+	assert_string_equal(err, "Invalid event type in field string.");
+	/* perf names no "hw-cache:" prefix, but "synth:" */
+	assert_int_equal(rp_script_parse_fields(&opts, "hw-cache:comm", err, sizeof(err)),
+			 RP_ERR_INVAL);
+	assert_int_equal(rp_script_parse_fields(&opts, "synth:comm", err, sizeof(err)), 0);
+	/* perf's parse_output_fields(): set, or add and remove, not both */
+	assert_int_equal(rp_script_parse_fields(&opts, "comm,+pid", err, sizeof(err)), RP_ERR_INVAL);
+	assert_string_equal(err, "Cannot mix +-field with overridden fields");
+	assert_int_equal(rp_script_parse_fields(&opts, "+pid,comm", err, sizeof(err)), RP_ERR_INVAL);
+	assert_int_equal(rp_script_parse_fields(&opts, "sw:comm,trace", err, sizeof(err)),
+			 RP_ERR_INVAL);
+	assert_string_equal(err, "'trace' not valid for software events.");
+	assert_int_equal(rp_script_parse_fields(&opts, "", err, sizeof(err)), RP_ERR_INVAL);
+	assert_string_equal(err, "Cannot set fields to 'none' for all event types.");
+
+	/* the checks of perf_session__check_output_opt(), in its order */
+	out_open(&o);
+	static const struct {
+		const char *spec, *err;
+	} refused[] = {
+		{ "trace:", "tracepoint events do not exist. Remove corresponding -F option to "
+			    "proceed." },
+		{ "symoff", "Display of offsets requested but symbol is notselected." },
+		{ "-sym", "Display of offsets requested but symbol is notselected." },
+		{ "comm,srcline", "Display of source line number requested but sample IP is not\n"
+				  "selected. Hence, no address to lookup the source line number." },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		memset(&opts, 0, sizeof(opts));
+		opts.sz = sizeof(opts);
+		assert_int_equal(rp_script_parse_fields(&opts, refused[i].spec, err, sizeof(err)), 0);
+		assert_int_equal(rp_script_new(&sc, o.f, s, &opts, err, sizeof(err)), RP_ERR_INVAL);
+		assert_string_equal(err, refused[i].err);
+	}
+	/* a type list with a field needs no event of the type; synth never */
+	static const char *const accepted[] = { "trace:comm", "synth:", "sw:comm,cpu" };
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+		memset(&opts, 0, sizeof(opts));
+		opts.sz = sizeof(opts);
+		assert_int_equal(rp_script_parse_fields(&opts, accepted[i], err, sizeof(err)), 0);
+		assert_int_equal(rp_script_new(&sc, o.f, s, &opts, err, sizeof(err)), 0);
+		rp_script_free(sc);
+	}
+	out_check(&o, "");
 	rp_session_close(s);
 }
 
