@@ -87,47 +87,17 @@ report_rows() {
 	fi
 }
 
-# report_text FILE FILTER...: the aligned report with call graphs, whole.
-report_text() {
-	local file=$1
-	shift
+# report_same PREFIX KIND FILE ARGS...: perf report --stdio ARGS and
+# readperf report ARGS on FILE, whole (perf's closing tip left out).
+report_same() {
+	local prefix=$1 kind=$2 file=$3
+	shift 3
 	n=$((n + 1))
-	local base="t$n" tag="${file%.data} $*"
-
-	perf report -i "$file" --stdio --no-children --sort comm,dso,sym "$@" 2>"$base.perf.err" |
-		sed '/^# (Tip:/,$d' >"$base.perf.txt"
-	# perf ends with "#", the tip, "#": keep what comes before.
-	sed -i '$ { /^#$/d }' "$base.perf.txt"
-	if ! "$RP" report --no-children --sort comm,dso,sym "$@" "$file" >"$base.rp.txt" \
-		2>"$base.rp.err"; then
-		fail "$tag: readperf report failed"
-		head -5 "$base.rp.err" >&2
-		return
-	fi
-	if ! grep -q '^# Samples' "$base.perf.txt"; then
-		fail "$tag: perf report printed no header (test problem)"
-		head -5 "$base.perf.err" >&2
-		return
-	fi
-	if cmp -s "$base.perf.txt" "$base.rp.txt"; then
-		echo "ok   report text $tag ($(wc -l <"$base.rp.txt") lines)"
-	else
-		fail "$tag: report text differs (- perf, + readperf):"
-		diff -u "$base.perf.txt" "$base.rp.txt" | head -30 >&2
-	fi
-}
-
-# report_view FILE ARGS...: the file's own view (--children with call
-# graphs, as perf's default for these recordings), whole, with ARGS
-# alone: perf leaves an elided key out of its output sort.
-report_view() {
-	local file=$1
-	shift
-	n=$((n + 1))
-	local base="v$n" tag="${file%.data} $*"
+	local base="$prefix$n" tag="${file%.data} $*"
 
 	perf report -i "$file" --stdio "$@" 2>"$base.perf.err" |
 		sed '/^# (Tip:/,$d' >"$base.perf.txt"
+	# perf ends with "#", the tip, "#": keep what comes before.
 	sed -i '$ { /^#$/d }' "$base.perf.txt"
 	if ! "$RP" report "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
 		fail "$tag: readperf report failed"
@@ -140,11 +110,27 @@ report_view() {
 		return
 	fi
 	if cmp -s "$base.perf.txt" "$base.rp.txt"; then
-		echo "ok   report view $tag ($(wc -l <"$base.rp.txt") lines)"
+		echo "ok   report $kind $tag ($(wc -l <"$base.rp.txt") lines)"
 	else
-		fail "$tag: report differs (- perf, + readperf):"
+		fail "$tag: report $kind differs (- perf, + readperf):"
 		diff -u "$base.perf.txt" "$base.rp.txt" | head -30 >&2
 	fi
+}
+
+# report_text FILE FILTER...: the aligned report with call graphs, whole.
+report_text() {
+	local file=$1
+	shift
+	report_same t text "$file" --no-children --sort comm,dso,sym "$@"
+}
+
+# report_view FILE ARGS...: the file's own view (--children with call
+# graphs, as perf's default for these recordings), whole, with ARGS
+# alone: perf leaves an elided key out of its output sort.
+report_view() {
+	local file=$1
+	shift
+	report_same v view "$file" "$@"
 }
 
 # script FILE FILTER...: perf script and readperf script, exact.
