@@ -499,8 +499,11 @@ static int rp_resolve_chain(struct rp_pipeline *p, struct rp_thread *thread, con
 }
 
 /* Callchains are arrays of rp_frame handed to consumers: its size is
- * their stride, part of the ABI (abi/minor.abignore). */
+ * their stride, part of the ABI (abi/minor.abignore; the baseline is
+ * x86-64's). */
+#if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(struct rp_frame) == 72, "rp_frame's size is part of the ABI");
+#endif
 
 /* The end of the first max_stack frames of [lo, hi), counted from lo
  * (an inline chain's frames counting as its last one). */
@@ -509,10 +512,12 @@ static uint32_t rp_chain_inner_end(const struct rp_frame *f, uint32_t lo, uint32
 {
 	uint32_t counted = 0;
 
-	for (uint32_t i = lo; i < hi && counted < max_stack; i++)
+	if (!max_stack)
+		return lo;
+	for (uint32_t i = lo; i < hi; i++)
 		if (!f[i].inlined_into_next && ++counted == max_stack)
 			return i + 1;
-	return counted < max_stack ? hi : lo;
+	return hi;
 }
 
 void rp_chain_pick(struct rp_chain_pick *pick, const struct rp_frame *f, size_t nr,
@@ -522,7 +527,6 @@ void rp_chain_pick(struct rp_chain_pick *pick, const struct rp_frame *f, size_t 
 	uint32_t recorded = 0, lo = 0, hi;
 
 	memset(pick, 0, sizeof(*pick));
-
 	while (recorded < n && !f[recorded].unwound)
 		recorded++;
 	if (caller) {
