@@ -1817,10 +1817,6 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 			       const struct rp_hist_entry *key, const struct rp_resolved *res,
 			       uint64_t period)
 {
-	struct rp_chain_pick pick;
-
-	rp_chain_pick(&pick, res->callchain, res->nr_callchain, r->max_stack, r->caller);
-	size_t n = pick.nr;
 	/* What the stack's entries take from the sample: its cpu only
 	 * when the entries are told apart by it (else an entry keeps the
 	 * cpu of the sample that made it, with or without this table). */
@@ -1832,8 +1828,6 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	};
 	int rc;
 
-	if ((!r->path || n > r->path_alloc) && (rc = rp_report_path_reserve(r, n)) < 0)
-		return rc;
 	/* A replayed input tree may find other entries for the same frames
 	 * as it grows: the entries are found per sample, and stacks that
 	 * differ in them are told apart. */
@@ -1843,6 +1837,14 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	uint32_t nr_links = 0;
 
 	if (!st) {
+		/* The frames --max-stack keeps, in drawing order. */
+		struct rp_chain_pick pick;
+
+		rp_chain_pick(&pick, res->callchain, res->nr_callchain, r->max_stack, r->caller);
+		size_t n = pick.nr;
+
+		if ((!r->path || n > r->path_alloc) && (rc = rp_report_path_reserve(r, n)) < 0)
+			return rc;
 		for (size_t i = 0; i < n; i++) {
 			const struct rp_frame *fr =
 				&res->callchain[rp_chain_pick_index(&pick, (uint32_t)i)];
