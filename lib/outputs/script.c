@@ -362,11 +362,13 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 }
 
 /* perf's evsel__is_dummy_event(): software, PERF_COUNT_SW_DUMMY. */
+#define RP_SW_DUMMY 9u /* perf_event.h's PERF_COUNT_SW_DUMMY */
+
 static int rp_script_is_dummy(const struct rp_evsel *evsel)
 {
 	const struct rp_attr *a = rp_evsel_attr(evsel);
 
-	return a->type == RP_TYPE_SOFTWARE && a->config == 9;
+	return a->type == RP_TYPE_SOFTWARE && a->config == RP_SW_DUMMY;
 }
 
 int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *session,

@@ -18,7 +18,7 @@
  * DW_LNS_set_file, so each DWARF 5 unit's line program is run once here
  * (only the registers that decide it: address and whether the file was
  * set), keeping per sequence the address range of those rows; a row of
- * libdw's table whose address falls in one is named after file 0. *
+ * libdw's table whose address falls in one is named after file 0.
  * Paths are bfd's too (concat_filename()): DW_AT_comp_dir goes before a
  * relative directory entry, which libdw leaves out (read_names()).
  */

@@ -56,17 +56,20 @@ cut=$(perf report -D -i fp.data 2>/dev/null | awk '
 	{ inchain = 0 }
 	END { print most + 0 }')
 
+# cut_reached N WHAT: whether a chain with an invalid marker reaches N
+# (then WHAT is not compared, loudly).
+cut_reached() {
+	[ "$1" -gt 0 ] && [ "$1" -le "$cut" ] || return 1
+	rp_banner "fp.data: a callchain has $cut entries before an invalid context marker:" \
+		"--max-stack $1 $2 is NOT compared (a documented difference)"
+}
+
 # fp_view N TAG ARGS...: report_same on fp.data with --max-stack N, unless
 # a chain with an invalid marker reaches N.
 fp_view() {
 	local n=$1 tag=$2
 	shift 2
-	if [ "$n" -gt 0 ] && [ "$n" -le "$cut" ]; then
-		rp_banner "fp.data: a callchain has $cut entries before an invalid context marker:" \
-			"--max-stack $n $* is NOT compared (a documented difference)"
-		return
-	fi
-	report_same "$tag" fp.data "" --max-stack "$n" "$@"
+	cut_reached "$n" "report $*" || report_same "$tag" fp.data "" --max-stack "$n" "$@"
 }
 
 # script_same FILE N TAG: perf script and readperf script with --max-stack N.
@@ -81,9 +84,7 @@ for n in 1 3; do
 	fp_view $n fp-children-$n
 	fp_view $n fp-self-$n --no-children
 	fp_view $n fp-caller-$n --no-children -g caller
-	if [ "$n" -gt "$cut" ]; then
-		script_same fp.data $n fp-script-$n
-	fi
+	cut_reached $n script || script_same fp.data $n fp-script-$n
 done
 fp_view 2 fp-sym-2 --sort sym
 fp_view 4 fp-parent-4 --sort parent,sym -p '^main$|^child'

@@ -156,9 +156,10 @@ int cli_input_filter(struct cli_input *in, const struct cli_filter *f);
  * returns RP_EXIT_USAGE.
  */
 int cli_parse_threads(const char *arg);
-/* perf's --max-stack N (report, script): a number of frames, 0 and up;
- * prints the error itself. Returns 0 or -1. */
-int cli_parse_max_stack(const char *arg, uint32_t *out);
+/* perf's --max-stack N (report, script): a number of frames, 0 and up,
+ * into *max_stack, and *set to 1; prints the error itself.  Returns 0
+ * or -1. */
+int cli_parse_max_stack(const char *arg, uint32_t *max_stack, int *set);
 /* The threads -j asked for, resolved: 1 or more. */
 unsigned cli_threads(void);
 

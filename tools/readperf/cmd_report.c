@@ -176,10 +176,9 @@ static int report_option(void *o, int c, const char *arg)
 		opts->mem_mode = 1;
 		return 1;
 	case OPT_MAX_STACK:
-		if (cli_parse_max_stack(arg, &opts->max_stack) < 0)
-			return CLI_OPTION_BAD;
-		opts->max_stack_set = 1;
-		return 1;
+		return cli_parse_max_stack(arg, &opts->max_stack, &opts->max_stack_set) < 0
+			       ? CLI_OPTION_BAD
+			       : 1;
 	case 'b':
 		opts->branch_mode = 1;
 		return 1;

@@ -59,10 +59,9 @@ static int script_option(void *o, int c, const char *arg)
 		opts->hide_callchain = 1;
 		return 1;
 	case OPT_MAX_STACK:
-		if (cli_parse_max_stack(arg, &opts->max_stack) < 0)
-			return CLI_OPTION_BAD;
-		opts->max_stack_set = 1;
-		return 1;
+		return cli_parse_max_stack(arg, &opts->max_stack, &opts->max_stack_set) < 0
+			       ? CLI_OPTION_BAD
+			       : 1;
 	}
 	return 0;
 }

@@ -242,7 +242,7 @@ int cli_parse_threads(const char *arg)
 	return 0;
 }
 
-int cli_parse_max_stack(const char *arg, uint32_t *out)
+int cli_parse_max_stack(const char *arg, uint32_t *max_stack, int *set)
 {
 	char *end;
 	unsigned long n;
@@ -253,7 +253,8 @@ int cli_parse_max_stack(const char *arg, uint32_t *out)
 		cli_errorf("bad --max-stack '%s' (a number of frames)", arg);
 		return -1;
 	}
-	*out = (uint32_t)n;
+	*max_stack = (uint32_t)n;
+	*set = 1;
 	return 0;
 }
 
