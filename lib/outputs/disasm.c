@@ -106,33 +106,54 @@ int rp_code_read(struct rp_code *code, const char *path, uint64_t off, uint64_t 
 			size = (uint64_t)st.st_size - sh.sh_offset;
 		if (sh.sh_addr > UINT64_MAX - size)
 			continue;
-		if (code->nr_sects < RP_CODE_MAX_EXEC_SECTIONS)
-			code->sects[code->nr_sects++] = (struct rp_code_sect){
-				sh.sh_addr, sh.sh_addr + size,
-				(int64_t)(sh.sh_offset - sh.sh_addr) };
-		if (found || off < sh.sh_offset || off - sh.sh_offset >= size)
+		if (code->nr_sects == RP_CODE_MAX_EXEC_SECTIONS)
 			continue;
-		uint64_t n = len;
-		if (n > size - (off - sh.sh_offset))
-			n = size - (off - sh.sh_offset);
-		if (n > max_len)
-			n = max_len;
-		code->vaddr = sh.sh_addr + (off - sh.sh_offset);
-		code->bytes = malloc(n ? n : 1);
-		if (!code->bytes) {
-			*why = "out of memory";
-			goto out;
+		code->sects[code->nr_sects++] = (struct rp_code_sect){
+			sh.sh_addr, sh.sh_addr + size, (int64_t)(sh.sh_offset - sh.sh_addr) };
+		if (!found && off >= sh.sh_offset && off - sh.sh_offset < size) {
+			code->vaddr = sh.sh_addr + (off - sh.sh_offset);
+			found = 1;
 		}
-		if (pread(fd, code->bytes, n, (off_t)off) != (ssize_t)n) {
-			*why = "cannot read its code";
-			goto out;
-		}
-		code->len = n;
-		found = 1;
 	}
 	if (!found) {
 		*why = "no executable section of its ELF file holds it (a debug-only file?)";
 		goto out;
+	}
+	/*
+	 * The range may run on into the next executable sections (a symbol
+	 * without size, such as _init, ends where the next one starts, and
+	 * objdump disassembles each section it crosses): the bytes of every
+	 * section in it, the gaps between them left zero and never decoded
+	 * (rp_disasm_next() skips them).
+	 */
+	uint64_t n = len < max_len ? len : max_len;
+	if (n > UINT64_MAX - code->vaddr)
+		n = UINT64_MAX - code->vaddr;
+	uint64_t last = code->vaddr;
+	for (size_t i = 0; i < code->nr_sects; i++) {
+		const struct rp_code_sect *s = &code->sects[i];
+		if (s->hi > code->vaddr && s->lo < code->vaddr + n && s->hi > last)
+			last = s->hi < code->vaddr + n ? s->hi : code->vaddr + n;
+	}
+	n = last - code->vaddr;
+	code->bytes = calloc(1, n ? n : 1);
+	if (!code->bytes) {
+		*why = "out of memory";
+		goto out;
+	}
+	code->len = n;
+	for (size_t i = 0; i < code->nr_sects; i++) {
+		const struct rp_code_sect *s = &code->sects[i];
+		uint64_t lo = s->lo > code->vaddr ? s->lo : code->vaddr;
+		uint64_t hi = s->hi < code->vaddr + n ? s->hi : code->vaddr + n;
+
+		if (lo >= hi)
+			continue;
+		if (pread(fd, code->bytes + (lo - code->vaddr), hi - lo,
+			  (off_t)((int64_t)lo + s->delta)) != (ssize_t)(hi - lo)) {
+			*why = "cannot read its code";
+			goto out;
+		}
 	}
 	ret = 0;
 out:
@@ -704,15 +725,41 @@ static size_t x86_vex_length(const uint8_t *p, size_t n, int is64)
 	return len <= n ? len : 0;
 }
 
+/*
+ * The bytes from *pos to the end of the executable section holding it, as
+ * objdump decodes no instruction across a section's end; a *pos in a gap
+ * between sections moves on to the next section's start.  0 at the end.
+ */
+static size_t code_left(const struct rp_code *code, size_t *pos)
+{
+	while (*pos < code->len) {
+		uint64_t addr = code->vaddr + *pos, next = code->vaddr + code->len;
+
+		for (size_t i = 0; i < code->nr_sects; i++) {
+			const struct rp_code_sect *s = &code->sects[i];
+
+			if (addr >= s->lo && addr < s->hi) {
+				uint64_t end = s->hi < next ? s->hi : next;
+				return (size_t)(end - addr);
+			}
+			if (s->lo > addr && s->lo < next)
+				next = s->lo;
+		}
+		*pos = (size_t)(next - code->vaddr);
+	}
+	return 0;
+}
+
 int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 		   struct rp_insn *insn, rp_disasm_namer namer, void *ctx)
 {
 	struct sb b = { insn->text, 0, sizeof(insn->text) };
 
-	if (*pos >= code->len)
+	size_t left = code_left(code, pos);
+
+	if (!left)
 		return 0;
 	const uint8_t *p = code->bytes + *pos;
-	size_t left = code->len - *pos;
 	uint64_t addr = code->vaddr + *pos;
 
 	insn->text[0] = '\0';
@@ -739,7 +786,7 @@ int rp_disasm_next(struct rp_disasm *d, const struct rp_code *code, size_t *pos,
 			return 1;
 		}
 		/* objdump shows an undecodable byte as "(bad)" */
-		insn->size = d->arm64 && code->len - *pos >= 4 ? 4 : 1;
+		insn->size = d->arm64 && left >= 4 ? 4 : 1;
 		sb_puts(&b, d->arm64 ? ".inst" : "(bad)");
 		*pos += insn->size;
 		return 1;

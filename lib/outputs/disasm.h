@@ -16,7 +16,7 @@
 /* A function's code as read from its ELF file. */
 struct rp_code {
 	uint8_t *bytes;     /* malloc'd; rp_code_release() frees */
-	size_t len;         /* bytes read (cut to the section and the cap) */
+	size_t len;         /* bytes from vaddr (cut to the sections and the cap) */
 	uint64_t vaddr;     /* link-time address of bytes[0] (objdump's) */
 	/* The file's executable sections, to turn a link-time address back
 	 * into a file offset (the DSO's symbol space): delta = offset - vaddr
@@ -33,7 +33,9 @@ struct rp_code {
 /*
  * Reads len bytes at file offset off of the ELF file path, which must lie
  * in an executable SHT_PROGBITS section (a debug-only file's NOBITS .text
- * has no code).  len is cut to the section's end and to max_len.
+ * has no code).  len is cut to max_len and to the end of the last
+ * executable section in the range; the range may cross several sections,
+ * the bytes between them zero and skipped by rp_disasm_next().
  * Returns 0, or -1 with *why (static text) saying what failed.
  */
 int rp_code_read(struct rp_code *code, const char *path, uint64_t off, uint64_t len,
