@@ -720,6 +720,36 @@ static int64_t rp_sample_stack(struct rp_pipeline *p, const struct rp_sample *d,
 	return n ? (int64_t)(nr + 1 + n) : (int64_t)nr;
 }
 
+/*
+ * Whether perf would unwind a sample of thread: perf 6.1's libunwind
+ * unwinds the samples of an address space only once a map of a DSO whose
+ * data file it finds entered it (unwind__prepare_access(), at each map
+ * inserted until one is found, and over a forked child's copied maps);
+ * before, unwind__get_entries() adds nothing, not even the sampled ip.
+ * A program whose files are all missing (a static binary analysed on
+ * another machine) shows no user frames in perf.  Sticky per address
+ * space; a space found not ready is looked at again after the machine
+ * changed (p->gen).
+ */
+static int rp_unwind_ready(struct rp_pipeline *p, const struct rp_thread *thread)
+{
+	struct rp_maps *maps = thread->maps;
+
+	if (!maps)
+		return 0;
+	if (maps->unwind_ready)
+		return 1;
+	if (maps->unwind_checked == p->gen + 1)
+		return 0;
+	for (size_t i = 0; i < maps->nr; i++)
+		if (maps->items[i]->dso && rp_symbols_dso_has_data(p->symbols, maps->items[i]->dso)) {
+			maps->unwind_ready = 1;
+			return 1;
+		}
+	maps->unwind_checked = p->gen + 1;
+	return 0;
+}
+
 /* The sample's callchain into res (see struct rp_resolved); unwind and
  * job (NULL: walk now) as for rp_sample_stack(). */
 static int rp_resolve_callchain(struct rp_pipeline *p, const struct rp_sample *d, int unwind,
@@ -1265,7 +1295,8 @@ static int rp_pipeline_event(struct rp_pipeline *p, const struct rp_event *ev,
 		if (res.filtered && !(p->flags & RP_CONSUMER_FILTERED))
 			return 0;
 		if (p->flags & RP_CONSUMER_CALLCHAIN) {
-			int unwind = p->can_unwind && rp_unwind_applies(d);
+			int unwind = p->can_unwind && rp_unwind_applies(d) &&
+				     rp_unwind_ready(p, res.thread);
 
 			if ((d->callchain_nr || unwind) &&
 			    (ret = rp_resolve_callchain(p, d, unwind, job && job->walk ? job : NULL,
@@ -1453,7 +1484,7 @@ static void rp_uw_prepare(struct rp_pipeline *p)
 
 		job->thread = rp_pipeline_thread(p, d->pid, d->tid);
 		if (!job->thread || !(p->flags & RP_CONSUMER_CALLCHAIN) || !p->can_unwind ||
-		    !rp_unwind_applies(d))
+		    !rp_unwind_applies(d) || !rp_unwind_ready(p, job->thread))
 			continue;
 		job->maps = job->thread->maps;
 		job->pid = job->thread->pid;

@@ -42,6 +42,11 @@ struct rp_maps {
 	size_t nr, alloc;
 	size_t last;         /* index of the last hit, a lookup cache */
 	uint8_t may_overlap; /* a plain insert (no clipping) overlapped */
+	/* Written by the pipeline alone (lib/process.c rp_unwind_ready()):
+	 * samples of this space are unwound (sticky), and the pipeline's
+	 * generation + 1 when a check last found them not to be. */
+	uint8_t unwind_ready;
+	uint64_t unwind_checked;
 	struct rp_maps *next_all; /* every rp_maps of the machine, for freeing */
 };
 

@@ -630,6 +630,53 @@ static int candidate_path(const struct rp_symbols *s, const char *long_name, int
 	return len < 0 || (size_t)len >= size ? -1 : 0;
 }
 
+/* Whether path is an ELF file (any class), as perf's dso__type_fd()
+ * reads it. */
+static int is_elf_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ok = 0;
+
+	if (fd < 0)
+		return 0;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		ok = elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) != ELFCLASSNONE;
+		elf_end(elf);
+	}
+	close(fd);
+	return ok;
+}
+
+int rp_symbols_dso_has_data(struct rp_symbols *s, const struct rp_dso *dso)
+{
+	void *known = rp_hashmap_get(&s->has_data, (uint64_t)(uintptr_t)dso);
+	char path[RP_PATH_MAX];
+	int is_vdso, found = 0;
+
+	if (known)
+		return (int)((uintptr_t)known - 1);
+	if (dso->kind != RP_DSO_USER || !dso->long_name || !*dso->long_name)
+		return 0;
+	elf_init_once();
+	is_vdso = strcmp(dso->long_name, "[vdso]") == 0;
+	if (is_vdso && !dso->build_id_size)
+		found = 1;
+	else if (dso->build_id_size &&
+		 candidate_path(s, dso->long_name, is_vdso, dso->build_id,
+				dso->build_id_size > 20 ? 20 : dso->build_id_size, CAND_BUILD_ID_CACHE,
+				path, sizeof(path)) == 0 &&
+		 is_regular_file(path) && is_elf_file(path))
+		found = 1;
+	else if (candidate_path(s, dso->long_name, is_vdso, NULL, 0, CAND_SYSTEM_PATH_DSO, path,
+				sizeof(path)) == 0 &&
+		 is_regular_file(path) && is_elf_file(path))
+		found = 1;
+	/* Without memory the answer is found again next time. */
+	(void)rp_hashmap_put(&s->has_data, (uint64_t)(uintptr_t)dso, (void *)(uintptr_t)(found + 1));
+	return found;
+}
+
 /* The PT_LOAD segments of runtime, for source files: 0 or RP_ERR_NOMEM. */
 static int keep_segments(struct symsrc *runtime, struct rp_dso_symtab *t)
 {

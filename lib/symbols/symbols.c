@@ -130,6 +130,7 @@ void rp_symbols_free(struct rp_symbols *s)
 		pthread_join(s->prefetch, NULL);
 	free(s->kallsyms_text);
 	rp_arena_release(&s->scratch);
+	rp_hashmap_release(&s->has_data);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -215,6 +215,8 @@ struct rp_symbols {
 	} cache[4];
 	unsigned cache_next;
 	struct rp_arena scratch; /* source file names */
+	/* rp_symbols_dso_has_data()'s answers: dso pointer -> 1 + answer. */
+	struct rp_hashmap has_data;
 	/* /proc/kallsyms read ahead (rp_symbols_prefetch_kallsyms()): the
 	 * thread, until joined; then its text (NULL when it failed). */
 	pthread_t prefetch;
@@ -240,6 +242,19 @@ struct rp_symbols {
  * filled caches (sources, DWARF, inlines, lines) does not change after.
  */
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
+
+/*
+ * Whether perf 6.1 finds dso's data file, an ELF file: its build-id cache
+ * copy (when the DSO has a build-id) or the file at its path under the
+ * symfs, build-id unchecked, as perf's dso__type() opens it (dso.c:
+ * try_to_open_dso(), binary_type_data[]); a [vdso] without a build-id
+ * counts as found (perf copies its own).  perf's libunwind unwinds a
+ * process's samples only once a map of such a DSO entered its address
+ * space (unwind__prepare_access()).  Answers are kept per DSO.  Called
+ * from one thread at a time (the pipeline's), never with a table loading
+ * on another for the same call.  1 or 0.
+ */
+int rp_symbols_dso_has_data(struct rp_symbols *s, const struct rp_dso *dso);
 
 /* Builder. */
 void rp_symb_init(struct rp_symtab_builder *b, struct rp_arena *names);

@@ -7,6 +7,9 @@
 #             then built again with another build-id
 #   stripped  a program without .symtab, recorded as it is
 #   gone      the recorded program deleted
+#   static    a static program deleted, read with an empty build-id cache:
+#             perf shows no user frame of its samples (no file of the
+#             process is found, so perf never unwinds it)
 #
 # For each: perf report and perf script print nothing on standard error
 # without -v (checked: the finding this test pins), and neither does
@@ -106,6 +109,75 @@ perf script -i mismatch.data >pf.script 2>/dev/null
 "$RP" script mismatch.data >rp.script 2>/dev/null
 [ "$(after rp.script)" = 0 ] || fail "mismatch: readperf walked on past the mismatched program ($(after rp.script) frames)"
 echo "mismatch: frames after the program's: perf $(after pf.script), readperf $(after rp.script)"
+
+# A static program deleted, its [vdso] not in the build-id cache: no map
+# of the process has a file perf finds, so perf's libunwind never starts
+# for it (unwind__prepare_access() registers no unwinder) and its samples
+# have no user frame at all, not even the sampled ip; a dynamic program
+# deleted (above) still has ld.so and libc, so its samples keep their ip.
+# The program calls clock_gettime all the time, so that the [vdso] has
+# samples and a build-id in the file (without one perf would use a copy
+# of its own [vdso], a file it finds); both are read with an empty
+# build-id cache ($HOME/.debug: perf sets PERF_BUILDID_DIR for its
+# scripts but does not read it).
+cat >static.c <<'EOF2'
+#include <stdlib.h>
+#include <time.h>
+__attribute__((noinline)) long spin(long n)
+{
+	struct timespec t;
+	long s = 0;
+	for (long i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		s += t.tv_nsec & 1;
+	}
+	return s;
+}
+int main(int argc, char **argv)
+{
+	long ms = argc > 1 ? atol(argv[1]) : 300, s = 0;
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		s += spin(1000);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+	return s == 42;
+}
+EOF2
+if ! "$CC" -O2 -g -static -o static static.c 2>cc.err; then
+	cat cc.err >&2
+	fail "static: cannot link a static program (libc6-dev's libc.a)"
+elif ! perf record -N -q --call-graph dwarf -e cpu-clock -F 1000 -o static.data -- ./static 300 \
+	>static.record.out 2>&1 || [ ! -s static.data ]; then
+	cat static.record.out >&2
+	fail "static: perf record --call-graph dwarf failed"
+else
+	rm -f static
+	mkdir -p nobid
+	home=$HOME
+	export HOME=$rp_work_dir/nobid
+	unset PERF_BUILDID_DIR
+	perf script -i static.data >pf.script 2>/dev/null
+	"$RP" script static.data >rp.script 2>rp.script.err
+	rp_same "static script" pf.script rp.script
+	for o in "" "--no-children" "-g caller" "--sort dso,sym"; do
+		# shellcheck disable=SC2086
+		perf report -i static.data --stdio $o 2>/dev/null | head -n -3 >pf.report
+		# shellcheck disable=SC2086
+		"$RP" report $o static.data >rp.report 2>/dev/null
+		rp_same "static report $o" pf.report rp.report
+	done
+	export HOME=$home
+	if perf buildid-list -i static.data 2>/dev/null | grep -q ' \[vdso\]$'; then
+		# the finding: samples with no user frame (each stack is the
+		# sample's header line then a blank line, or kernel frames)
+		grep -q "($rp_work_dir/static)" pf.script &&
+			fail "static: perf printed frames of the deleted static program (the finding changed)"
+	else
+		echo "static: the [vdso] had no samples, so no build-id: perf unwinds with its own copy (the case of no file is not reached this run)" >&2
+	fi
+fi
 
 [ "$failures" -eq 0 ] || { echo "$rp_name: $failures failure(s); kept $rp_work_dir" >&2; exit 1; }
 echo "$rp_name: ok"
