@@ -24,7 +24,7 @@ PACKAGES := build-essential cmake pkg-config libelf-dev libdw-dev libzstd-dev li
             libiberty-dev zlib1g-dev libcmocka-dev linux-perf python3 \
             libtraceevent-dev libprotobuf-c-dev protobuf-c-compiler golang-go \
             scdoc man-db libcapstone-dev nodejs npm chromium \
-            libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-psql libpq-dev libssl-dev postgresql \
+            libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite libqt5sql5-psql libpq-dev libssl-dev postgresql \
             debhelper lintian abigail-tools libc6-dbg lld
 # Packages that count as installed when their command is on PATH: a
 # nodejs from elsewhere (NodeSource) bundles npm and conflicts with

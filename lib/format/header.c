@@ -8,6 +8,9 @@
  * util/header.c where the document is silent (attr entries are attr.size
  * bytes followed by the ids section; a header of 72 bytes has no features).
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/array.h"
@@ -335,6 +338,124 @@ static const char *rp_event_type_name(struct rp_session *s, uint64_t config)
 	return NULL;
 }
 
+/* A NUL-terminated string at c, stepped over; NULL when none ends in c. */
+static const char *rp_td_cstr(struct rp_cursor *c)
+{
+	const uint8_t *nul = memchr(c->p, 0, rp_cur_left(c));
+	const char *str = (const char *)c->p;
+
+	if (!nul)
+		return NULL;
+	c->p = nul + 1;
+	return str;
+}
+
+/* The value of a "KEY: value" line of a tracepoint format text[0..n): its
+ * start and length in *len, or NULL. */
+static const char *rp_td_field(const char *text, size_t n, const char *key, size_t *len)
+{
+	size_t k = strlen(key);
+
+	for (size_t i = 0; i + k <= n;) {
+		const char *eol = memchr(text + i, '\n', n - i);
+		size_t end = eol ? (size_t)(eol - text) : n;
+
+		if (end - i >= k && !memcmp(text + i, key, k)) {
+			*len = end - i - k;
+			return text + i + k;
+		}
+		i = end + 1;
+	}
+	return NULL;
+}
+
+/* One list of formats of system sys at c (a count, then each format's
+ * size and text): *name set to "sys:name" of the one whose ID is config.
+ * 0, or -1 when the list is cut short. */
+static int rp_td_formats(struct rp_session *s, struct rp_cursor *c, const char *sys,
+			 uint64_t config, const char **name)
+{
+	uint32_t nr;
+	uint64_t n;
+
+	if (rp_cur_u32(c, &nr) < 0)
+		return -1;
+	for (uint32_t i = 0; i < nr; i++) {
+		const void *text;
+		const char *id, *ev;
+		size_t id_len, ev_len;
+		char buf[256];
+
+		if (rp_cur_u64(c, &n) < 0 || rp_cur_bytes(c, n, &text) < 0)
+			return -1;
+		id = rp_td_field(text, (size_t)n, "ID: ", &id_len);
+		ev = rp_td_field(text, (size_t)n, "name: ", &ev_len);
+		if (!id || !ev || id_len == 0 || id_len >= 24)
+			continue;
+		memcpy(buf, id, id_len);
+		buf[id_len] = '\0';
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(buf, &end, 10);
+		if (*end || errno || v != config)
+			continue;
+		int len = snprintf(buf, sizeof(buf), "%s:%.*s", sys, (int)ev_len, ev);
+		if (len < 0)
+			return -1;
+		*name = rp_arena_strndup(&s->arena, buf,
+					 (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * "system:name" of the tracepoint format whose ID is config in the
+ * TRACING_DATA section (perf's trace-event-read.c layout: magic, version,
+ * byte order, long and page sizes, header_page, header_event, ftrace's
+ * formats, then each system's), as perf 6.1's
+ * evsel__prepare_tracepoint_event() names an evsel that has no name yet
+ * (a pipe stream, whose EVENT_DESC comes before its attrs, or a file
+ * without EVENT_DESC).  NULL when the section or the format is missing or
+ * bad.
+ */
+const char *rp_tracing_data_name(struct rp_session *s, uint64_t config)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct rp_cursor c;
+	const void *m;
+	uint32_t nr_sys;
+	uint64_t n;
+
+	if (rp_feature_cursor(s, RP_FEAT_TRACING_DATA, &c) < 0 ||
+	    rp_cur_bytes(&c, sizeof(magic), &m) < 0 || memcmp(m, magic, sizeof(magic)) ||
+	    !rp_td_cstr(&c) || !rp_cur_need(&c, 2))
+		return NULL;
+	c.swap = (uint8_t)(!!c.p[0] != !rp_host_is_le());
+	if (rp_cur_skip(&c, 2 + 4) < 0)
+		return NULL;
+	static const char *const heads[2] = { "header_page", "header_event" };
+	for (int i = 0; i < 2; i++) {
+		const char *h = rp_td_cstr(&c);
+
+		if (!h || strcmp(h, heads[i]) || rp_cur_u64(&c, &n) < 0 || rp_cur_skip(&c, n) < 0)
+			return NULL;
+	}
+	/* ftrace's own formats (system "ftrace"), then each system's */
+	const char *name = NULL;
+	if (rp_td_formats(s, &c, "ftrace", config, &name) < 0 || name)
+		return name;
+	if (rp_cur_u32(&c, &nr_sys) < 0)
+		return NULL;
+	for (uint32_t i = 0; i < nr_sys; i++) {
+		const char *sys = rp_td_cstr(&c);
+
+		if (!sys || rp_td_formats(s, &c, sys, config, &name) < 0 || name)
+			return name;
+	}
+	return NULL;
+}
+
 /* Section feat of the session decoded by features.c into f, in the
  * session's arena; nonzero when it was there to decode. */
 static int rp_header_feature(struct rp_session *s, struct rp_features *f, unsigned feat)
@@ -350,10 +471,13 @@ static int rp_header_feature(struct rp_session *s, struct rp_features *f, unsign
 	return 1;
 }
 
-/* EVENT_DESC names evsels by their first id, as perf does. */
+/* EVENT_DESC names evsels by their first id, as perf does: in a pipe
+ * stream, those that came before it. */
 static void rp_header_name_evsels(struct rp_session *s, const struct rp_features *f)
 {
-	for (uint32_t i = 0; i < f->nr_events && s->nr_evsels; i++) {
+	size_t known = s->event_desc_seen ? s->event_desc_evsels : s->nr_evsels;
+
+	for (uint32_t i = 0; i < f->nr_events && known; i++) {
 		const struct rp_event_desc *e = &f->events[i];
 		/* Without ids perf ends up naming the first evsel (its lookup
 		 * of id 0). */
@@ -361,7 +485,7 @@ static void rp_header_name_evsels(struct rp_session *s, const struct rp_features
 		struct rp_evsel *ev = s->nr_evsels == 1 || !id0 ? s->evsels[0]
 								: rp_hashmap_get(&s->id_map, id0);
 
-		if (ev && !ev->name)
+		if (ev && !ev->name && (size_t)ev->idx < known)
 			ev->name = e->name;
 	}
 }
@@ -465,6 +589,8 @@ int rp_header_read(struct rp_session *s)
 
 		if (!ev->name && ev->attr.type == RP_TYPE_TRACEPOINT)
 			ev->name = rp_event_type_name(s, ev->attr.config);
+		if (!ev->name && ev->attr.type == RP_TYPE_TRACEPOINT)
+			ev->name = rp_tracing_data_name(s, ev->attr.config);
 		if (!ev->name)
 			ev->name = rp_evsel_default_name(&s->arena, &ev->attr);
 		if (!ev->name)

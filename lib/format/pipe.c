@@ -126,6 +126,10 @@ static int rp_pipe_set_feature(struct rp_session *s, uint64_t feat, const uint8_
 	s->feat_buf[feat] = copy;
 	s->feat_off[feat] = off;
 	s->feat_size[feat] = n;
+	if (feat == RP_FEAT_EVENT_DESC && !s->event_desc_seen) {
+		s->event_desc_seen = 1;
+		s->event_desc_evsels = s->nr_evsels;
+	}
 	/* Features after the first records update the decoded header. */
 	if (!s->priming)
 		rp_header_decode_features(s);
@@ -280,7 +284,10 @@ int rp_pipe_name_evsels(struct rp_session *s)
 
 		if (ev->name)
 			continue;
-		ev->name = rp_evsel_default_name(&s->arena, &ev->attr);
+		if (ev->attr.type == RP_TYPE_TRACEPOINT)
+			ev->name = rp_tracing_data_name(s, ev->attr.config);
+		if (!ev->name)
+			ev->name = rp_evsel_default_name(&s->arena, &ev->attr);
 		if (!ev->name)
 			return rp_error_set(&s->err, RP_ERR_NOMEM, "out of memory for names");
 	}

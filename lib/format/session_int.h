@@ -134,6 +134,11 @@ struct rp_session {
 	uint8_t priming;  /* reading ahead at open */
 	/* Header features as records 69-81 (rp_pipe_legacy_feature()). */
 	uint8_t legacy_feats;
+	/* A pipe stream's evsels when its EVENT_DESC came (event_desc_seen):
+	 * perf names only those from it (perf 4.x wrote its features before
+	 * its attrs). */
+	size_t event_desc_evsels;
+	uint8_t event_desc_seen;
 	struct rp_session_opts opts;
 
 	uint64_t header_size, attr_size;
@@ -233,6 +238,9 @@ int rp_pipe_legacy_feature(uint32_t type);
 int rp_pipe_legacy_first(uint32_t type);
 /* Default names for evsels that have none yet. */
 int rp_pipe_name_evsels(struct rp_session *s);
+/* "system:name" of tracepoint format ID config in the session's
+ * TRACING_DATA (header.c), in its arena; NULL when not found. */
+const char *rp_tracing_data_name(struct rp_session *s, uint64_t config);
 
 /* input.c */
 /* Opens path ("-" for standard input, a directory, a file) into

@@ -11,9 +11,12 @@
 #    COMPRESSED2): `readperf report` and `readperf csv` must exit 0, and
 #    stat.csv's per-type counts must equal the .pdinfo.json record counts
 #    (records inside COMPRESSED records count as their own types).  For
-#    files perf read in file mode without compression, readperf's per-event
-#    sample and period totals must equal the "# Samples" / "# Event count"
-#    lines of .report.txt (when perf printed them unabbreviated), and its
+#    files perf read (file or pipe mode, compressed or not), readperf's
+#    event names must be perf's (perf 4.x pipes: the tracing data names a
+#    tracepoint, an EVENT_DESC before the attrs names nothing), its
+#    per-event sample and period totals must equal the "# Samples" /
+#    "# Event count" lines of .report.txt (when perf printed them
+#    unabbreviated), and its
 #    per-command overhead must equal the sum of .report.txt's rows for that
 #    command (within their rounding); for files with branch stacks, in
 #    perf's branch mode, branches.
@@ -249,8 +252,7 @@ def readable_check(name, base, info, perf_ok, tmp):
         diffs = [f"{k}: readperf {got.get(k, 0)}, expected {want.get(k, 0)}"
                  for k in sorted(set(got) | set(want)) if got.get(k, 0) != want.get(k, 0)]
         fail(name, "record counts differ from .pdinfo.json: " + "; ".join(diffs))
-    if perf_ok and info.get("mode") == "file" and not info.get("compressed") \
-            and os.path.isfile(base + ".report.txt"):
+    if perf_ok and os.path.isfile(base + ".report.txt"):
         per_comm_check(name, base, info)
         if strict:
             strict_check(name, base)

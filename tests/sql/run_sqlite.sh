@@ -29,6 +29,13 @@ scripts=$(perf version --build-options >/dev/null 2>&1; for d in /usr/libexec/pe
 # python3 on PATH.
 /usr/bin/python3 -c 'from PySide2.QtSql import QSqlDatabase' 2>/dev/null ||
 	rp_cannot_run "PySide2's QtSql is missing (apt-get install python3-pyside2.qtsql)"
+# Qt's SQLite driver is a package of its own (libqt5sql5 only recommends
+# one of its drivers; with the PostgreSQL one installed apt takes no other).
+QT_QPA_PLATFORM=offscreen /usr/bin/python3 -c '
+import sys
+from PySide2.QtSql import QSqlDatabase
+sys.exit(0 if "QSQLITE" in QSqlDatabase.drivers() else 1)' 2>/dev/null ||
+	rp_cannot_run "Qt's SQLite driver is missing (apt-get install libqt5sql5-sqlite)"
 rp_workdir rp-sqlite keep-on-failure
 work=$rp_work_dir
 cd "$work" || exit 1
