@@ -40,6 +40,15 @@ extern "C" {
 #define RP_SCRIPT_SYMOFF (1u << 11) /* "symoff" */
 #define RP_SCRIPT_PERIOD (1u << 12) /* "period" */
 #define RP_SCRIPT_SRCLINE (1u << 13) /* "srcline": a line "  file.c:12" after each frame */
+/* perf mem's sample fields (perf_event.h PERF_SAMPLE_DATA_SRC, _WEIGHT,
+ * _WEIGHT_STRUCT, _PHYS_ADDR, _DATA_PAGE_SIZE, _CODE_PAGE_SIZE), in perf's
+ * default fields of PMU (raw) events. */
+#define RP_SCRIPT_DATA_SRC (1u << 14)       /* "data_src": hex, then "|OP ...|BLK ..." */
+#define RP_SCRIPT_WEIGHT (1u << 15)         /* "weight" (WEIGHT_STRUCT: its low 32 bits) */
+#define RP_SCRIPT_INS_LAT (1u << 16)        /* "ins_lat": WEIGHT_STRUCT's bits 32-47 */
+#define RP_SCRIPT_PHYS_ADDR (1u << 17)      /* "phys_addr" */
+#define RP_SCRIPT_DATA_PAGE_SIZE (1u << 18) /* "data_page_size": "4K", "2M", "N/A" */
+#define RP_SCRIPT_CODE_PAGE_SIZE (1u << 19) /* "code_page_size" */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */

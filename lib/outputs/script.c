@@ -26,6 +26,7 @@
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 #include "process_int.h"
+#include "report/memtext_int.h" /* perf mem's data source texts */
 #include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
@@ -47,6 +48,7 @@ struct rp_script {
 	int time_mode;      /* RP_SCRIPT_TIME_* */
 	uint64_t time_base; /* the first (REL) or last (DELTA) time shown; 0: none yet */
 	int name_width;
+	uint8_t data_src_width; /* perf's data_src__fprintf() maxlen so far */
 	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
@@ -76,6 +78,11 @@ struct rp_sitem {
 	uint8_t cursor;  /* the frames are a call stack, one line each */
 	int32_t pid, tid, cpu;
 	uint64_t time, period, addr;
+	/* perf mem's fields, and the width data_src pads to (perf's longest
+	 * so far, a running maximum over the samples printed) */
+	uint64_t data_src, weight, phys_addr, data_page_size, code_page_size;
+	uint16_t ins_lat;
+	uint8_t data_src_width;
 	const char *comm;  /* NULL: ":-1" */
 	const char *event; /* the event's name */
 };
@@ -114,6 +121,10 @@ static const struct {
 	{ "trace", RP_SCRIPT_TRACE }, { "ip", RP_SCRIPT_IP },       { "sym", RP_SCRIPT_SYM },
 	{ "dso", RP_SCRIPT_DSO },     { "addr", RP_SCRIPT_ADDR },   { "symoff", RP_SCRIPT_SYMOFF },
 	{ "period", RP_SCRIPT_PERIOD }, { "srcline", RP_SCRIPT_SRCLINE },
+	{ "data_src", RP_SCRIPT_DATA_SRC }, { "weight", RP_SCRIPT_WEIGHT },
+	{ "ins_lat", RP_SCRIPT_INS_LAT }, { "phys_addr", RP_SCRIPT_PHYS_ADDR },
+	{ "data_page_size", RP_SCRIPT_DATA_PAGE_SIZE },
+	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -146,7 +157,9 @@ static uint32_t rp_script_default_fields(unsigned type)
 	case RP_TYPE_TRACEPOINT:
 		return base | RP_SCRIPT_TRACE;
 	case RP_TYPE_RAW:
-		return base | F_ALL_IP | RP_SCRIPT_ADDR;
+		return base | F_ALL_IP | RP_SCRIPT_PERIOD | RP_SCRIPT_ADDR | RP_SCRIPT_DATA_SRC |
+		       RP_SCRIPT_WEIGHT | RP_SCRIPT_INS_LAT | RP_SCRIPT_PHYS_ADDR |
+		       RP_SCRIPT_DATA_PAGE_SIZE | RP_SCRIPT_CODE_PAGE_SIZE;
 	case RP_SCRIPT_TYPE_SYNTH:
 		return base | F_ALL_IP;
 	default:
@@ -320,6 +333,10 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 
 	RP_CHECK_STYPE(RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_DATA_SRC, RP_SAMPLE_DATA_SRC, "DATA_SRC", "data_src",
+		       allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_WEIGHT, RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
+		       "weight", allow_user_set);
 	if ((s->fields[t] & RP_SCRIPT_SYM) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
 		if (named & RP_SCRIPT_SYM) {
 			rp_script_seterr(err, errsz,
@@ -354,6 +371,13 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_TID | RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_PHYS_ADDR, RP_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr",
+		       allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_DATA_PAGE_SIZE, RP_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
+		       "data_page_size", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_CODE_PAGE_SIZE, RP_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
+		       "code_page_size", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_INS_LAT, RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat", 0);
 	/* No check of PERIOD: perf 6.1 prints the attr's sample_period for
 	 * events without it (-c N, a fixed period=N, page-faults), as the
 	 * decoder fills it. */
@@ -728,6 +752,72 @@ static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp
 		rp_lb_putn(b, " (inlined)", 10);
 }
 
+/* perf's data_src__fprintf() text cap: its buffers of 100 bytes. */
+#define RP_SCRIPT_DATA_SRC_MAX 99
+
+/* perf's perf_script__meminfo_scnprintf(): "|OP LOAD|LVL L1 hit|SNP
+ * None|TLB L1 or L2 hit|LCK No|BLK  N/A" into out (RP_SCRIPT_DATA_SRC_MAX
+ * + 1 bytes); returns its length. */
+static size_t rp_script_meminfo(uint64_t ds, char *out)
+{
+	const size_t size = RP_SCRIPT_DATA_SRC_MAX + 1;
+	uint64_t op = ds & 0x1f; /* PERF_MEM_OP_* */
+	const char *op_name = (op & 1)	  ? "N/A" :
+			      (op & 2)	  ? "LOAD" :
+			      (op & 4)	  ? "STORE" :
+			      (op & 8)	  ? "PFETCH" :
+			      (op & 0x10) ? "EXEC" :
+					    "No";
+	size_t (*const parts[])(uint64_t, char *, size_t) = {
+		rp_mem_lvl_text, rp_mem_snoop_text, rp_mem_tlb_text, rp_mem_lock_text,
+		rp_mem_blk_text,
+	};
+	static const char *const heads[] = { "|LVL ", "|SNP ", "|TLB ", "|LCK ", "|BLK " };
+	int n = snprintf(out, size, "|OP %s", op_name);
+	size_t len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && len + 1 < size; i++) {
+		char part[RP_SCRIPT_DATA_SRC_MAX + 1];
+
+		parts[i](ds, part, sizeof(part));
+		n = snprintf(out + len, size - len, "%s%s", heads[i], part);
+		len += n < 0 ? 0 : (size_t)n < size - len ? (size_t)n : size - len - 1;
+	}
+	return len;
+}
+
+/* data_src as perf's data_src__fprintf() prints it: "%16lx %s", cut to
+ * its buffer; into out, returns the length. */
+static size_t rp_script_data_src_text(uint64_t ds, char *out)
+{
+	char decode[RP_SCRIPT_DATA_SRC_MAX + 1];
+	int n;
+
+	rp_script_meminfo(ds, decode);
+	n = snprintf(out, RP_SCRIPT_DATA_SRC_MAX + 1, "%16" PRIx64 " %s", ds, decode);
+	return n < 0 ? 0 : (size_t)n <= RP_SCRIPT_DATA_SRC_MAX ? (size_t)n : RP_SCRIPT_DATA_SRC_MAX;
+}
+
+/* perf's get_page_size_name(): "N/A" for 0, else the size in the
+ * largest unit of B, K, M, G that leaves more than 1 (1 GiB is "1024M"). */
+static void rp_script_page_size(struct rp_linebuf *b, uint64_t size)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	rp_lb_putc(b, ' ');
+	if (!size) {
+		rp_lb_putn(b, "N/A", 3);
+		return;
+	}
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	rp_lb_u64(b, size, 0, 0);
+	rp_lb_putc(b, unit[i]);
+}
+
 /* A sample's line up to its tracepoint fields: start, period, event. */
 static void rp_script_head(const struct rp_script *s, struct rp_linebuf *b,
 			   const struct rp_sitem *it)
@@ -749,6 +839,18 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 {
 	if (it->fields & RP_SCRIPT_ADDR)
 		rp_lb_hex(b, it->addr, 16);
+	if (it->fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_MAX + 1];
+		size_t n = rp_script_data_src_text(it->data_src, text);
+
+		rp_lb_putn(b, text, n);
+		for (; n < it->data_src_width; n++)
+			rp_lb_putc(b, ' ');
+	}
+	if (it->fields & RP_SCRIPT_WEIGHT)
+		rp_lb_u64(b, it->weight, 16, 0);
+	if (it->fields & RP_SCRIPT_INS_LAT)
+		rp_lb_u64(b, it->ins_lat, 16, 0);
 	if (it->fields & RP_SCRIPT_IP) {
 		rp_lb_putc(b, it->cursor ? '\n' : ' ');
 		for (uint32_t i = 0; i < it->nr; i++) {
@@ -760,6 +862,12 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 				rp_lb_putc(b, '\n');
 		}
 	}
+	if (it->fields & RP_SCRIPT_PHYS_ADDR)
+		rp_lb_hex(b, it->phys_addr, 16);
+	if (it->fields & RP_SCRIPT_DATA_PAGE_SIZE)
+		rp_script_page_size(b, it->data_page_size);
+	if (it->fields & RP_SCRIPT_CODE_PAGE_SIZE)
+		rp_script_page_size(b, it->code_page_size);
 	rp_lb_putc(b, '\n');
 }
 
@@ -810,6 +918,25 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.time = rp_script_shown_time(s, it.fields, ev->sid.time);
 	it.period = d->period;
 	it.addr = d->addr;
+	if (it.fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_MAX + 1];
+		size_t n = rp_script_data_src_text(d->data_src, text);
+
+		if (n > s->data_src_width)
+			s->data_src_width = (uint8_t)n;
+		it.data_src = d->data_src;
+		it.data_src_width = s->data_src_width;
+	}
+	/* perf's sample->weight: WEIGHT_STRUCT's var1_dw, ins_lat its var2_w */
+	if (d->sample_type & RP_SAMPLE_WEIGHT_STRUCT) {
+		it.weight = d->weight_var1_dw;
+		it.ins_lat = d->weight_var2_w;
+	} else {
+		it.weight = d->weight;
+	}
+	it.phys_addr = d->phys_addr;
+	it.data_page_size = d->data_page_size;
+	it.code_page_size = d->code_page_size;
 	it.comm = res->comm;
 	it.event = rp_evsel_name(ev->evsel);
 	struct rp_chain_pick pick = { .nr = 0 };

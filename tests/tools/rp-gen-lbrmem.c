@@ -5,6 +5,7 @@
  * perf on them (tests/diff/run_memkeys.sh, run_branchkeys.sh).
  *
  *   rp-gen-lbrmem mem    OUT BINARY [SEED]
+ *   rp-gen-lbrmem mem-raw OUT BINARY [SEED]
  *   rp-gen-lbrmem branch OUT BINARY [SEED]
  *   rp-gen-lbrmem branch-g OUT BINARY [SEED]
  *
@@ -19,6 +20,11 @@
  *             the shared map, nowhere, the kernel; data_src values of
  *             every PERF_MEM_* field (perf_event.h's union
  *             perf_mem_data_src), weights, physical addresses, page sizes.
+ *   mem-raw:  the same samples from a PMU event (attr type PERF_TYPE_RAW,
+ *             as perf mem record's cpu/mem-loads/ and every named core
+ *             event of x86 write it), with WEIGHT_STRUCT (weight and
+ *             instruction latency) in place of WEIGHT and CODE_PAGE_SIZE:
+ *             perf script's default fields of raw events print them.
  *   branch:   an LBR recording (BRANCH_STACK with the BRANCH_STACK
  *             header feature, as perf record -b writes it): branches
  *             between the binary's functions (at offsets inside them),
@@ -305,6 +311,9 @@ static void gen_mem(uint32_t pid, uint64_t *time)
 	s.phys_addr = pick(3) == 0 ? 0 : (0x100000000ull + pick(1u << 30)) & ~0x7ull;
 	static const uint64_t pages[] = { 0, 4096, 2u << 20, 1u << 30 };
 	s.data_page_size = pages[pick(4)];
+	s.code_page_size = pages[pick(4)];
+	if (attr.sample_type & RP_SAMPLE_WEIGHT_STRUCT) /* var1_dw, var2_w (ins_lat), var3_w */
+		s.weight |= (uint64_t)pick(300) << 32 | (uint64_t)pick(7) << 48;
 	uint16_t misc = RP_MISC_USER;
 
 	if (pick(12) == 0) {
@@ -376,15 +385,16 @@ static void gen_branch(uint32_t pid, uint64_t *time, int with_chain)
 int main(int argc, char **argv)
 {
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: rp-gen-lbrmem mem|branch|branch-g OUT BINARY [SEED]\n");
+		fprintf(stderr, "usage: rp-gen-lbrmem mem|mem-raw|branch|branch-g OUT BINARY [SEED]\n");
 		return 2;
 	}
 	const char *kind = argv[1];
-	int mem = !strcmp(kind, "mem");
+	int raw = !strcmp(kind, "mem-raw");
+	int mem = raw || !strcmp(kind, "mem");
 	int chain = !strcmp(kind, "branch-g");
 
 	if (!mem && strcmp(kind, "branch") && !chain)
-		die("kind must be mem, branch or branch-g");
+		die("kind must be mem, mem-raw, branch or branch-g");
 	rng_state = argc == 5 ? strtoull(argv[4], NULL, 0) : 1;
 	if (!rng_state)
 		rng_state = 1;
@@ -396,6 +406,14 @@ int main(int argc, char **argv)
 				       RP_SAMPLE_CPU | RP_SAMPLE_PERIOD | RP_SAMPLE_WEIGHT |
 				       RP_SAMPLE_DATA_SRC | RP_SAMPLE_PHYS_ADDR |
 				       RP_SAMPLE_DATA_PAGE_SIZE);
+		if (raw) {
+			attr.sample_type ^= RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT |
+					    RP_SAMPLE_CODE_PAGE_SIZE;
+			attr.type = RP_TYPE_RAW;
+			attr.config = 0x1cd; /* x86's MEM_TRANS_RETIRED.LOAD_LATENCY */
+			attr.flags &= ~RP_ATTR_FREQ;
+			attr.sample_period = 10009;
+		}
 	} else {
 		attr = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME | RP_SAMPLE_CPU |
 				       RP_SAMPLE_PERIOD | RP_SAMPLE_BRANCH_STACK |
