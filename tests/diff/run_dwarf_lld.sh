@@ -58,6 +58,10 @@ plt_callers() {
 		END { print n + 0 }' "$1"
 }
 
+# The PLT case needs a sample on a PLT entry's first instruction: the
+# stacks program has dozens a run, the workload a few or none (chance), so
+# the two recordings together must have one.
+plt_total=0
 for t in stacks workload; do
 	perf script -i $t.data --no-inline >$t.perf 2>/dev/null
 	"$RP" script --no-inline $t.data >$t.rp 2>/dev/null
@@ -65,11 +69,12 @@ for t in stacks workload; do
 	same "$t: script --no-inline" $t.perf $t.rp
 	n=$(plt_callers $t.perf)
 	echo "$t: $n samples in a PLT entry without CFI, walked on to the caller by perf"
-	[ "$n" -gt 0 ] || fail "$t: no sample in the PLT (test problem: the case is not covered)"
+	plt_total=$((plt_total + n))
 	perf script -i $t.data >$t.inl.perf 2>/dev/null
 	"$RP" script $t.data >$t.inl.rp 2>/dev/null
 	same "$t: script (inlined frames)" $t.inl.perf $t.inl.rp
 	report_same $t-report $t.data "" --no-children
 done
+[ "$plt_total" -gt 0 ] || fail "no sample in the PLT in either recording (test problem: the case is not covered)"
 
 rp_done "readperf's DWARF call stacks of ld.lld-linked programs equal perf's"
