@@ -99,6 +99,13 @@ enum rp_report_call_graph {
 	RP_CALL_GRAPH_NONE,    /* -g none */
 	RP_CALL_GRAPH_GRAPH,   /* -g graph: values of the event's total */
 	RP_CALL_GRAPH_FRACTAL, /* -g fractal: values of the parent's */
+	/* -g flat: each path that ends in a function, from the root, with
+	 * its cumulated value */
+	RP_CALL_GRAPH_FLAT,
+	/* -g folded: each such path on one line, its functions joined by
+	 * ';' (by the -t separator when there is one), with the value of
+	 * the samples that end there */
+	RP_CALL_GRAPH_FOLDED,
 };
 
 enum rp_report_call_order {
@@ -220,7 +227,7 @@ RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
 /*
  * Parses perf's -g argument, comma separated: a mode (graph, fractal,
- * none; flat and folded are refused), an order (caller, callee), a key
+ * flat, folded, none), an order (caller, callee), a key
  * (function only), a value (percent, period, count), then numbers: the
  * threshold (percent), the print limit.  Words may be cut short, as perf
  * takes them.  Returns 0 or RP_ERR_INVAL (opts unchanged then).

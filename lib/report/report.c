@@ -497,11 +497,11 @@ int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
 		if (rp_word(p, len, "graph")) {
 			o.call_graph = RP_CALL_GRAPH_GRAPH;
 		} else if (rp_word(p, len, "flat")) {
-			return RP_ERR_INVAL;
+			o.call_graph = RP_CALL_GRAPH_FLAT;
 		} else if (rp_word(p, len, "fractal")) {
 			o.call_graph = RP_CALL_GRAPH_FRACTAL;
 		} else if (rp_word(p, len, "folded")) {
-			return RP_ERR_INVAL;
+			o.call_graph = RP_CALL_GRAPH_FOLDED;
 		} else if (rp_word(p, len, "none")) {
 			o.call_graph = RP_CALL_GRAPH_NONE;
 		} else if (rp_word(p, len, "callee")) {
@@ -3723,7 +3723,11 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	 * the samples with callchains (all of them, when the event has). */
 	struct rp_cgraph_params cg;
 	memset(&cg, 0, sizeof(cg));
-	cg.mode = r->graph_mode == RP_CALL_GRAPH_FRACTAL ? RP_CGRAPH_REL : RP_CGRAPH_ABS;
+	cg.mode = r->graph_mode == RP_CALL_GRAPH_FRACTAL  ? RP_CGRAPH_REL
+		  : r->graph_mode == RP_CALL_GRAPH_FLAT   ? RP_CGRAPH_FLAT
+		  : r->graph_mode == RP_CALL_GRAPH_FOLDED ? RP_CGRAPH_FOLDED
+							  : RP_CGRAPH_ABS;
+	cg.fold_sep = sep;
 	cg.value = r->call_value == RP_CALL_VALUE_PERIOD  ? RP_CGVAL_PERIOD
 		   : r->call_value == RP_CALL_VALUE_COUNT ? RP_CGVAL_COUNT
 							  : RP_CGVAL_PERCENT;
@@ -3836,7 +3840,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		fputc('\n', out);
 		if (graph && e->chain) {
 			cg.parent_samples = children ? e->acc_period : e->period;
-			rc = rp_ctree_fprint_graph(out, e->chain, &cg);
+			rc = cg.mode == RP_CGRAPH_FLAT || cg.mode == RP_CGRAPH_FOLDED
+				     ? rp_ctree_fprint_flat(out, e->chain, &cg)
+				     : rp_ctree_fprint_graph(out, e->chain, &cg);
 			if (rc)
 				return rc;
 		}

@@ -40,10 +40,16 @@ static void report_config(void *ctx, const char *name, const char *value)
 	} else if (!strcmp(name, "call-graph.print-type") && value) {
 		size_t n = strlen(value);
 
+		/* perf's parse_callchain_mode(): the first mode the
+		 * word starts */
 		if (n && !strncmp(value, "graph", n))
 			o->call_graph = RP_CALL_GRAPH_GRAPH;
+		else if (n && !strncmp(value, "flat", n))
+			o->call_graph = RP_CALL_GRAPH_FLAT;
 		else if (n && !strncmp(value, "fractal", n))
 			o->call_graph = RP_CALL_GRAPH_FRACTAL;
+		else if (n && !strncmp(value, "folded", n))
+			o->call_graph = RP_CALL_GRAPH_FOLDED;
 		else
 			cli_warnf("unsupported call-graph.print-type '%s' in the config, ignored", value);
 	} else if (!strcmp(name, "call-graph.order") && value) {
