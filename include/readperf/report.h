@@ -211,6 +211,14 @@ struct rp_report_opts {
 	 */
 	uint32_t max_stack;
 	int max_stack_set;
+	/*
+	 * perf's --symbol-filter: rows whose symbol's name does not contain
+	 * this string (and rows without a symbol) are hidden, their samples
+	 * still in the totals; NULL: none.  As perf 6.1 applies it: to the
+	 * file's first event only, and only when the sort list has the comm
+	 * key (perf filters in its collapse, which only comm asks for).
+	 */
+	const char *symbol_filter;
 };
 
 struct rp_report;

@@ -81,6 +81,9 @@
 #define RP_MAP_SHARED_FLAG 0x1u
 /* perf's cacheline_size() where the machine does not say (bytes). */
 #define RP_CACHELINE_DEFAULT 64u
+/* An entry's mark of --symbol-filter, beside the RP_FILTERED_* of the
+ * sample filters (filter.h). */
+#define RP_FILTERED_SYMBOL_STR 0x100u
 /* perf's default -p pattern. */
 #define RP_PARENT_DEFAULT "^sys_|^do_page_fault"
 
@@ -225,6 +228,8 @@ struct rp_report {
 	int32_t *sockets_own;
 	size_t nr_sockets;
 	char *field_sep;
+	char *symbol_filter;         /* perf's --symbol-filter; NULL: none */
+	int symbol_filtered;         /* the first write marked the entries */
 	double percent_limit;
 	enum rp_report_group group_mode;
 	uint64_t lost_samples;
@@ -961,6 +966,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
+	if (!rc && o.symbol_filter && !(r->symbol_filter = strdup(o.symbol_filter)))
+		rc = RP_ERR_NOMEM;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
 		rc = RP_ERR_NOMEM;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -1021,6 +1028,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->trace_buf);
 	free(report->sockets_own);
 	free(report->field_sep);
+	free(report->symbol_filter);
 	rp_key_singles_release(&report->singles);
 	free(report->time_str);
 	free(report->sort_order_str);
@@ -3041,6 +3049,31 @@ static int rp_entry_hidden(const struct rp_report *r, const struct rp_hist_entry
 	return e->filtered || (r->exclude_other && !e->parent);
 }
 
+/*
+ * perf's --symbol-filter (hists__filter_entry_by_symbol()): perf 6.1
+ * gives the string to the first event's histogram alone and applies its
+ * filters in the collapse, for entries that merged with none there, and
+ * it collapses only with the comm key.  An entry without a symbol is
+ * filtered too.
+ */
+static void rp_filter_symbol_str(const struct rp_report *r, struct rp_hists *h)
+{
+	int comm = 0;
+
+	if (!r->symbol_filter)
+		return;
+	for (size_t j = 0; j < r->nr_keys; j++)
+		comm |= r->keys[j] == RP_SORT_COMM;
+	if (!comm)
+		return;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		struct rp_hist_entry *e = h->entries[i];
+
+		if (!e->k.sym || !strstr(e->k.sym, r->symbol_filter))
+			e->filtered |= RP_FILTERED_SYMBOL_STR;
+	}
+}
+
 /* The cgroup key's text (perf's hist_entry__cgroup_snprintf). */
 static const char *rp_cgroup_name(const struct rp_report *r, const struct rp_hist_entry *e)
 {
@@ -3939,6 +3972,11 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	int graph = report->graph && has_chains;
 
 	rp_report_lists(report, children);
+	/* Before a group's members are linked in: perf links them after
+	 * its collapse, where the symbol filter ran. */
+	if (!report->symbol_filtered && report->nr_hists)
+		rp_filter_symbol_str(report, &report->hists[0]);
+	report->symbol_filtered = 1;
 	/* perf names each filter whose column it leaves out (or would). */
 	for (size_t k = 0; k < report->nr_cols; k++) {
 		int dim = report->cols[k];

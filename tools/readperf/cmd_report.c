@@ -19,6 +19,7 @@ enum {
 	OPT_MEM_MODE,
 	OPT_NO_BRANCH_STACK,
 	OPT_MAX_STACK,
+	OPT_SYMBOL_FILTER,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -109,6 +110,7 @@ static const struct option report_longopts[] = {
 	{ "branch-stack", no_argument, NULL, 'b' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -138,6 +140,9 @@ static int report_option(void *o, int c, const char *arg)
 		return 1;
 	case 'x':
 		opts->exclude_other = 1;
+		return 1;
+	case OPT_SYMBOL_FILTER:
+		opts->symbol_filter = arg;
 		return 1;
 	case 't':
 		opts->field_sep = arg;
@@ -263,6 +268,8 @@ static const struct cli_output_cmd report_cmd = {
 		"  -p, --parent REGEX        the parent key: the first caller matching REGEX\n"
 		"  -x, --exclude-other       only rows with a parent\n"
 		"      --percent-limit PCT   hide rows below PCT percent\n"
+		"      --symbol-filter STR   hide rows whose symbol does not contain STR (as perf\n"
+		"                            6.1: the first event, sort lists with comm)\n"
 		"      --full-source-path    srcline and srcfile with the whole path\n"
 		"      --group, --no-group   show event groups together or apart (perf's options)\n"
 		"      --children            a Children column: the period of the stacks that hold the\n"
