@@ -219,6 +219,14 @@ struct rp_report_opts {
 	 * key (perf filters in its collapse, which only comm asks for).
 	 */
 	const char *symbol_filter;
+	/*
+	 * perf's --percentage relative: percentages, the header's counts and
+	 * --percent-limit of the rows the filters leave (the entry filters
+	 * of filter.h, symbol_filter), not of every sample; the graphs'
+	 * percentages stay of the whole (perf's stats.total_period), their
+	 * threshold of the rows left.  0: perf's default, absolute.
+	 */
+	int percentage_relative;
 };
 
 struct rp_report;

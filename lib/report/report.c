@@ -183,6 +183,12 @@ struct rp_hists {
 	size_t nr_entries, alloc;
 	uint64_t nr_samples;
 	uint64_t total_period;
+	/* perf's figures of the entries no filter hides (hists_stats'
+	 * total_non_filtered_period, nr_non_filtered_samples and the
+	 * callchain_non_filtered_period), for --percentage relative; the
+	 * samples and the graphs' period leave --symbol-filter out, as perf
+	 * counts them before its collapse runs that filter. */
+	uint64_t nf_period, nf_samples, nf_cc_period;
 	int linked; /* the members' entries are in this leader's table */
 	/* perf's input tree, replayed when a key is not a total order
 	 * (rp_report.nontotal): entries[i] is its node i. */
@@ -229,6 +235,7 @@ struct rp_report {
 	size_t nr_sockets;
 	char *field_sep;
 	char *symbol_filter;         /* perf's --symbol-filter; NULL: none */
+	int relative;                /* perf's --percentage relative */
 	int symbol_filtered;         /* the first write marked the entries */
 	double percent_limit;
 	enum rp_report_group group_mode;
@@ -968,6 +975,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		rc = RP_ERR_NOMEM;
 	if (!rc && o.symbol_filter && !(r->symbol_filter = strdup(o.symbol_filter)))
 		rc = RP_ERR_NOMEM;
+	r->relative = o.percentage_relative;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
 		rc = RP_ERR_NOMEM;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -3074,6 +3082,28 @@ static void rp_filter_symbol_str(const struct rp_report *r, struct rp_hists *h)
 	}
 }
 
+/* The figures of the entries no filter hides (rp_hists.nf_*). */
+static void rp_hists_nonfiltered(struct rp_hists *h)
+{
+	h->nf_period = h->nf_samples = h->nf_cc_period = 0;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *e = h->entries[i];
+
+		if (e->filtered & ~RP_FILTERED_SYMBOL_STR)
+			continue;
+		h->nf_samples += e->nr_samples;
+		h->nf_cc_period += e->period;
+		if (!e->filtered)
+			h->nf_period += e->period;
+	}
+}
+
+/* perf's hists__total_period(): the total percentages are taken of. */
+static uint64_t rp_shown_total(const struct rp_report *r, const struct rp_hists *h)
+{
+	return r->relative ? h->nf_period : h->total_period;
+}
+
 /* The cgroup key's text (perf's hist_entry__cgroup_snprintf). */
 static const char *rp_cgroup_name(const struct rp_report *r, const struct rp_hist_entry *e)
 {
@@ -3578,7 +3608,7 @@ struct rp_member_fig {
 static struct rp_member_fig rp_member_figure(const struct rp_report *r, size_t lead,
 					     const struct rp_hist_entry *e, uint32_t m)
 {
-	struct rp_member_fig f = { 0, 0, 0, r->hists[lead + m].total_period };
+	struct rp_member_fig f = { 0, 0, 0, rp_shown_total(r, &r->hists[lead + m]) };
 
 	if (m == 0) {
 		f.period = e->period;
@@ -3676,7 +3706,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	const char *sep = r->field_sep;
 	struct rp_hists *h = &r->hists[idx];
 	uint32_t nr_shown = rp_is_group_event(r, g, idx) ? g[idx].nr_members : 1;
-	uint64_t nr_samples = h->nr_samples, total = h->total_period;
+	uint64_t nr_samples = r->relative ? h->nf_samples : h->nr_samples;
+	uint64_t total = rp_shown_total(r, h);
 	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
 	char desc[RP_GROUP_DESC_MAX];
 	struct rp_key_widths w;
@@ -3692,8 +3723,10 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		name = desc;
 		/* The header counts every member's samples and periods. */
 		for (uint32_t m = 1; m < nr_shown; m++) {
-			nr_samples += r->hists[idx + m].nr_samples;
-			total += r->hists[idx + m].total_period;
+			const struct rp_hists *mh = &r->hists[idx + m];
+
+			nr_samples += r->relative ? mh->nf_samples : mh->nr_samples;
+			total += rp_shown_total(r, mh);
 		}
 	}
 	nr_samples = rp_convert_unit(nr_samples, &unit);
@@ -3765,7 +3798,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		   : r->call_value == RP_CALL_VALUE_COUNT ? RP_CGVAL_COUNT
 							  : RP_CGVAL_PERCENT;
 	cg.min_percent = r->call_threshold;
-	cg.min_hit = (uint64_t)((double)h->total_period * (r->call_threshold / 100.0));
+	cg.min_hit = (uint64_t)((double)(r->relative ? h->nf_cc_period : h->total_period) *
+				(r->call_threshold / 100.0));
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
 	cg.skip_first = r->sort_sym_first;
@@ -3820,9 +3854,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		 * limit: a row of the members only has 0.  With --children the
 		 * Children share. */
 		uint64_t lp = children ? e->acc_period : e->period;
-		float limit_pct = h->total_period
-					  ? (float)((double)lp * 100.0 / (double)h->total_period)
-					  : 0.0f;
+		uint64_t lt = rp_shown_total(r, h);
+		float limit_pct = lt ? (float)((double)lp * 100.0 / (double)lt) : 0.0f;
 
 		if (limit_pct < (float)r->percent_limit)
 			continue;
@@ -3977,6 +4010,8 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	if (!report->symbol_filtered && report->nr_hists)
 		rp_filter_symbol_str(report, &report->hists[0]);
 	report->symbol_filtered = 1;
+	for (size_t i = 0; i < report->nr_hists; i++)
+		rp_hists_nonfiltered(&report->hists[i]);
 	/* perf names each filter whose column it leaves out (or would). */
 	for (size_t k = 0; k < report->nr_cols; k++) {
 		int dim = report->cols[k];

@@ -12,6 +12,10 @@
 #     hidden, as perf 6.1 does it: the first event only, and only with a
 #     comm key in the sort list (perf filters in its collapse); in the
 #     group view the members' rows that the leader lacks stay;
+#   --percentage relative with entry filters and --symbol-filter: the
+#     header's counts, the rows' and --percent-limit's percentages of the
+#     rows left, the graphs' of every sample (their threshold of the rows
+#     left); groups;
 #   -g flat and -g folded on recursive stacks.
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
@@ -58,6 +62,13 @@ rp_report_agree ag.data sf-limit -g none --percent-limit 2 --symbol-filter=p
 rp_report_agree grp.data sf-group --no-children --symbol-filter=ping
 rp_report_agree grp.data sf-group-children -g none --symbol-filter=rec
 rp_report_agree grp.data sf-nogroup --no-group -g none --no-children --symbol-filter=le
+
+# --percentage relative
+rp_report_agree ag.data rel-sym --percentage relative --no-children -S leaf -n --show-total-period
+rp_report_agree ag.data rel-dso --percentage relative --dsos recurse --percent-limit 3
+rp_report_agree ag.data rel-symfilter --percentage relative --symbol-filter=ping -g graph,1,callee
+rp_report_agree grp.data rel-group --percentage relative --dsos recurse --no-children -n
+rp_report_agree ag.data abs --percentage absolute --dsos recurse -g none
 
 # flat and folded on recursive stacks
 rp_report_agree ag.data flat --no-children -g flat

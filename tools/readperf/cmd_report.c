@@ -20,6 +20,7 @@ enum {
 	OPT_NO_BRANCH_STACK,
 	OPT_MAX_STACK,
 	OPT_SYMBOL_FILTER,
+	OPT_PERCENTAGE,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -111,6 +112,7 @@ static const struct option report_longopts[] = {
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -144,6 +146,17 @@ static int report_option(void *o, int c, const char *arg)
 	case OPT_SYMBOL_FILTER:
 		opts->symbol_filter = arg;
 		return 1;
+	case OPT_PERCENTAGE:
+		/* perf's parse_filter_percentage(): whole words */
+		if (!strcmp(arg, "relative")) {
+			opts->percentage_relative = 1;
+		} else if (!strcmp(arg, "absolute")) {
+			opts->percentage_relative = 0;
+		} else {
+			cli_errorf("invalid --percentage '%s' (relative, absolute)", arg);
+			return CLI_OPTION_BAD;
+		}
+		return 1;
 	case 't':
 		opts->field_sep = arg;
 		return 1;
@@ -157,7 +170,7 @@ static int report_option(void *o, int c, const char *arg)
 	case 'g':
 		if (rp_report_parse_call_graph(opts, arg) < 0) {
 			cli_errorf("bad or unsupported call-graph argument '%s' "
-				   "(graph, fractal, none, caller, callee, function, "
+				   "(graph, flat, fractal, folded, none, caller, callee, function, "
 				   "percent, period, count, threshold, print limit)",
 				   arg);
 			return CLI_OPTION_BAD;
@@ -270,6 +283,8 @@ static const struct cli_output_cmd report_cmd = {
 		"      --percent-limit PCT   hide rows below PCT percent\n"
 		"      --symbol-filter STR   hide rows whose symbol does not contain STR (as perf\n"
 		"                            6.1: the first event, sort lists with comm)\n"
+		"      --percentage WHICH    relative: percentages of the rows the filters leave;\n"
+		"                            absolute (default): of every sample\n"
 		"      --full-source-path    srcline and srcfile with the whole path\n"
 		"      --group, --no-group   show event groups together or apart (perf's options)\n"
 		"      --children            a Children column: the period of the stacks that hold the\n"
