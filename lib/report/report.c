@@ -294,6 +294,7 @@ struct rp_report {
 	 * tree finds them, with its comparisons. */
 	int nontotal;
 	int dso_key; /* dso is one of the keys */
+	int need_collapse; /* perf's hists__has(need_collapse): a comm --sort key */
 	int input_ordered; /* the entries are in the input tree's order */
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
@@ -920,6 +921,12 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	/* perf's hists__has(dso): set by a --sort key only (sort_dimension__add);
 	 * a dso column of -F is appended to the sort list without it. */
 	r->dso_key = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_DSO);
+	/* perf's hists__has(need_collapse), likewise set by a --sort key
+	 * (or the default list) with a collapse function: comm.  A strict
+	 * -F without --sort gives perf no sort key, only the columns
+	 * appended to the list, so it never collapses, and never runs the
+	 * filters of its collapse (--symbol-filter). */
+	r->need_collapse = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_COMM);
 	int dso_before = 0; /* a dso key already compared equal */
 
 	for (size_t i = 0; i < r->nr_keys; i++) {
@@ -3066,13 +3073,7 @@ static int rp_entry_hidden(const struct rp_report *r, const struct rp_hist_entry
  */
 static void rp_filter_symbol_str(const struct rp_report *r, struct rp_hists *h)
 {
-	int comm = 0;
-
-	if (!r->symbol_filter)
-		return;
-	for (size_t j = 0; j < r->nr_keys; j++)
-		comm |= r->keys[j] == RP_SORT_COMM;
-	if (!comm)
+	if (!r->symbol_filter || !r->need_collapse)
 		return;
 	for (size_t i = 0; i < h->nr_entries; i++) {
 		struct rp_hist_entry *e = h->entries[i];
@@ -3766,20 +3767,24 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	if (!r->input_ordered)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
 	/* A comm key makes perf collapse: a second tree, fed from the
-	 * first, with the same comparison for the other keys. */
-	for (size_t j = 0; !rc && j < r->nr_keys; j++)
-		if (r->keys[j] == RP_SORT_COMM) {
-			/* With a key that is no total order, perf's collapse
-			 * merges entries its input tree kept apart, when it
-			 * meets them. */
-			if (r->nontotal)
-				rc = rp_rbmerge((void **)h->entries, &h->nr_entries,
-						rp_entry_tree_cmp, rp_entry_merge, r);
-			else
-				rc = rp_rbsort((void **)h->entries, h->nr_entries,
-					       rp_entry_collapse_order, &st);
-			break;
-		}
+	 * first, with the same comparison for the other keys.  (Strictly,
+	 * a comm key of -F alone does not: docs/report.md, "Symbol
+	 * filter"; the replay of the input tree alone does not give
+	 * perf's rows there yet.) */
+	int comm_key = 0;
+
+	for (size_t j = 0; j < r->nr_keys; j++)
+		comm_key |= r->keys[j] == RP_SORT_COMM;
+	if (!rc && comm_key) {
+		/* With a key that is no total order, perf's collapse merges
+		 * entries its input tree kept apart, when it meets them. */
+		if (r->nontotal)
+			rc = rp_rbmerge((void **)h->entries, &h->nr_entries, rp_entry_tree_cmp,
+					rp_entry_merge, r);
+		else
+			rc = rp_rbsort((void **)h->entries, h->nr_entries,
+				       rp_entry_collapse_order, &st);
+	}
 	if (!rc)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	if (rc)

@@ -10,7 +10,8 @@
 # its tip, whole text (rp_report_agree), for:
 #   --symbol-filter: rows whose symbol does not contain the string are
 #     hidden, as perf 6.1 does it: the first event only, and only with a
-#     comm key in the sort list (perf filters in its collapse); in the
+#     comm key of --sort or the default list (perf filters in its
+#     collapse; a strict -F's columns are no sort keys); in the
 #     group view the members' rows that the leader lacks stay;
 #   --percentage relative with entry filters and --symbol-filter: the
 #     header's counts, the rows' and --percent-limit's percentages of the
@@ -57,7 +58,10 @@ rp_report_agree ag.data sf-self --no-children -g none --symbol-filter=e
 rp_report_agree ag.data sf-graph --no-children --symbol-filter=rec
 # no comm key: perf 6.1 does not filter
 rp_report_agree ag.data sf-nocomm --no-children --sort sym --symbol-filter=rec
-rp_report_agree ag.data sf-dso-comm --no-children -g none --sort dso,comm --symbol-filter=leaf
+rp_report_agree ag.data sf-dso-comm --no-children -g none --sort dso,sym,comm --symbol-filter=leaf
+# a comm column of a strict -F without --sort is no sort key: no filter
+rp_report_agree ag.data sf-fields -g none -F overhead,comm,sym --symbol-filter=ping
+rp_report_agree ag.data sf-fields-sort -g none -F overhead,comm,sym --sort comm --symbol-filter=ping
 rp_report_agree ag.data sf-limit -g none --percent-limit 2 --symbol-filter=p
 rp_report_agree grp.data sf-group --no-children --symbol-filter=ping
 rp_report_agree grp.data sf-group-children -g none --symbol-filter=rec
