@@ -96,6 +96,8 @@ struct rp_pair {
 	uint64_t period;
 	uint64_t nr_samples;
 	uint64_t acc_period; /* --children */
+	/* by cpumode (--show-cpu-utilization, -F overhead_sys, ...) */
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 };
 
 /*
@@ -1543,6 +1545,10 @@ static int rp_report_override_default_comms(struct rp_report *r)
 			if (f) {
 				f->period += e->period;
 				f->nr_samples += e->nr_samples;
+				f->period_sys += e->period_sys;
+				f->period_us += e->period_us;
+				f->period_guest_sys += e->period_guest_sys;
+				f->period_guest_us += e->period_guest_us;
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
 				if (e->chain) {
@@ -2518,6 +2524,8 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 
 				dummy.period = 0;
 				dummy.nr_samples = 0;
+				dummy.period_sys = dummy.period_us = 0;
+				dummy.period_guest_sys = dummy.period_guest_us = 0;
 				dummy.acc_period = 0;
 				dummy.acc_samples = 0;
 				dummy.chain = NULL;
@@ -2531,6 +2539,10 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 			e->pairs[m - 1].period = me->period;
 			e->pairs[m - 1].nr_samples = me->nr_samples;
 			e->pairs[m - 1].acc_period = me->acc_period;
+			e->pairs[m - 1].period_sys = me->period_sys;
+			e->pairs[m - 1].period_us = me->period_us;
+			e->pairs[m - 1].period_guest_sys = me->period_guest_sys;
+			e->pairs[m - 1].period_guest_us = me->period_guest_us;
 		}
 	}
 	h->linked = 1;
@@ -2899,6 +2911,36 @@ static int rp_cmp_group_samples(const struct rp_sorting *st, const struct rp_his
 	return c;
 }
 
+/* An entry's or a member pair's period of one cpumode column. */
+static uint64_t rp_mode_period(int dim, uint64_t sys, uint64_t us, uint64_t gsys, uint64_t gus)
+{
+	return dim == RP_SORT_OVERHEAD_SYS	    ? sys
+	       : dim == RP_SORT_OVERHEAD_US	    ? us
+	       : dim == RP_SORT_OVERHEAD_GUEST_SYS ? gsys
+						   : gus;
+}
+
+/* perf's __hpp__sort() of a cpumode column: the leader's figure, then
+ * each member's. */
+static int rp_cmp_group_mode(const struct rp_sorting *st, int dim, const struct rp_hist_entry *a,
+			     const struct rp_hist_entry *b)
+{
+	int c = rp_cmp_u64_desc(rp_mode_period(dim, a->period_sys, a->period_us,
+					       a->period_guest_sys, a->period_guest_us),
+				rp_mode_period(dim, b->period_sys, b->period_us,
+					       b->period_guest_sys, b->period_guest_us));
+
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++) {
+		const struct rp_pair *pa = &a->pairs[m], *pb = &b->pairs[m];
+
+		c = rp_cmp_u64_desc(rp_mode_period(dim, pa->period_sys, pa->period_us,
+						   pa->period_guest_sys, pa->period_guest_us),
+				    rp_mode_period(dim, pb->period_sys, pb->period_us,
+						   pb->period_guest_sys, pb->period_guest_us));
+	}
+	return c;
+}
+
 /* The order of perf's collapsed tree alone. */
 static int rp_entry_collapse_order(const void *pa, const void *pb, void *ctx)
 {
@@ -2969,13 +3011,10 @@ static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist
 	case RP_SORT_SAMPLE:
 		return rp_cmp_group_samples(st, a, b);
 	case RP_SORT_OVERHEAD_SYS:
-		return rp_cmp_u64_desc(a->period_sys, b->period_sys);
 	case RP_SORT_OVERHEAD_US:
-		return rp_cmp_u64_desc(a->period_us, b->period_us);
 	case RP_SORT_OVERHEAD_GUEST_SYS:
-		return rp_cmp_u64_desc(a->period_guest_sys, b->period_guest_sys);
 	case RP_SORT_OVERHEAD_GUEST_US:
-		return rp_cmp_u64_desc(a->period_guest_us, b->period_guest_us);
+		return rp_cmp_group_mode(st, dim, a, b);
 	case RP_SORT_OVERHEAD_CHILDREN:
 		if (!st->children)
 			return 0;
@@ -3655,6 +3694,14 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
 		}
 	} else if (dim == RP_SORT_OVERHEAD_CHILDREN) {
 		return f.acc_period;
+	} else if (dim == RP_SORT_OVERHEAD_SYS || dim == RP_SORT_OVERHEAD_US ||
+		   dim == RP_SORT_OVERHEAD_GUEST_SYS || dim == RP_SORT_OVERHEAD_GUEST_US) {
+		/* a member's sub-cell: its own figure (0 without the entry) */
+		const struct rp_pair *pr = f.total && e->pairs ? &e->pairs[m - 1] : NULL;
+
+		return pr ? rp_mode_period(dim, pr->period_sys, pr->period_us, pr->period_guest_sys,
+					   pr->period_guest_us)
+			  : 0;
 	} else if (dim != RP_SORT_OVERHEAD && dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD) {
 		return 0;
 	}
