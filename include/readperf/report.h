@@ -227,6 +227,14 @@ struct rp_report_opts {
 	 * threshold of the rows left.  0: perf's default, absolute.
 	 */
 	int percentage_relative;
+	/*
+	 * perf's -T (--threads): after the report, perf's table of the
+	 * PERF_RECORD_READ values (perf record -s: each thread's counts at
+	 * its exit), a row per thread and a column per event, in the order
+	 * first read, values of one thread and event added up; only the
+	 * header line when the file has none.
+	 */
+	int show_threads;
 };
 
 struct rp_report;

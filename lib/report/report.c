@@ -84,6 +84,9 @@
 /* An entry's mark of --symbol-filter, beside the RP_FILTERED_* of the
  * sample filters (filter.h). */
 #define RP_FILTERED_SYMBOL_STR 0x100u
+/* -T: READ records kept, events shown */
+#define RP_REPORT_MAX_TREADS (16u << 20)
+#define RP_REPORT_MAX_TCOLS 256u
 /* perf's default -p pattern. */
 #define RP_PARENT_DEFAULT "^sys_|^do_page_fault"
 
@@ -242,6 +245,14 @@ struct rp_report {
 	double percent_limit;
 	enum rp_report_group group_mode;
 	uint64_t lost_samples;
+	/* perf's -T: the READ records' values (show_threads) */
+	int show_threads;
+	struct rp_tread {
+		uint32_t pid, tid;
+		int evsel;
+		uint64_t value;
+	} *treads;
+	size_t nr_treads, alloc_treads;
 	struct rp_hists *hists;
 	size_t nr_hists;
 	struct rp_arena arena;
@@ -985,6 +996,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (!rc && o.symbol_filter && !(r->symbol_filter = strdup(o.symbol_filter)))
 		rc = RP_ERR_NOMEM;
 	r->relative = o.percentage_relative;
+	r->show_threads = o.show_threads;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
 		rc = RP_ERR_NOMEM;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -1046,6 +1058,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->sockets_own);
 	free(report->field_sep);
 	free(report->symbol_filter);
+	free(report->treads);
 	rp_key_singles_release(&report->singles);
 	free(report->time_str);
 	free(report->sort_order_str);
@@ -2381,6 +2394,123 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	return rp_report_add_stack(r, h, e, &key, res, period);
 }
 
+static int rp_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* perf's process_read_event() with -T: one value of a thread. */
+static int rp_report_read(struct rp_report *r, const struct rp_event *ev)
+{
+	const struct rp_read *rd = &ev->u.read.values;
+
+	if (!ev->evsel)
+		return 0;
+	if (r->nr_treads == r->alloc_treads) {
+		size_t n = r->alloc_treads ? r->alloc_treads * 2 : 64;
+		struct rp_tread *t;
+
+		if (n > RP_REPORT_MAX_TREADS)
+			return RP_ERR_LIMIT;
+		t = realloc(r->treads, n * sizeof(*t));
+		if (!t)
+			return RP_ERR_NOMEM;
+		r->treads = t;
+		r->alloc_treads = n;
+	}
+	struct rp_tread *t = &r->treads[r->nr_treads++];
+
+	t->pid = ev->u.read.pid;
+	t->tid = ev->u.read.tid;
+	t->evsel = rp_evsel_idx(ev->evsel);
+	/* perf takes the record's first word after pid and tid: the value,
+	 * or with PERF_FORMAT_GROUP the number of values */
+	t->value = (rd->read_format & RP_FORMAT_GROUP) ? rd->nr
+		   : rd->nr			     ? rp_read_get(rd, 0).value
+						     : 0;
+	return 0;
+}
+
+/*
+ * perf's perf_read_values__display_pretty(): a row per thread (pid, tid)
+ * and a column per event, each in the order first read, values added up.
+ */
+static int rp_report_write_threads(const struct rp_report *r, FILE *out)
+{
+	size_t nt = 0, nc = 0;
+	size_t *trow = calloc(r->nr_treads + 1, sizeof(*trow));
+	size_t *tcol = calloc(r->nr_treads + 1, sizeof(*tcol));
+	size_t *first_t = calloc(r->nr_treads + 1, sizeof(*first_t));
+	int *cevsel = calloc(r->nr_treads + 1, sizeof(*cevsel));
+	uint64_t *v = NULL;
+	int rc = RP_ERR_NOMEM;
+
+	if (!trow || !tcol || !first_t || !cevsel)
+		goto out;
+	for (size_t i = 0; i < r->nr_treads; i++) {
+		const struct rp_tread *t = &r->treads[i];
+		size_t j;
+
+		for (j = 0; j < nt; j++)
+			if (r->treads[first_t[j]].pid == t->pid && r->treads[first_t[j]].tid == t->tid)
+				break;
+		if (j == nt)
+			first_t[nt++] = i;
+		trow[i] = j;
+		for (j = 0; j < nc; j++)
+			if (cevsel[j] == t->evsel)
+				break;
+		if (j == nc)
+			cevsel[nc++] = t->evsel;
+		tcol[i] = j;
+	}
+	if (nt && nc && !(v = calloc(nt * nc, sizeof(*v))))
+		goto out;
+	for (size_t i = 0; i < r->nr_treads; i++)
+		v[trow[i] * nc + tcol[i]] += r->treads[i].value;
+
+	int pw = 3, tw = 3, cw[RP_REPORT_MAX_TCOLS];
+	const char *cname[RP_REPORT_MAX_TCOLS];
+	char num[32];
+
+	if (nc > RP_REPORT_MAX_TCOLS)
+		nc = RP_REPORT_MAX_TCOLS;
+	for (size_t j = 0; j < nc; j++) {
+		cname[j] = rp_evsel_name(rp_session_evsel(r->session, (size_t)cevsel[j]));
+		if (!cname[j])
+			cname[j] = "";
+		cw[j] = (int)strlen(cname[j]);
+	}
+	for (size_t i = 0; i < nt; i++) {
+		const struct rp_tread *t = &r->treads[first_t[i]];
+
+		pw = rp_max(pw, snprintf(num, sizeof(num), "%d", (int)t->pid));
+		tw = rp_max(tw, snprintf(num, sizeof(num), "%d", (int)t->tid));
+		for (size_t j = 0; j < nc; j++)
+			cw[j] = rp_max(cw[j], snprintf(num, sizeof(num), "%" PRIu64, v[i * nc + j]));
+	}
+	fprintf(out, "# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t j = 0; j < nc; j++)
+		fprintf(out, "  %*s", cw[j], cname[j]);
+	fputc('\n', out);
+	for (size_t i = 0; i < nt; i++) {
+		const struct rp_tread *t = &r->treads[first_t[i]];
+
+		fprintf(out, "  %*d  %*d", pw, (int)t->pid, tw, (int)t->tid);
+		for (size_t j = 0; j < nc; j++)
+			fprintf(out, "  %*" PRIu64, cw[j], v[i * nc + j]);
+		fputc('\n', out);
+	}
+	rc = 0;
+out:
+	free(trow);
+	free(tcol);
+	free(first_t);
+	free(cevsel);
+	free(v);
+	return rc;
+}
+
 static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
 	struct rp_report *r = ctx;
@@ -2393,6 +2523,8 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 	case RP_RECORD_LOST_SAMPLES:
 		r->lost_samples += ev->u.lost.lost;
 		return 0;
+	case RP_RECORD_READ:
+		return r->show_threads ? rp_report_read(r, ev) : 0;
 	case RP_RECORD_CGROUP:
 	case RP_RECORD_NAMESPACES:
 		return rp_report_sideband(r, ev);
@@ -3090,11 +3222,6 @@ static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
 	const char *c = e->thread ? rp_thread_comm(e->thread) : NULL;
 
 	return c ? c : e->k.comm;
-}
-
-static int rp_max(int a, int b)
-{
-	return a > b ? a : b;
 }
 
 /* Whether the report hides the entry (entry filters, -x). */
@@ -4094,6 +4221,8 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	}
 	if (!rc && report->mode == RP_MODE_BRANCH)
 		rp_report_write_branch_stats(report, out);
+	if (!rc && report->show_threads)
+		rc = rp_report_write_threads(report, out);
 	free(b.p);
 	free(g);
 	if (rc)

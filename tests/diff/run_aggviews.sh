@@ -17,6 +17,8 @@
 #     header's counts, the rows' and --percent-limit's percentages of the
 #     rows left, the graphs' of every sample (their threshold of the rows
 #     left); groups;
+#   -T: perf's table of the threads' counts (perf record -s), one event
+#     and a group, and a file without READ records;
 #   -g flat and -g folded on recursive stacks.
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
@@ -73,6 +75,31 @@ rp_report_agree ag.data rel-dso --percentage relative --dsos recurse --percent-l
 rp_report_agree ag.data rel-symfilter --percentage relative --symbol-filter=ping -g graph,1,callee
 rp_report_agree grp.data rel-group --percentage relative --dsos recurse --no-children -n
 rp_report_agree ag.data abs --percentage absolute --dsos recurse -g none
+
+# -T: perf prints the threads' table after its tip, whose three lines
+# (#, # (Tip: ...), #) are left out of perf's text here.
+record rs -e cpu-clock -s -g
+record rsg -e '{cpu-clock,task-clock}' -s
+threads_agree() { # DATA TAG OPTS...
+	local data=$1 tag=$2
+	shift 2
+	if ! perf report -i "$data" --stdio -T "$@" >"$tag.full" 2>"$tag.err" ||
+		! grep -q '^#  *PID  *TID' "$tag.full"; then
+		cat "$tag.err" >&2
+		fail "perf report -T $* printed no threads' table"
+		return
+	fi
+	awk '/^# \(Tip: / { drop = NR } { l[NR] = $0 }
+	     END { for (i = 1; i <= NR; i++) if (!drop || i < drop - 1 || i > drop + 1) print l[i] }' \
+		"$tag.full" >"$tag.perf"
+	"$RP" report -T "$@" "$data" >"$tag.rp" 2>"$tag.rp.err" || fail "readperf report -T $* failed"
+	rp_same "report -T $*" "$tag.perf" "$tag.rp" && echo "ok   report -T $*"
+}
+threads_agree rs.data T-self --no-children -g none
+threads_agree rs.data T-children
+threads_agree rsg.data T-group --no-children
+threads_agree ag.data T-none --no-children -g none
+grep -q '^ .* [1-9][0-9]*$' T-self.perf || fail "rs.data: perf's table shows no thread (test problem)"
 
 # flat and folded on recursive stacks
 rp_report_agree ag.data flat --no-children -g flat

@@ -143,6 +143,9 @@ static int report_option(void *o, int c, const char *arg)
 	case 'x':
 		opts->exclude_other = 1;
 		return 1;
+	case 'T':
+		opts->show_threads = 1;
+		return 1;
 	case OPT_SYMBOL_FILTER:
 		opts->symbol_filter = arg;
 		return 1;
@@ -299,9 +302,12 @@ static const struct cli_output_cmd report_cmd = {
 		"  -G, --inverted            caller order (as -g caller)\n"
 		"      --max-stack N         look at N frames of each call stack (default 127)\n"
 		"      --stdio               accepted, as perf's default here\n"
+		"  -T                        after the report, perf's table of the threads' counts\n"
+		"                            (PERF_RECORD_READ, perf record -s); perf's --threads\n"
+		"                            is readperf's -j here\n"
 		"  -d LIST                   as --dsos (perf report's short option)\n",
 	.longopts = report_longopts,
-	.shortopts = "s:t:g:GF:np:xbd:",
+	.shortopts = "s:t:g:GF:np:xbd:T",
 	.opts_size = sizeof(struct rp_report_opts),
 	.option = report_option,
 	.init = report_init,
