@@ -235,6 +235,15 @@ struct rp_report_opts {
 	 * header line when the file has none.
 	 */
 	int show_threads;
+	/*
+	 * perf's --ignore-callees REGEX (POSIX extended): a sample whose
+	 * recorded call stack holds a function matching it is counted in
+	 * that function (in callee order the outermost such frame, in caller
+	 * order the innermost), and its stack starts there: the callees are
+	 * forgotten.  NULL: none.  A bad regex makes rp_report_new() return
+	 * RP_ERR_INVAL.
+	 */
+	const char *ignore_callees;
 };
 
 struct rp_report;

@@ -228,6 +228,8 @@ struct rp_report {
 	uint64_t need;               /* 1 << dim for every dimension in use */
 	regex_t parent_re;
 	int have_parent_re;
+	regex_t ignore_re;           /* perf's --ignore-callees */
+	int have_ignore_re;
 	int exclude_other;
 	struct rp_tp *tp;            /* trace key: tracepoint formats */
 	FILE *trace_fp;              /* trace key: text of one sample */
@@ -904,6 +906,16 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 			return RP_ERR_UNSUPPORTED;
 		}
 	}
+	if (o.ignore_callees) {
+		if (regcomp(&r->ignore_re, o.ignore_callees, REG_EXTENDED | REG_NOSUB)) {
+			if (r->have_parent_re)
+				regfree(&r->parent_re);
+			free(r->sort_order_str);
+			free(r);
+			return RP_ERR_INVAL;
+		}
+		r->have_ignore_re = 1;
+	}
 	r->percent_limit = o.percent_limit;
 	r->symbols = o.symbols;
 	r->full_source_path = o.full_source_path;
@@ -1051,6 +1063,8 @@ void rp_report_free(struct rp_report *report)
 	rp_arena_release(&report->arena);
 	if (report->have_parent_re)
 		regfree(&report->parent_re);
+	if (report->have_ignore_re)
+		regfree(&report->ignore_re);
 	rp_tp_free(report->tp);
 	if (report->trace_fp)
 		fclose(report->trace_fp);
@@ -2327,14 +2341,77 @@ static int rp_report_add_branches(struct rp_report *r, size_t idx, const struct 
 	return 0;
 }
 
+/*
+ * perf's --ignore-callees (add_callchain_ip()): walking the recorded
+ * callchain in the report's order, a frame whose symbol matches the
+ * regex becomes the sample's location and the frames met before it are
+ * forgotten (in callee order its callees; the last match of the walk
+ * wins).  A frame that first matches -p's regex is the parent instead.
+ * Unwound frames (--call-graph dwarf) are not looked at, as perf's
+ * unwinder appends them without this test.  Returns 1 with *out set
+ * when a frame matched, else 0.
+ */
+static int rp_ignore_callees(const struct rp_report *r, const struct rp_resolved *res,
+			     struct rp_resolved *out)
+{
+	struct rp_chain_pick pick;
+	size_t n = res->nr_callchain, k = n;
+	int parent = !(r->need & (1ull << RP_SORT_PARENT)) || !r->have_parent_re;
+
+	/* perf's walk stops after --max-stack entries: the frames the
+	 * drawing keeps, in drawing order (the walk's) */
+	rp_chain_pick(&pick, res->callchain, n, r->max_stack, r->caller);
+	for (uint32_t j = 0; j < pick.nr; j++) {
+		size_t i = rp_chain_pick_index(&pick, j);
+		const struct rp_frame *f = &res->callchain[i];
+		const char *name = f->al.sym ? f->al.sym->name : NULL;
+
+		if (f->unwound || !name)
+			continue;
+		if (!parent && !regexec(&r->parent_re, name, 0, NULL, 0))
+			parent = 1;
+		else if (!regexec(&r->ignore_re, name, 0, NULL, 0))
+			k = i;
+	}
+	if (k == n)
+		return 0;
+	*out = *res;
+	out->al = res->callchain[k].al;
+	/* what the walk keeps after the match: the picked frames past it
+	 * (one span of the recorded callchain; with unwound frames too,
+	 * every frame past it, picked again by the drawing) */
+	if (r->caller) {
+		size_t lo = pick.nr_spans == 1 ? pick.span[0].lo : 0;
+
+		out->callchain = res->callchain + lo;
+		out->nr_callchain = k + 1 - lo;
+	} else {
+		size_t hi = pick.nr_spans == 1 ? pick.span[0].hi : n;
+
+		out->callchain = res->callchain + k;
+		out->nr_callchain = hi - k;
+	}
+	/* the cached stack's notes are of the whole callchain */
+	out->stack_id = 0;
+	out->stack_slot = NULL;
+	return 1;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
 	const struct rp_sample *s = &ev->u.sample;
 	int idx = rp_evsel_idx(ev->evsel);
+	struct rp_resolved ignored;
 
 	if (idx < 0 || (size_t)idx >= r->nr_hists)
 		return 0;
+	/* perf resolves the callchain, where the regex is tried, only for
+	 * graphs, --children or the parent key (sample__resolve_callchain) */
+	if (r->have_ignore_re && res && res->nr_callchain &&
+	    (r->graph || r->children || (r->need & (1ull << RP_SORT_PARENT))) &&
+	    rp_ignore_callees(r, res, &ignored))
+		res = &ignored;
 	struct rp_hists *h = &r->hists[idx];
 	struct rp_hist_entry key, *e;
 	uint64_t period = s->period;

@@ -17,6 +17,7 @@
 #     header's counts, the rows' and --percent-limit's percentages of the
 #     rows left, the graphs' of every sample (their threshold of the rows
 #     left); groups;
+#   --ignore-callees in both orders, with -p, in groups;
 #   -T: perf's table of the threads' counts (perf record -s), one event
 #     and a group, and a file without READ records;
 #   -g flat and -g folded on recursive stacks.
@@ -75,6 +76,20 @@ rp_report_agree ag.data rel-dso --percentage relative --dsos recurse --percent-l
 rp_report_agree ag.data rel-symfilter --percentage relative --symbol-filter=ping -g graph,1,callee
 rp_report_agree grp.data rel-group --percentage relative --dsos recurse --no-children -n
 rp_report_agree ag.data abs --percentage absolute --dsos recurse -g none
+
+# --ignore-callees: the sample counted in the matching caller, its
+# callees forgotten: in callee order the outermost match (deep recursion:
+# the outermost rec), in caller order the innermost; not applied where
+# perf resolves no callchain (-g none --no-children); -p's match first
+rp_report_agree ag.data ic-callee --no-children --ignore-callees=rec
+rp_report_agree ag.data ic-children --ignore-callees='^(ping|pong)$'
+rp_report_agree ag.data ic-caller --no-children -g caller --ignore-callees=pong
+rp_report_agree ag.data ic-none --no-children -g none --ignore-callees=rec
+rp_report_agree ag.data ic-parent --no-children --ignore-callees=rec -p ^worker
+rp_report_agree grp.data ic-group --ignore-callees=worker -g folded
+# perf's walk stops after --max-stack frames: matches beyond are not seen
+rp_report_agree ag.data ic-max-stack --no-children --max-stack 4 --ignore-callees=worker
+rp_report_agree ag.data ic-max-stack-caller --max-stack 5 -g caller --ignore-callees=rec
 
 # -T: perf prints the threads' table after its tip, whose three lines
 # (#, # (Tip: ...), #) are left out of perf's text here.

@@ -21,6 +21,7 @@ enum {
 	OPT_MAX_STACK,
 	OPT_SYMBOL_FILTER,
 	OPT_PERCENTAGE,
+	OPT_IGNORE_CALLEES,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -113,6 +114,7 @@ static const struct option report_longopts[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -145,6 +147,9 @@ static int report_option(void *o, int c, const char *arg)
 		return 1;
 	case 'T':
 		opts->show_threads = 1;
+		return 1;
+	case OPT_IGNORE_CALLEES:
+		opts->ignore_callees = arg;
 		return 1;
 	case OPT_SYMBOL_FILTER:
 		opts->symbol_filter = arg;
@@ -300,6 +305,8 @@ static const struct cli_output_cmd report_cmd = {
 		"  perf's config files are read for report.children, report.percent-limit and\n"
 		"  call-graph.* ($PERF_CONFIG, or /etc/perfconfig and ~/.perfconfig)\n"
 		"  -G, --inverted            caller order (as -g caller)\n"
+		"      --ignore-callees REGEX  count a sample in the caller matching REGEX, its\n"
+		"                            callees forgotten\n"
 		"      --max-stack N         look at N frames of each call stack (default 127)\n"
 		"      --stdio               accepted, as perf's default here\n"
 		"  -T                        after the report, perf's table of the threads' counts\n"
