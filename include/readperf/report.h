@@ -99,6 +99,13 @@ enum rp_report_call_graph {
 	RP_CALL_GRAPH_NONE,    /* -g none */
 	RP_CALL_GRAPH_GRAPH,   /* -g graph: values of the event's total */
 	RP_CALL_GRAPH_FRACTAL, /* -g fractal: values of the parent's */
+	/* -g flat: each path that ends in a function, from the root, with
+	 * its cumulated value */
+	RP_CALL_GRAPH_FLAT,
+	/* -g folded: each such path on one line, its functions joined by
+	 * ';' (by the -t separator when there is one), with the value of
+	 * the samples that end there */
+	RP_CALL_GRAPH_FOLDED,
 };
 
 enum rp_report_call_order {
@@ -204,6 +211,39 @@ struct rp_report_opts {
 	 */
 	uint32_t max_stack;
 	int max_stack_set;
+	/*
+	 * perf's --symbol-filter: rows whose symbol's name does not contain
+	 * this string (and rows without a symbol) are hidden, their samples
+	 * still in the totals; NULL: none.  As perf 6.1 applies it: to the
+	 * file's first event only, and only when the sort list has the comm
+	 * key (perf filters in its collapse, which only comm asks for).
+	 */
+	const char *symbol_filter;
+	/*
+	 * perf's --percentage relative: percentages, the header's counts and
+	 * --percent-limit of the rows the filters leave (the entry filters
+	 * of filter.h, symbol_filter), not of every sample; the graphs'
+	 * percentages stay of the whole (perf's stats.total_period), their
+	 * threshold of the rows left.  0: perf's default, absolute.
+	 */
+	int percentage_relative;
+	/*
+	 * perf's -T (--threads): after the report, perf's table of the
+	 * PERF_RECORD_READ values (perf record -s: each thread's counts at
+	 * its exit), a row per thread and a column per event, in the order
+	 * first read, values of one thread and event added up; only the
+	 * header line when the file has none.
+	 */
+	int show_threads;
+	/*
+	 * perf's --ignore-callees REGEX (POSIX extended): a sample whose
+	 * recorded call stack holds a function matching it is counted in
+	 * that function (in callee order the outermost such frame, in caller
+	 * order the innermost), and its stack starts there: the callees are
+	 * forgotten.  NULL: none.  A bad regex makes rp_report_new() return
+	 * RP_ERR_INVAL.
+	 */
+	const char *ignore_callees;
 };
 
 struct rp_report;
@@ -220,7 +260,7 @@ RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 
 /*
  * Parses perf's -g argument, comma separated: a mode (graph, fractal,
- * none; flat and folded are refused), an order (caller, callee), a key
+ * flat, folded, none), an order (caller, callee), a key
  * (function only), a value (percent, period, count), then numbers: the
  * threshold (percent), the print limit.  Words may be cut short, as perf
  * takes them.  Returns 0 or RP_ERR_INVAL (opts unchanged then).

@@ -621,6 +621,22 @@ static void x86_format(struct rp_disasm *d, const cs_insn *in, struct sb *b,
 		snprintf(swapped, sizeof(swapped), "%s, %.*s", comma + 2, (int)(comma - ops), ops);
 		ops = swapped;
 	}
+	/* CET's notrack (a 3e prefix on an indirect jmp or call, ff /2 or
+	 * /4): objdump writes it as a prefix, capstone 4 drops it */
+	if (x->opcode[0] == 0xff && (((x->modrm >> 3) & 7) == 2 || ((x->modrm >> 3) & 7) == 4)) {
+		for (size_t i = 0; i < in->size && i < 4; i++) {
+			uint8_t c = in->bytes[i];
+
+			if (c == 0x3e) {
+				snprintf(prefix + strlen(prefix), sizeof(prefix) - strlen(prefix),
+					 "%snotrack", prefix[0] ? " " : "");
+				break;
+			}
+			if (c != 0x66 && c != 0x67 && c != 0xf2 && c != 0xf3 && c != 0x2e &&
+			    c != 0x36 && c != 0x26 && c != 0x64 && c != 0x65)
+				break;
+		}
+	}
 	/* the shift-by-one encodings (D0, D1) show no count in objdump */
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ops, "$1, ", 4))
 		ops += 4;

@@ -262,16 +262,11 @@ static int32_t rp_dso_order(const struct rp_dso *dso)
  * function's frame, the names, descending.  It then sorts them by cumulated
  * period, larger first, ties in that order.
  */
-static int rp_child_order(const void *pa, const void *pb)
+static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *b)
 {
-	const struct rp_cnode *a = *(const struct rp_cnode *const *)pa;
-	const struct rp_cnode *b = *(const struct rp_cnode *const *)pb;
-	uint64_t ca = rp_cumul(a), cb = rp_cumul(b);
 	int32_t da, db;
 	uint64_t ka, kb;
 
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
 	/* An inlined function's frame compares by name (strcmp), whatever
 	 * the DSO. */
 	if (a->name && b->name && (a->inlined || b->inlined)) {
@@ -286,6 +281,23 @@ static int rp_child_order(const void *pa, const void *pb)
 	ka = a->name && b->name ? a->key : a->ip;
 	kb = a->name && b->name ? b->key : b->ip;
 	return ka > kb ? -1 : ka < kb ? 1 : 0;
+}
+
+static int rp_child_order(const void *pa, const void *pb)
+{
+	const struct rp_cnode *a = *(const struct rp_cnode *const *)pa;
+	const struct rp_cnode *b = *(const struct rp_cnode *const *)pb;
+	uint64_t ca = rp_cumul(a), cb = rp_cumul(b);
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return rp_child_tree_order(a, b);
+}
+
+static int rp_child_tree_cmp(const void *pa, const void *pb)
+{
+	return rp_child_tree_order(*(const struct rp_cnode *const *)pa,
+				   *(const struct rp_cnode *const *)pb);
 }
 
 struct rp_kids {
@@ -510,5 +522,155 @@ int rp_ctree_fprint_graph(FILE *out, const struct rp_cnode *root,
 		return rc;
 	if (printed)
 		fputc('\n', out);
+	return ferror(out) ? RP_ERR_IO : 0;
+}
+
+/* ---- flat and folded ---------------------------------------------------- */
+
+struct rp_flat_set {
+	const struct rp_cnode **v;
+	size_t nr, cap;
+};
+
+/*
+ * perf's __sort_chain_flat(): the children first, in the order of perf's
+ * tree of children (rb_root_in), then the node itself when paths end there
+ * with at least min_hit.
+ */
+static int rp_flat_collect(const struct rp_cnode *n, uint64_t min_hit, struct rp_flat_set *s)
+{
+	if (n->nr_children == 1) {
+		int rc = rp_flat_collect(n->child, min_hit, s);
+
+		if (rc)
+			return rc;
+	} else if (n->nr_children) {
+		const struct rp_cnode **kids = malloc(n->nr_children * sizeof(*kids));
+		size_t i = 0;
+		int rc = 0;
+
+		if (!kids)
+			return RP_ERR_NOMEM;
+		for (const struct rp_cnode *c = n->child; c; c = c->sibling)
+			kids[i++] = c;
+		qsort(kids, i, sizeof(*kids), rp_child_tree_cmp);
+		for (size_t j = 0; !rc && j < i; j++)
+			rc = rp_flat_collect(kids[j], min_hit, s);
+		free(kids);
+		if (rc)
+			return rc;
+	}
+	if (!n->parent || !n->hit || n->hit < min_hit)
+		return 0;
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		const struct rp_cnode **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return RP_ERR_NOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->nr++] = n;
+	return 0;
+}
+
+struct rp_flat_item {
+	const struct rp_cnode *n;
+	size_t idx;
+};
+
+/* perf inserts the nodes into a tree by their own period, larger to the
+ * left and ties to the right: larger first, ties in the order met. */
+static int rp_flat_item_cmp(const void *pa, const void *pb)
+{
+	const struct rp_flat_item *a = pa, *b = pb;
+
+	if (a->n->hit != b->n->hit)
+		return a->n->hit > b->n->hit ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int rp_flat_sort(const struct rp_cnode **v, size_t nr)
+{
+	struct rp_flat_item *it = malloc(nr * sizeof(*it));
+
+	if (!it)
+		return RP_ERR_NOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		it[i].n = v[i];
+		it[i].idx = i;
+	}
+	qsort(it, nr, sizeof(*it), rp_flat_item_cmp);
+	for (size_t i = 0; i < nr; i++)
+		v[i] = it[i].n;
+	free(it);
+	return 0;
+}
+
+int rp_ctree_fprint_flat(FILE *out, const struct rp_cnode *root,
+			 const struct rp_cgraph_params *p)
+{
+	struct rp_flat_set s = { 0 };
+	const struct rp_cnode **path = NULL;
+	size_t path_cap = 0;
+	const char *sep = p->fold_sep ? p->fold_sep : ";";
+	int folded = p->mode == RP_CGRAPH_FOLDED;
+	int rc = rp_flat_collect(root, p->min_hit, &s);
+
+	if (!rc && s.nr > 1)
+		rc = rp_flat_sort(s.v, s.nr);
+	if (rc) {
+		free(s.v);
+		return rc;
+	}
+	for (size_t i = 0; i < s.nr; i++) {
+		const struct rp_cnode *n = s.v[i];
+		size_t depth = 0;
+
+		for (const struct rp_cnode *f = n; f->parent; f = f->parent)
+			depth++;
+		if (depth > path_cap) {
+			const struct rp_cnode **np = realloc(path, depth * sizeof(*np));
+
+			if (!np) {
+				rc = RP_ERR_NOMEM;
+				break;
+			}
+			path = np;
+			path_cap = depth;
+		}
+		size_t d = depth;
+		for (const struct rp_cnode *f = n; f->parent; f = f->parent)
+			path[--d] = f;
+		/* perf's callchain_node__fprintf_value(): flat shows the
+		 * node's cumulated period, folded the period that ends there */
+		if (folded) {
+			rp_value(out, n->hit, n->count, p->total, p);
+			fputc(' ', out);
+			for (d = 0; d < depth; d++) {
+				if (d)
+					fputs(sep, out);
+				rp_frame_name(out, path[d]);
+			}
+			fputc('\n', out);
+		} else {
+			fputs("           ", out);
+			rp_value(out, rp_cumul(n), rp_cumul_count(n), p->total, p);
+			fputc('\n', out);
+			for (d = 0; d < depth; d++) {
+				fputs("                ", out);
+				rp_frame_name(out, path[d]);
+				fputc('\n', out);
+			}
+			fputc('\n', out);
+		}
+		if (i + 1 == p->print_limit)
+			break;
+	}
+	free(path);
+	free(s.v);
+	if (rc)
+		return rc;
 	return ferror(out) ? RP_ERR_IO : 0;
 }

@@ -118,7 +118,9 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
  */
 int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from);
 
-enum rp_cgraph_mode { RP_CGRAPH_ABS, RP_CGRAPH_REL };
+/* perf's CHAIN_GRAPH_ABS (graph), CHAIN_GRAPH_REL (fractal), CHAIN_FLAT,
+ * CHAIN_FOLDED */
+enum rp_cgraph_mode { RP_CGRAPH_ABS, RP_CGRAPH_REL, RP_CGRAPH_FLAT, RP_CGRAPH_FOLDED };
 enum rp_cgraph_value { RP_CGVAL_PERCENT, RP_CGVAL_PERIOD, RP_CGVAL_COUNT };
 
 struct rp_cgraph_params {
@@ -130,6 +132,7 @@ struct rp_cgraph_params {
 	uint64_t parent_samples;  /* the entry's period (Children's with --children) */
 	uint32_t print_limit;     /* 0: no limit */
 	int skip_first;           /* --sort starting with sym: the entry's own frame */
+	const char *fold_sep;     /* folded: between names (NULL: ";") */
 };
 
 /*
@@ -138,5 +141,14 @@ struct rp_cgraph_params {
  */
 int rp_ctree_fprint_graph(FILE *out, const struct rp_cnode *root,
 			  const struct rp_cgraph_params *p);
+
+/*
+ * Writes root's paths as perf's callchain__fprintf_flat() (mode
+ * RP_CGRAPH_FLAT) or callchain__fprintf_folded() (RP_CGRAPH_FOLDED) do:
+ * each node where paths end with at least min_hit of period, larger
+ * first.  Returns 0, RP_ERR_NOMEM or RP_ERR_IO.
+ */
+int rp_ctree_fprint_flat(FILE *out, const struct rp_cnode *root,
+			 const struct rp_cgraph_params *p);
 
 #endif

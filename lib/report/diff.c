@@ -834,7 +834,12 @@ static void rp_diff_cell(const struct rp_diff *d, enum rp_dcol col, const struct
 		switch (d->compute) {
 		case RP_DIFF_DELTA:
 		case RP_DIFF_DELTA_ABS:
-			snprintf(buf, size, "%+4.2F%%", r->delta);
+			/* perf prints aligned cells through the column's color
+			 * function ("%+N.2f%%") and -t cells through its entry
+			 * function ("%+4.2F%%"): the same figures, but a delta of
+			 * two empty totals is "-nan%" in one, "-NAN%" in the
+			 * other. */
+			snprintf(buf, size, d->field_sep ? "%+4.2F%%" : "%+4.2f%%", r->delta);
 			break;
 		case RP_DIFF_RATIO:
 			if (r->dummy)

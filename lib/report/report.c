@@ -81,6 +81,12 @@
 #define RP_MAP_SHARED_FLAG 0x1u
 /* perf's cacheline_size() where the machine does not say (bytes). */
 #define RP_CACHELINE_DEFAULT 64u
+/* An entry's mark of --symbol-filter, beside the RP_FILTERED_* of the
+ * sample filters (filter.h). */
+#define RP_FILTERED_SYMBOL_STR 0x100u
+/* -T: READ records kept, events shown */
+#define RP_REPORT_MAX_TREADS (16u << 20)
+#define RP_REPORT_MAX_TCOLS 256u
 /* perf's default -p pattern. */
 #define RP_PARENT_DEFAULT "^sys_|^do_page_fault"
 
@@ -93,6 +99,8 @@ struct rp_pair {
 	uint64_t period;
 	uint64_t nr_samples;
 	uint64_t acc_period; /* --children */
+	/* by cpumode (--show-cpu-utilization, -F overhead_sys, ...) */
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 };
 
 /*
@@ -180,6 +188,12 @@ struct rp_hists {
 	size_t nr_entries, alloc;
 	uint64_t nr_samples;
 	uint64_t total_period;
+	/* perf's figures of the entries no filter hides (hists_stats'
+	 * total_non_filtered_period, nr_non_filtered_samples and the
+	 * callchain_non_filtered_period), for --percentage relative; the
+	 * samples and the graphs' period leave --symbol-filter out, as perf
+	 * counts them before its collapse runs that filter. */
+	uint64_t nf_period, nf_samples, nf_cc_period;
 	int linked; /* the members' entries are in this leader's table */
 	/* perf's input tree, replayed when a key is not a total order
 	 * (rp_report.nontotal): entries[i] is its node i. */
@@ -214,6 +228,8 @@ struct rp_report {
 	uint64_t need;               /* 1 << dim for every dimension in use */
 	regex_t parent_re;
 	int have_parent_re;
+	regex_t ignore_re;           /* perf's --ignore-callees */
+	int have_ignore_re;
 	int exclude_other;
 	struct rp_tp *tp;            /* trace key: tracepoint formats */
 	FILE *trace_fp;              /* trace key: text of one sample */
@@ -225,9 +241,20 @@ struct rp_report {
 	int32_t *sockets_own;
 	size_t nr_sockets;
 	char *field_sep;
+	char *symbol_filter;         /* perf's --symbol-filter; NULL: none */
+	int relative;                /* perf's --percentage relative */
+	int symbol_filtered;         /* the first write marked the entries */
 	double percent_limit;
 	enum rp_report_group group_mode;
 	uint64_t lost_samples;
+	/* perf's -T: the READ records' values (show_threads) */
+	int show_threads;
+	struct rp_tread {
+		uint32_t pid, tid;
+		int evsel;
+		uint64_t value;
+	} *treads;
+	size_t nr_treads, alloc_treads;
 	struct rp_hists *hists;
 	size_t nr_hists;
 	struct rp_arena arena;
@@ -282,6 +309,7 @@ struct rp_report {
 	 * tree finds them, with its comparisons. */
 	int nontotal;
 	int dso_key; /* dso is one of the keys */
+	int need_collapse; /* perf's hists__has(need_collapse): a comm --sort key */
 	int input_ordered; /* the entries are in the input tree's order */
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
@@ -497,11 +525,11 @@ int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
 		if (rp_word(p, len, "graph")) {
 			o.call_graph = RP_CALL_GRAPH_GRAPH;
 		} else if (rp_word(p, len, "flat")) {
-			return RP_ERR_INVAL;
+			o.call_graph = RP_CALL_GRAPH_FLAT;
 		} else if (rp_word(p, len, "fractal")) {
 			o.call_graph = RP_CALL_GRAPH_FRACTAL;
 		} else if (rp_word(p, len, "folded")) {
-			return RP_ERR_INVAL;
+			o.call_graph = RP_CALL_GRAPH_FOLDED;
 		} else if (rp_word(p, len, "none")) {
 			o.call_graph = RP_CALL_GRAPH_NONE;
 		} else if (rp_word(p, len, "callee")) {
@@ -878,6 +906,16 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 			return RP_ERR_UNSUPPORTED;
 		}
 	}
+	if (o.ignore_callees) {
+		if (regcomp(&r->ignore_re, o.ignore_callees, REG_EXTENDED | REG_NOSUB)) {
+			if (r->have_parent_re)
+				regfree(&r->parent_re);
+			free(r->sort_order_str);
+			free(r);
+			return RP_ERR_INVAL;
+		}
+		r->have_ignore_re = 1;
+	}
 	r->percent_limit = o.percent_limit;
 	r->symbols = o.symbols;
 	r->full_source_path = o.full_source_path;
@@ -908,6 +946,12 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	/* perf's hists__has(dso): set by a --sort key only (sort_dimension__add);
 	 * a dso column of -F is appended to the sort list without it. */
 	r->dso_key = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_DSO);
+	/* perf's hists__has(need_collapse), likewise set by a --sort key
+	 * (or the default list) with a collapse function: comm.  A strict
+	 * -F without --sort gives perf no sort key, only the columns
+	 * appended to the list, so it never collapses, and never runs the
+	 * filters of its collapse (--symbol-filter). */
+	r->need_collapse = rp_dims_has(r->sort0, r->nr_sort0, RP_SORT_COMM);
 	int dso_before = 0; /* a dso key already compared equal */
 
 	for (size_t i = 0; i < r->nr_keys; i++) {
@@ -961,6 +1005,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
+	if (!rc && o.symbol_filter && !(r->symbol_filter = strdup(o.symbol_filter)))
+		rc = RP_ERR_NOMEM;
+	r->relative = o.percentage_relative;
+	r->show_threads = o.show_threads;
 	if (!rc && n && !(r->hists = calloc(n, sizeof(*r->hists))))
 		rc = RP_ERR_NOMEM;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -1015,12 +1063,16 @@ void rp_report_free(struct rp_report *report)
 	rp_arena_release(&report->arena);
 	if (report->have_parent_re)
 		regfree(&report->parent_re);
+	if (report->have_ignore_re)
+		regfree(&report->ignore_re);
 	rp_tp_free(report->tp);
 	if (report->trace_fp)
 		fclose(report->trace_fp);
 	free(report->trace_buf);
 	free(report->sockets_own);
 	free(report->field_sep);
+	free(report->symbol_filter);
+	free(report->treads);
 	rp_key_singles_release(&report->singles);
 	free(report->time_str);
 	free(report->sort_order_str);
@@ -1520,6 +1572,10 @@ static int rp_report_override_default_comms(struct rp_report *r)
 			if (f) {
 				f->period += e->period;
 				f->nr_samples += e->nr_samples;
+				f->period_sys += e->period_sys;
+				f->period_us += e->period_us;
+				f->period_guest_sys += e->period_guest_sys;
+				f->period_guest_us += e->period_guest_us;
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
 				if (e->chain) {
@@ -2285,14 +2341,77 @@ static int rp_report_add_branches(struct rp_report *r, size_t idx, const struct 
 	return 0;
 }
 
+/*
+ * perf's --ignore-callees (add_callchain_ip()): walking the recorded
+ * callchain in the report's order, a frame whose symbol matches the
+ * regex becomes the sample's location and the frames met before it are
+ * forgotten (in callee order its callees; the last match of the walk
+ * wins).  A frame that first matches -p's regex is the parent instead.
+ * Unwound frames (--call-graph dwarf) are not looked at, as perf's
+ * unwinder appends them without this test.  Returns 1 with *out set
+ * when a frame matched, else 0.
+ */
+static int rp_ignore_callees(const struct rp_report *r, const struct rp_resolved *res,
+			     struct rp_resolved *out)
+{
+	struct rp_chain_pick pick;
+	size_t n = res->nr_callchain, k = n;
+	int parent = !(r->need & (1ull << RP_SORT_PARENT)) || !r->have_parent_re;
+
+	/* perf's walk stops after --max-stack entries: the frames the
+	 * drawing keeps, in drawing order (the walk's) */
+	rp_chain_pick(&pick, res->callchain, n, r->max_stack, r->caller);
+	for (uint32_t j = 0; j < pick.nr; j++) {
+		size_t i = rp_chain_pick_index(&pick, j);
+		const struct rp_frame *f = &res->callchain[i];
+		const char *name = f->al.sym ? f->al.sym->name : NULL;
+
+		if (f->unwound || !name)
+			continue;
+		if (!parent && !regexec(&r->parent_re, name, 0, NULL, 0))
+			parent = 1;
+		else if (!regexec(&r->ignore_re, name, 0, NULL, 0))
+			k = i;
+	}
+	if (k == n)
+		return 0;
+	*out = *res;
+	out->al = res->callchain[k].al;
+	/* what the walk keeps after the match: the picked frames past it
+	 * (one span of the recorded callchain; with unwound frames too,
+	 * every frame past it, picked again by the drawing) */
+	if (r->caller) {
+		size_t lo = pick.nr_spans == 1 ? pick.span[0].lo : 0;
+
+		out->callchain = res->callchain + lo;
+		out->nr_callchain = k + 1 - lo;
+	} else {
+		size_t hi = pick.nr_spans == 1 ? pick.span[0].hi : n;
+
+		out->callchain = res->callchain + k;
+		out->nr_callchain = hi - k;
+	}
+	/* the cached stack's notes are of the whole callchain */
+	out->stack_id = 0;
+	out->stack_slot = NULL;
+	return 1;
+}
+
 static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 				const struct rp_resolved *res)
 {
 	const struct rp_sample *s = &ev->u.sample;
 	int idx = rp_evsel_idx(ev->evsel);
+	struct rp_resolved ignored;
 
 	if (idx < 0 || (size_t)idx >= r->nr_hists)
 		return 0;
+	/* perf resolves the callchain, where the regex is tried, only for
+	 * graphs, --children or the parent key (sample__resolve_callchain) */
+	if (r->have_ignore_re && res && res->nr_callchain &&
+	    (r->graph || r->children || (r->need & (1ull << RP_SORT_PARENT))) &&
+	    rp_ignore_callees(r, res, &ignored))
+		res = &ignored;
 	struct rp_hists *h = &r->hists[idx];
 	struct rp_hist_entry key, *e;
 	uint64_t period = s->period;
@@ -2352,6 +2471,123 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	return rp_report_add_stack(r, h, e, &key, res, period);
 }
 
+static int rp_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* perf's process_read_event() with -T: one value of a thread. */
+static int rp_report_read(struct rp_report *r, const struct rp_event *ev)
+{
+	const struct rp_read *rd = &ev->u.read.values;
+
+	if (!ev->evsel)
+		return 0;
+	if (r->nr_treads == r->alloc_treads) {
+		size_t n = r->alloc_treads ? r->alloc_treads * 2 : 64;
+		struct rp_tread *t;
+
+		if (n > RP_REPORT_MAX_TREADS)
+			return RP_ERR_LIMIT;
+		t = realloc(r->treads, n * sizeof(*t));
+		if (!t)
+			return RP_ERR_NOMEM;
+		r->treads = t;
+		r->alloc_treads = n;
+	}
+	struct rp_tread *t = &r->treads[r->nr_treads++];
+
+	t->pid = ev->u.read.pid;
+	t->tid = ev->u.read.tid;
+	t->evsel = rp_evsel_idx(ev->evsel);
+	/* perf takes the record's first word after pid and tid: the value,
+	 * or with PERF_FORMAT_GROUP the number of values */
+	t->value = (rd->read_format & RP_FORMAT_GROUP) ? rd->nr
+		   : rd->nr			     ? rp_read_get(rd, 0).value
+						     : 0;
+	return 0;
+}
+
+/*
+ * perf's perf_read_values__display_pretty(): a row per thread (pid, tid)
+ * and a column per event, each in the order first read, values added up.
+ */
+static int rp_report_write_threads(const struct rp_report *r, FILE *out)
+{
+	size_t nt = 0, nc = 0;
+	size_t *trow = calloc(r->nr_treads + 1, sizeof(*trow));
+	size_t *tcol = calloc(r->nr_treads + 1, sizeof(*tcol));
+	size_t *first_t = calloc(r->nr_treads + 1, sizeof(*first_t));
+	int *cevsel = calloc(r->nr_treads + 1, sizeof(*cevsel));
+	uint64_t *v = NULL;
+	int rc = RP_ERR_NOMEM;
+
+	if (!trow || !tcol || !first_t || !cevsel)
+		goto out;
+	for (size_t i = 0; i < r->nr_treads; i++) {
+		const struct rp_tread *t = &r->treads[i];
+		size_t j;
+
+		for (j = 0; j < nt; j++)
+			if (r->treads[first_t[j]].pid == t->pid && r->treads[first_t[j]].tid == t->tid)
+				break;
+		if (j == nt)
+			first_t[nt++] = i;
+		trow[i] = j;
+		for (j = 0; j < nc; j++)
+			if (cevsel[j] == t->evsel)
+				break;
+		if (j == nc)
+			cevsel[nc++] = t->evsel;
+		tcol[i] = j;
+	}
+	if (nt && nc && !(v = calloc(nt * nc, sizeof(*v))))
+		goto out;
+	for (size_t i = 0; i < r->nr_treads; i++)
+		v[trow[i] * nc + tcol[i]] += r->treads[i].value;
+
+	int pw = 3, tw = 3, cw[RP_REPORT_MAX_TCOLS];
+	const char *cname[RP_REPORT_MAX_TCOLS];
+	char num[32];
+
+	if (nc > RP_REPORT_MAX_TCOLS)
+		nc = RP_REPORT_MAX_TCOLS;
+	for (size_t j = 0; j < nc; j++) {
+		cname[j] = rp_evsel_name(rp_session_evsel(r->session, (size_t)cevsel[j]));
+		if (!cname[j])
+			cname[j] = "";
+		cw[j] = (int)strlen(cname[j]);
+	}
+	for (size_t i = 0; i < nt; i++) {
+		const struct rp_tread *t = &r->treads[first_t[i]];
+
+		pw = rp_max(pw, snprintf(num, sizeof(num), "%d", (int)t->pid));
+		tw = rp_max(tw, snprintf(num, sizeof(num), "%d", (int)t->tid));
+		for (size_t j = 0; j < nc; j++)
+			cw[j] = rp_max(cw[j], snprintf(num, sizeof(num), "%" PRIu64, v[i * nc + j]));
+	}
+	fprintf(out, "# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t j = 0; j < nc; j++)
+		fprintf(out, "  %*s", cw[j], cname[j]);
+	fputc('\n', out);
+	for (size_t i = 0; i < nt; i++) {
+		const struct rp_tread *t = &r->treads[first_t[i]];
+
+		fprintf(out, "  %*d  %*d", pw, (int)t->pid, tw, (int)t->tid);
+		for (size_t j = 0; j < nc; j++)
+			fprintf(out, "  %*" PRIu64, cw[j], v[i * nc + j]);
+		fputc('\n', out);
+	}
+	rc = 0;
+out:
+	free(trow);
+	free(tcol);
+	free(first_t);
+	free(cevsel);
+	free(v);
+	return rc;
+}
+
 static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)
 {
 	struct rp_report *r = ctx;
@@ -2364,6 +2600,8 @@ static int rp_report_event(void *ctx, const struct rp_event *ev, const struct rp
 	case RP_RECORD_LOST_SAMPLES:
 		r->lost_samples += ev->u.lost.lost;
 		return 0;
+	case RP_RECORD_READ:
+		return r->show_threads ? rp_report_read(r, ev) : 0;
 	case RP_RECORD_CGROUP:
 	case RP_RECORD_NAMESPACES:
 		return rp_report_sideband(r, ev);
@@ -2495,6 +2733,8 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 
 				dummy.period = 0;
 				dummy.nr_samples = 0;
+				dummy.period_sys = dummy.period_us = 0;
+				dummy.period_guest_sys = dummy.period_guest_us = 0;
 				dummy.acc_period = 0;
 				dummy.acc_samples = 0;
 				dummy.chain = NULL;
@@ -2508,6 +2748,10 @@ static int rp_group_link(struct rp_report *r, size_t lead, uint32_t nr_members)
 			e->pairs[m - 1].period = me->period;
 			e->pairs[m - 1].nr_samples = me->nr_samples;
 			e->pairs[m - 1].acc_period = me->acc_period;
+			e->pairs[m - 1].period_sys = me->period_sys;
+			e->pairs[m - 1].period_us = me->period_us;
+			e->pairs[m - 1].period_guest_sys = me->period_guest_sys;
+			e->pairs[m - 1].period_guest_us = me->period_guest_us;
 		}
 	}
 	h->linked = 1;
@@ -2876,6 +3120,36 @@ static int rp_cmp_group_samples(const struct rp_sorting *st, const struct rp_his
 	return c;
 }
 
+/* An entry's or a member pair's period of one cpumode column. */
+static uint64_t rp_mode_period(int dim, uint64_t sys, uint64_t us, uint64_t gsys, uint64_t gus)
+{
+	return dim == RP_SORT_OVERHEAD_SYS	    ? sys
+	       : dim == RP_SORT_OVERHEAD_US	    ? us
+	       : dim == RP_SORT_OVERHEAD_GUEST_SYS ? gsys
+						   : gus;
+}
+
+/* perf's __hpp__sort() of a cpumode column: the leader's figure, then
+ * each member's. */
+static int rp_cmp_group_mode(const struct rp_sorting *st, int dim, const struct rp_hist_entry *a,
+			     const struct rp_hist_entry *b)
+{
+	int c = rp_cmp_u64_desc(rp_mode_period(dim, a->period_sys, a->period_us,
+					       a->period_guest_sys, a->period_guest_us),
+				rp_mode_period(dim, b->period_sys, b->period_us,
+					       b->period_guest_sys, b->period_guest_us));
+
+	for (uint32_t m = 0; !c && m < st->pairs && a->pairs && b->pairs; m++) {
+		const struct rp_pair *pa = &a->pairs[m], *pb = &b->pairs[m];
+
+		c = rp_cmp_u64_desc(rp_mode_period(dim, pa->period_sys, pa->period_us,
+						   pa->period_guest_sys, pa->period_guest_us),
+				    rp_mode_period(dim, pb->period_sys, pb->period_us,
+						   pb->period_guest_sys, pb->period_guest_us));
+	}
+	return c;
+}
+
 /* The order of perf's collapsed tree alone. */
 static int rp_entry_collapse_order(const void *pa, const void *pb, void *ctx)
 {
@@ -2946,13 +3220,10 @@ static int rp_cmp_hpp(const struct rp_sorting *st, int dim, const struct rp_hist
 	case RP_SORT_SAMPLE:
 		return rp_cmp_group_samples(st, a, b);
 	case RP_SORT_OVERHEAD_SYS:
-		return rp_cmp_u64_desc(a->period_sys, b->period_sys);
 	case RP_SORT_OVERHEAD_US:
-		return rp_cmp_u64_desc(a->period_us, b->period_us);
 	case RP_SORT_OVERHEAD_GUEST_SYS:
-		return rp_cmp_u64_desc(a->period_guest_sys, b->period_guest_sys);
 	case RP_SORT_OVERHEAD_GUEST_US:
-		return rp_cmp_u64_desc(a->period_guest_us, b->period_guest_us);
+		return rp_cmp_group_mode(st, dim, a, b);
 	case RP_SORT_OVERHEAD_CHILDREN:
 		if (!st->children)
 			return 0;
@@ -3030,15 +3301,51 @@ static const char *rp_entry_final_comm(const struct rp_hist_entry *e)
 	return c ? c : e->k.comm;
 }
 
-static int rp_max(int a, int b)
-{
-	return a > b ? a : b;
-}
-
 /* Whether the report hides the entry (entry filters, -x). */
 static int rp_entry_hidden(const struct rp_report *r, const struct rp_hist_entry *e)
 {
 	return e->filtered || (r->exclude_other && !e->parent);
+}
+
+/*
+ * perf's --symbol-filter (hists__filter_entry_by_symbol()): perf 6.1
+ * gives the string to the first event's histogram alone and applies its
+ * filters in the collapse, for entries that merged with none there, and
+ * it collapses only with the comm key.  An entry without a symbol is
+ * filtered too.
+ */
+static void rp_filter_symbol_str(const struct rp_report *r, struct rp_hists *h)
+{
+	if (!r->symbol_filter || !r->need_collapse)
+		return;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		struct rp_hist_entry *e = h->entries[i];
+
+		if (!e->k.sym || !strstr(e->k.sym, r->symbol_filter))
+			e->filtered |= RP_FILTERED_SYMBOL_STR;
+	}
+}
+
+/* The figures of the entries no filter hides (rp_hists.nf_*). */
+static void rp_hists_nonfiltered(struct rp_hists *h)
+{
+	h->nf_period = h->nf_samples = h->nf_cc_period = 0;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *e = h->entries[i];
+
+		if (e->filtered & ~RP_FILTERED_SYMBOL_STR)
+			continue;
+		h->nf_samples += e->nr_samples;
+		h->nf_cc_period += e->period;
+		if (!e->filtered)
+			h->nf_period += e->period;
+	}
+}
+
+/* perf's hists__total_period(): the total percentages are taken of. */
+static uint64_t rp_shown_total(const struct rp_report *r, const struct rp_hists *h)
+{
+	return r->relative ? h->nf_period : h->total_period;
 }
 
 /* The cgroup key's text (perf's hist_entry__cgroup_snprintf). */
@@ -3545,7 +3852,7 @@ struct rp_member_fig {
 static struct rp_member_fig rp_member_figure(const struct rp_report *r, size_t lead,
 					     const struct rp_hist_entry *e, uint32_t m)
 {
-	struct rp_member_fig f = { 0, 0, 0, r->hists[lead + m].total_period };
+	struct rp_member_fig f = { 0, 0, 0, rp_shown_total(r, &r->hists[lead + m]) };
 
 	if (m == 0) {
 		f.period = e->period;
@@ -3591,6 +3898,14 @@ static uint64_t rp_hpp_value(const struct rp_report *r, size_t lead, const struc
 		}
 	} else if (dim == RP_SORT_OVERHEAD_CHILDREN) {
 		return f.acc_period;
+	} else if (dim == RP_SORT_OVERHEAD_SYS || dim == RP_SORT_OVERHEAD_US ||
+		   dim == RP_SORT_OVERHEAD_GUEST_SYS || dim == RP_SORT_OVERHEAD_GUEST_US) {
+		/* a member's sub-cell: its own figure (0 without the entry) */
+		const struct rp_pair *pr = f.total && e->pairs ? &e->pairs[m - 1] : NULL;
+
+		return pr ? rp_mode_period(dim, pr->period_sys, pr->period_us, pr->period_guest_sys,
+					   pr->period_guest_us)
+			  : 0;
 	} else if (dim != RP_SORT_OVERHEAD && dim != RP_SORT_SAMPLE && dim != RP_SORT_PERIOD) {
 		return 0;
 	}
@@ -3643,7 +3958,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	const char *sep = r->field_sep;
 	struct rp_hists *h = &r->hists[idx];
 	uint32_t nr_shown = rp_is_group_event(r, g, idx) ? g[idx].nr_members : 1;
-	uint64_t nr_samples = h->nr_samples, total = h->total_period;
+	uint64_t nr_samples = r->relative ? h->nf_samples : h->nr_samples;
+	uint64_t total = rp_shown_total(r, h);
 	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
 	char desc[RP_GROUP_DESC_MAX];
 	struct rp_key_widths w;
@@ -3659,8 +3975,10 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		name = desc;
 		/* The header counts every member's samples and periods. */
 		for (uint32_t m = 1; m < nr_shown; m++) {
-			nr_samples += r->hists[idx + m].nr_samples;
-			total += r->hists[idx + m].total_period;
+			const struct rp_hists *mh = &r->hists[idx + m];
+
+			nr_samples += r->relative ? mh->nf_samples : mh->nr_samples;
+			total += rp_shown_total(r, mh);
 		}
 	}
 	nr_samples = rp_convert_unit(nr_samples, &unit);
@@ -3700,20 +4018,24 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	if (!r->input_ordered)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_collapse_order, &st);
 	/* A comm key makes perf collapse: a second tree, fed from the
-	 * first, with the same comparison for the other keys. */
-	for (size_t j = 0; !rc && j < r->nr_keys; j++)
-		if (r->keys[j] == RP_SORT_COMM) {
-			/* With a key that is no total order, perf's collapse
-			 * merges entries its input tree kept apart, when it
-			 * meets them. */
-			if (r->nontotal)
-				rc = rp_rbmerge((void **)h->entries, &h->nr_entries,
-						rp_entry_tree_cmp, rp_entry_merge, r);
-			else
-				rc = rp_rbsort((void **)h->entries, h->nr_entries,
-					       rp_entry_collapse_order, &st);
-			break;
-		}
+	 * first, with the same comparison for the other keys.  (Strictly,
+	 * a comm key of -F alone does not: docs/report.md, "Symbol
+	 * filter"; the replay of the input tree alone does not give
+	 * perf's rows there yet.) */
+	int comm_key = 0;
+
+	for (size_t j = 0; j < r->nr_keys; j++)
+		comm_key |= r->keys[j] == RP_SORT_COMM;
+	if (!rc && comm_key) {
+		/* With a key that is no total order, perf's collapse merges
+		 * entries its input tree kept apart, when it meets them. */
+		if (r->nontotal)
+			rc = rp_rbmerge((void **)h->entries, &h->nr_entries, rp_entry_tree_cmp,
+					rp_entry_merge, r);
+		else
+			rc = rp_rbsort((void **)h->entries, h->nr_entries,
+				       rp_entry_collapse_order, &st);
+	}
 	if (!rc)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	if (rc)
@@ -3723,12 +4045,17 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	 * the samples with callchains (all of them, when the event has). */
 	struct rp_cgraph_params cg;
 	memset(&cg, 0, sizeof(cg));
-	cg.mode = r->graph_mode == RP_CALL_GRAPH_FRACTAL ? RP_CGRAPH_REL : RP_CGRAPH_ABS;
+	cg.mode = r->graph_mode == RP_CALL_GRAPH_FRACTAL  ? RP_CGRAPH_REL
+		  : r->graph_mode == RP_CALL_GRAPH_FLAT   ? RP_CGRAPH_FLAT
+		  : r->graph_mode == RP_CALL_GRAPH_FOLDED ? RP_CGRAPH_FOLDED
+							  : RP_CGRAPH_ABS;
+	cg.fold_sep = sep;
 	cg.value = r->call_value == RP_CALL_VALUE_PERIOD  ? RP_CGVAL_PERIOD
 		   : r->call_value == RP_CALL_VALUE_COUNT ? RP_CGVAL_COUNT
 							  : RP_CGVAL_PERCENT;
 	cg.min_percent = r->call_threshold;
-	cg.min_hit = (uint64_t)((double)h->total_period * (r->call_threshold / 100.0));
+	cg.min_hit = (uint64_t)((double)(r->relative ? h->nf_cc_period : h->total_period) *
+				(r->call_threshold / 100.0));
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
 	cg.skip_first = r->sort_sym_first;
@@ -3783,9 +4110,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		 * limit: a row of the members only has 0.  With --children the
 		 * Children share. */
 		uint64_t lp = children ? e->acc_period : e->period;
-		float limit_pct = h->total_period
-					  ? (float)((double)lp * 100.0 / (double)h->total_period)
-					  : 0.0f;
+		uint64_t lt = rp_shown_total(r, h);
+		float limit_pct = lt ? (float)((double)lp * 100.0 / (double)lt) : 0.0f;
 
 		if (limit_pct < (float)r->percent_limit)
 			continue;
@@ -3836,7 +4162,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 		fputc('\n', out);
 		if (graph && e->chain) {
 			cg.parent_samples = children ? e->acc_period : e->period;
-			rc = rp_ctree_fprint_graph(out, e->chain, &cg);
+			rc = cg.mode == RP_CGRAPH_FLAT || cg.mode == RP_CGRAPH_FOLDED
+				     ? rp_ctree_fprint_flat(out, e->chain, &cg)
+				     : rp_ctree_fprint_graph(out, e->chain, &cg);
 			if (rc)
 				return rc;
 		}
@@ -3933,6 +4261,13 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	int graph = report->graph && has_chains;
 
 	rp_report_lists(report, children);
+	/* Before a group's members are linked in: perf links them after
+	 * its collapse, where the symbol filter ran. */
+	if (!report->symbol_filtered && report->nr_hists)
+		rp_filter_symbol_str(report, &report->hists[0]);
+	report->symbol_filtered = 1;
+	for (size_t i = 0; i < report->nr_hists; i++)
+		rp_hists_nonfiltered(&report->hists[i]);
 	/* perf names each filter whose column it leaves out (or would). */
 	for (size_t k = 0; k < report->nr_cols; k++) {
 		int dim = report->cols[k];
@@ -3963,6 +4298,8 @@ int rp_report_write(struct rp_report *report, FILE *out)
 	}
 	if (!rc && report->mode == RP_MODE_BRANCH)
 		rp_report_write_branch_stats(report, out);
+	if (!rc && report->show_threads)
+		rc = rp_report_write_threads(report, out);
 	free(b.p);
 	free(g);
 	if (rc)

@@ -25,7 +25,9 @@ import re
 import sys
 
 INSN = re.compile(r'^ +([0-9.]+) :   +([0-9a-f]+):(\s+)(.*)$')
-NAME = re.compile(r' <[^>]*>')
+# The name objdump or readperf puts last on the line; C++ names hold
+# '<' and '>' of their own (Acc<long, 3>::run(...)), so up to the last '>'.
+NAME = re.compile(r' <.*>$')
 
 
 def parse(path):

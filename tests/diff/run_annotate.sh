@@ -12,6 +12,8 @@
 # the same instruction addresses with the same percentages or sample
 # counts, the same instruction text but for the spellings that
 # docs/annotate.md lists (normalised in annotate_agree.py, each stated).
+# Then a C++ recording (tests/workload/annot_cxx.cc): template names in
+# branch targets, a notrack jmp of a jump table.
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
@@ -116,6 +118,28 @@ PY
 	compare init -i init.data -s _init
 	grep -q 'Disassembly of section .plt' init.perf.txt ||
 		fail "init: perf's _init did not run on into .plt (the case is not tested)"
+fi
+
+# C++ (tests/workload/annot_cxx.cc): branch targets that objdump names
+# with the '<' and '>' of templates, and a switch's jump table under
+# -fcf-protection, whose indirect jump objdump writes "notrack jmp"
+# (capstone 4 drops the 3e prefix: readperf writes it back).
+if command -v "${CXX:-c++}" >/dev/null 2>&1 &&
+	"${CXX:-c++}" -O2 -g -fno-omit-frame-pointer -fcf-protection=full -o annot_cxx \
+		"$root/tests/workload/annot_cxx.cc" 2>cxx.err; then
+	if perf record -q -e cpu-clock -o cxx.data -- ./annot_cxx 400 >cxx.out 2>&1; then
+		compare cxx.all -i cxx.data
+		grep -q 'notrack jmp' cxx.all.perf.txt ||
+			fail "cxx: perf annotate shows no notrack jmp (the case is not tested)"
+		grep -q 'call .*<Acc<' cxx.all.perf.txt ||
+			fail "cxx: perf annotate shows no call to Acc<...> (the case is not tested)"
+	else
+		cat cxx.out >&2
+		fail "cxx: perf record failed"
+	fi
+else
+	cat cxx.err >&2 2>/dev/null
+	rp_cannot_run "no C++ compiler with -fcf-protection (${CXX:-c++})"
 fi
 
 if [ "$failures" -ne 0 ]; then

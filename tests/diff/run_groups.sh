@@ -27,13 +27,19 @@ record_workload two -e cpu-clock,page-faults -g -- -t 300
 
 n=0
 for opts in "" "-g none" "-g caller -n" "--sort dso,sym" "--show-total-period -g none" \
-	"--no-children"; do
+	"--no-children" "--show-cpu-utilization --no-children -n -g none"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the options are words
 	rp_report_agree grp.data "grp$n" $opts
 	# shellcheck disable=SC2086
 	rp_report_agree two.data "two$n" --group $opts
 done
+# The members' sys and usr sub-cells and their sort (perf's __hpp__sort:
+# the leader's figure, then each member's); not on two.data, whose
+# page-faults rows that tie at 0.00 come in the order of perf's trees,
+# nor with --children, whose rows of frames tie at 0.00 likewise
+# (docs/report.md, "Event groups").
+rp_report_agree grp.data grp-cpumode -F overhead,overhead_sys,overhead_us,sym -g none --no-children
 # The group view was shown: two sub-cells in the Children column.
 if ! grep -q '^#  *Children  *Self' grp1.perf ||
 	! grep -Eq '^ +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%' grp1.perf; then

@@ -26,7 +26,8 @@ rp_mkdata lost-fork lf.data || { echo "$rp_name: rp-mkdata lost-fork failed" >&2
 n=0
 for opts in "" "--no-children" "--no-children -g caller" "-g caller" \
 	"--no-children -g graph,0,caller,function,count" \
-	"-g fractal,0.5,callee,function,count" "-n --show-total-period"; do
+	"-g fractal,0.5,callee,function,count" "-n --show-total-period" \
+	"--no-children -g none --show-cpu-utilization"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the options are words
 	rp_report_agree lf.data "r$n" $opts

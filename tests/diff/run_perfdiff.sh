@@ -169,6 +169,10 @@ same old.data new.data -S grows,shrinks,only_new,only_old
 same old.data new.data -S grows
 same old.data new.data --percentage relative -S grows,shrinks,only_new,only_old -F
 same old.data new.data -C diffwork
+# a baseline whose filter leaves nothing: a delta of 0/0, "-nan%" in
+# perf's aligned cells (the color function's %f), "-NAN%" with -t (%F)
+same old.data new.data --percentage relative -S only_new
+same old.data new.data --percentage relative -S only_new -t ';'
 new_pid=$(perf report -i new.data --stdio -F pid -s pid 2>/dev/null | grep diffwork | head -1 |
 	sed 's/^ *\([0-9]*\):.*/\1/')
 if [ -n "$new_pid" ]; then

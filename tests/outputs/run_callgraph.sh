@@ -13,7 +13,7 @@
 #   readperf report --children          vs perf report --stdio --children
 #   readperf report                     vs perf report --stdio --no-children
 # and a few other call-graph settings (callee/caller, fractal, fractal with
-# the count value (the "[...]" counts), threshold,
+# the count value (the "[...]" counts), flat, folded (with -t), threshold,
 # print limit, period values, --sort sym, --sort dso,sym, --percent-limit).
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
@@ -88,6 +88,17 @@ check_file() {
 		--no-children -g fractal,0.5,caller,function,count,2
 	compare "$f" children-fractal-count "--children -g fractal,1,caller,function,count" \
 		--children -g fractal,1,caller,function,count
+	# flat: every node where paths end (its cumulated value), folded:
+	# the same paths on one line (the period that ends there), joined
+	# by ';' or the -t separator; both ordered by that period, ties in
+	# the order of perf's tree of children.
+	compare "$f" flat "-g flat" --no-children -g flat
+	compare "$f" children-flat "--children -g flat,0.5,callee,function,period,3" \
+		--children -g flat,0.5,callee,function,period,3
+	compare "$f" folded "-g folded" --no-children -g folded
+	compare "$f" children-folded "--children -g folded,1,caller,function,count" \
+		--children -g folded,1,caller,function,count
+	compare "$f" folded-sep "-g folded,callee -t ," --no-children -g folded,callee -t ,
 	compare "$f" sym "--sort sym" --no-children --sort sym
 	compare "$f" dso-sym "--children --sort dso,sym" --children --sort dso,sym
 	compare "$f" percent-limit "--children --percent-limit 2" --children --percent-limit 2

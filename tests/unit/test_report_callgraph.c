@@ -315,7 +315,13 @@ static void test_parse(void **state)
 	assert_int_equal(o.call_value, RP_CALL_VALUE_PERIOD);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,0.5,7"), 0);
 	assert_int_equal(o.call_print_limit, 7);
-	assert_int_equal(rp_report_parse_call_graph(&o, "flat"), RP_ERR_INVAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "f"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FLAT);
+	assert_int_equal(rp_report_parse_call_graph(&o, "fo,callee"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FOLDED);
+	assert_int_equal(rp_report_parse_call_graph(&o, "fr"), 0);
+	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FRACTAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,address"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,bogus"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,1,2,3"), RP_ERR_INVAL);
 	assert_int_equal(o.call_print_limit, 7); /* unchanged on error */

@@ -19,6 +19,9 @@ enum {
 	OPT_MEM_MODE,
 	OPT_NO_BRANCH_STACK,
 	OPT_MAX_STACK,
+	OPT_SYMBOL_FILTER,
+	OPT_PERCENTAGE,
+	OPT_IGNORE_CALLEES,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -40,10 +43,16 @@ static void report_config(void *ctx, const char *name, const char *value)
 	} else if (!strcmp(name, "call-graph.print-type") && value) {
 		size_t n = strlen(value);
 
+		/* perf's parse_callchain_mode(): the first mode the
+		 * word starts */
 		if (n && !strncmp(value, "graph", n))
 			o->call_graph = RP_CALL_GRAPH_GRAPH;
+		else if (n && !strncmp(value, "flat", n))
+			o->call_graph = RP_CALL_GRAPH_FLAT;
 		else if (n && !strncmp(value, "fractal", n))
 			o->call_graph = RP_CALL_GRAPH_FRACTAL;
+		else if (n && !strncmp(value, "folded", n))
+			o->call_graph = RP_CALL_GRAPH_FOLDED;
 		else
 			cli_warnf("unsupported call-graph.print-type '%s' in the config, ignored", value);
 	} else if (!strcmp(name, "call-graph.order") && value) {
@@ -103,6 +112,9 @@ static const struct option report_longopts[] = {
 	{ "branch-stack", no_argument, NULL, 'b' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -133,6 +145,26 @@ static int report_option(void *o, int c, const char *arg)
 	case 'x':
 		opts->exclude_other = 1;
 		return 1;
+	case 'T':
+		opts->show_threads = 1;
+		return 1;
+	case OPT_IGNORE_CALLEES:
+		opts->ignore_callees = arg;
+		return 1;
+	case OPT_SYMBOL_FILTER:
+		opts->symbol_filter = arg;
+		return 1;
+	case OPT_PERCENTAGE:
+		/* perf's parse_filter_percentage(): whole words */
+		if (!strcmp(arg, "relative")) {
+			opts->percentage_relative = 1;
+		} else if (!strcmp(arg, "absolute")) {
+			opts->percentage_relative = 0;
+		} else {
+			cli_errorf("invalid --percentage '%s' (relative, absolute)", arg);
+			return CLI_OPTION_BAD;
+		}
+		return 1;
 	case 't':
 		opts->field_sep = arg;
 		return 1;
@@ -146,7 +178,7 @@ static int report_option(void *o, int c, const char *arg)
 	case 'g':
 		if (rp_report_parse_call_graph(opts, arg) < 0) {
 			cli_errorf("bad or unsupported call-graph argument '%s' "
-				   "(graph, fractal, none, caller, callee, function, "
+				   "(graph, flat, fractal, folded, none, caller, callee, function, "
 				   "percent, period, count, threshold, print limit)",
 				   arg);
 			return CLI_OPTION_BAD;
@@ -257,6 +289,10 @@ static const struct cli_output_cmd report_cmd = {
 		"  -p, --parent REGEX        the parent key: the first caller matching REGEX\n"
 		"  -x, --exclude-other       only rows with a parent\n"
 		"      --percent-limit PCT   hide rows below PCT percent\n"
+		"      --symbol-filter STR   hide rows whose symbol does not contain STR (as perf\n"
+		"                            6.1: the first event, sort lists with comm)\n"
+		"      --percentage WHICH    relative: percentages of the rows the filters leave;\n"
+		"                            absolute (default): of every sample\n"
 		"      --full-source-path    srcline and srcfile with the whole path\n"
 		"      --group, --no-group   show event groups together or apart (perf's options)\n"
 		"      --children            a Children column: the period of the stacks that hold the\n"
@@ -269,11 +305,16 @@ static const struct cli_output_cmd report_cmd = {
 		"  perf's config files are read for report.children, report.percent-limit and\n"
 		"  call-graph.* ($PERF_CONFIG, or /etc/perfconfig and ~/.perfconfig)\n"
 		"  -G, --inverted            caller order (as -g caller)\n"
+		"      --ignore-callees REGEX  count a sample in the caller matching REGEX, its\n"
+		"                            callees forgotten\n"
 		"      --max-stack N         look at N frames of each call stack (default 127)\n"
 		"      --stdio               accepted, as perf's default here\n"
+		"  -T                        after the report, perf's table of the threads' counts\n"
+		"                            (PERF_RECORD_READ, perf record -s); perf's --threads\n"
+		"                            is readperf's -j here\n"
 		"  -d LIST                   as --dsos (perf report's short option)\n",
 	.longopts = report_longopts,
-	.shortopts = "s:t:g:GF:np:xbd:",
+	.shortopts = "s:t:g:GF:np:xbd:T",
 	.opts_size = sizeof(struct rp_report_opts),
 	.option = report_option,
 	.init = report_init,
