@@ -45,6 +45,13 @@ extern "C" {
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */
 #define RP_SCRIPT_SHOW_MMAP 2u   /* MMAP, MMAP2 (--show-mmap-events) */
 #define RP_SCRIPT_SHOW_SWITCH 4u /* SWITCH, SWITCH_CPU_WIDE (--show-switch-events) */
+#define RP_SCRIPT_SHOW_NAMESPACE 8u /* NAMESPACES (--show-namespace-events) */
+#define RP_SCRIPT_SHOW_CGROUP 16u   /* CGROUP (--show-cgroup-events) */
+#define RP_SCRIPT_SHOW_LOST 32u     /* LOST (--show-lost-events) */
+/* FINISHED_ROUND (--show-round-events), a line of its own where the
+ * record comes; perf then turns its time ordering off: for perf's text,
+ * open the session in RP_ORDER_FILE. */
+#define RP_SCRIPT_SHOW_ROUND 64u
 
 /*
  * perf script's output types, the slots of rp_script_opts' per-type

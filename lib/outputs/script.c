@@ -18,6 +18,7 @@
 #include <readperf/error.h>
 #include <readperf/filter.h>
 
+#include "common/cursor.h"
 #include "common/error_int.h"
 #include "common/hex.h"
 #include "common/opts.h"
@@ -933,9 +934,56 @@ static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 				(int32_t)ev->u.sw.next_prev_tid);
 		break;
 	}
+	case RP_RECORD_NAMESPACES: {
+		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+		const struct rp_namespaces_event *n = &ev->u.namespaces;
+		const uint8_t *li = n->link_info;
+
+		rp_lb_printf(b, "PERF_RECORD_NAMESPACES %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[",
+			(int32_t)n->pid, (int32_t)n->tid, n->nr);
+		for (uint64_t i = 0; i < n->nr; i++) {
+			if (i && i % 4 == 0)
+				rp_lb_puts(b, "\n\t\t ");
+			rp_lb_printf(b, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+				i < 7 ? ns[i] : "UNKNOWN", rp_load64(li + 16 * i, n->swap),
+				rp_load64(li + 16 * i + 8, n->swap), i + 1 != n->nr ? ", " : "]\n");
+		}
+		break;
+	}
+	case RP_RECORD_CGROUP:
+		rp_lb_printf(b, "PERF_RECORD_CGROUP cgroup: %" PRIu64 " %s\n", ev->u.cgroup.id,
+			ev->u.cgroup.path);
+		break;
+	case RP_RECORD_LOST:
+		rp_lb_printf(b, "PERF_RECORD_LOST lost %" PRIu64 "\n", ev->u.lost.lost);
+		break;
+	case RP_RECORD_FINISHED_ROUND:
+		rp_lb_puts(b, "PERF_RECORD_FINISHED_ROUND\n");
+		break;
 	default:
 		break;
 	}
+}
+
+/* Writes the line buffer's text of a sideband record (it: its start;
+ * NULL: none), in turn with the samples. */
+static int rp_script_side_text(struct rp_script *s, const struct rp_sitem *start)
+{
+	if (!s->pool)
+		return rp_script_flush(s);
+	/* In turn with the samples: as a text item. */
+	if (s->lb.oom)
+		return RP_ERR_NOMEM;
+	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(*at) + s->lb.len);
+	if (!at)
+		return rp_fmtpool_failure(s->pool);
+	struct rp_sitem it = start ? *start : (struct rp_sitem){ .kind = RP_SITEM_TEXT };
+
+	it.nr = (uint32_t)s->lb.len;
+	*at = it;
+	memcpy(at + 1, s->lb.p, s->lb.len);
+	s->lb.len = 0;
+	return 0;
 }
 
 static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
@@ -971,6 +1019,29 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		tid = (int32_t)ev->sid.tid;
 		time = ev->sid.time;
 		break;
+	case RP_RECORD_NAMESPACES:
+		/* perf's process_namespaces_event(): the comm of the record's
+		 * thread, time 0 without a sample_id_all trailer */
+		want = RP_SCRIPT_SHOW_NAMESPACE;
+		pid = (int32_t)ev->u.namespaces.pid;
+		tid = (int32_t)ev->u.namespaces.tid;
+		break;
+	case RP_RECORD_CGROUP:
+	case RP_RECORD_LOST:
+		/* process_cgroup_event(), print_event(): the trailer's thread
+		 * (none without one), time 0 without it */
+		want = ev->type == RP_RECORD_CGROUP ? RP_SCRIPT_SHOW_CGROUP : RP_SCRIPT_SHOW_LOST;
+		if (ev->sid.present & RP_SAMPLE_TID) {
+			pid = (int32_t)ev->sid.pid;
+			tid = (int32_t)ev->sid.tid;
+		}
+		break;
+	case RP_RECORD_FINISHED_ROUND:
+		/* perf's process_finished_round_event(): the record alone */
+		if (!(s->show & RP_SCRIPT_SHOW_ROUND))
+			return 0;
+		rp_script_side_body(&s->lb, ev);
+		return rp_script_side_text(s, NULL);
 	default:
 		return 0;
 	}
@@ -1016,19 +1087,7 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 	it.time = rp_script_shown_time(s, it.fields, sid.time);
 	rp_script_start(s, &s->lb, &it);
 	rp_script_side_body(&s->lb, ev);
-	if (!s->pool)
-		return rp_script_flush(s);
-	/* In turn with the samples: as a text item. */
-	if (s->lb.oom)
-		return RP_ERR_NOMEM;
-	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(it) + s->lb.len);
-	if (!at)
-		return rp_fmtpool_failure(s->pool);
-	it.nr = (uint32_t)s->lb.len;
-	*at = it;
-	memcpy(at + 1, s->lb.p, s->lb.len);
-	s->lb.len = 0;
-	return 0;
+	return rp_script_side_text(s, &it);
 }
 
 static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)

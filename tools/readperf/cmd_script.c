@@ -4,13 +4,17 @@
 
 #include "cli.h"
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NAMESPACE, OPT_CGROUP, OPT_LOST, OPT_ROUND, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
 
 static const struct option script_longopts[] = {
 	{ "fields", required_argument, NULL, 'F' },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
+	{ "show-namespace-events", no_argument, NULL, OPT_NAMESPACE },
+	{ "show-cgroup-events", no_argument, NULL, OPT_CGROUP },
+	{ "show-lost-events", no_argument, NULL, OPT_LOST },
+	{ "show-round-events", no_argument, NULL, OPT_ROUND },
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -39,6 +43,18 @@ static int script_option(void *o, int c, const char *arg)
 		return 1;
 	case OPT_SWITCH:
 		opts->show |= RP_SCRIPT_SHOW_SWITCH;
+		return 1;
+	case OPT_NAMESPACE:
+		opts->show |= RP_SCRIPT_SHOW_NAMESPACE;
+		return 1;
+	case OPT_CGROUP:
+		opts->show |= RP_SCRIPT_SHOW_CGROUP;
+		return 1;
+	case OPT_LOST:
+		opts->show |= RP_SCRIPT_SHOW_LOST;
+		return 1;
+	case OPT_ROUND:
+		opts->show |= RP_SCRIPT_SHOW_ROUND;
 		return 1;
 	case OPT_NS:
 		opts->nanosecs = 1;
@@ -79,6 +95,14 @@ static int script_prepare(void *o, struct cli_input *in)
 	return 0;
 }
 
+/* perf script --show-round-events reads the records unordered. */
+static int script_file_order(const void *o)
+{
+	const struct rp_script_opts *opts = o;
+
+	return (opts->show & RP_SCRIPT_SHOW_ROUND) != 0;
+}
+
 static const struct cli_output_cmd script_cmd = {
 	.name = "script",
 	.help = "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
@@ -90,12 +114,18 @@ static const struct cli_output_cmd script_cmd = {
 		"      --max-stack N         at most N frames of each stack (default 127)\n"
 		"      --show-task-events    also COMM, FORK and EXIT records\n"
 		"      --show-mmap-events    also MMAP and MMAP2 records\n"
-		"      --show-switch-events  also context switch records\n",
+		"      --show-switch-events  also context switch records\n"
+		"      --show-namespace-events  also NAMESPACES records\n"
+		"      --show-cgroup-events  also CGROUP records\n"
+		"      --show-lost-events    also LOST records\n"
+		"      --show-round-events   also FINISHED_ROUND records, every record in file\n"
+		"                            order (perf's time ordering is off then)\n",
 	.longopts = script_longopts,
 	.shortopts = "F:G",
 	.opts_size = sizeof(struct rp_script_opts),
 	.option = script_option,
 	.prepare = script_prepare,
+	.file_order = script_file_order,
 	.progress = 1,
 };
 
