@@ -40,6 +40,11 @@ extern "C" {
 #define RP_SCRIPT_SYMOFF (1u << 11) /* "symoff" */
 #define RP_SCRIPT_PERIOD (1u << 12) /* "period" */
 #define RP_SCRIPT_SRCLINE (1u << 13) /* "srcline": a line "  file.c:12" after each frame */
+#define RP_SCRIPT_WEIGHT (1u << 14)  /* "weight": WEIGHT, or WEIGHT_STRUCT's low 32 bits */
+#define RP_SCRIPT_PHYS_ADDR (1u << 15) /* "phys_addr" */
+#define RP_SCRIPT_DATA_PAGE_SIZE (1u << 16) /* "data_page_size": 4K, 2M, N/A */
+#define RP_SCRIPT_CODE_PAGE_SIZE (1u << 17) /* "code_page_size" */
+#define RP_SCRIPT_INS_LAT (1u << 18) /* "ins_lat": WEIGHT_STRUCT's second part */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */

@@ -60,6 +60,20 @@ struct rp_script {
 	uint32_t max_stack; /* perf's --max-stack (rp_chain_pick()) */
 };
 
+/* A location: the address shown, "sym+0xoff (dso)". */
+struct rp_sframe {
+	uint64_t shown;
+	uint64_t symoff;
+	const char *sym; /* NULL: "[unknown]" */
+	const char *dso;
+	uint8_t inlined;  /* an inlined function's frame: " (inlined)" */
+	/* The srcline field: RP_SRC_* and what it prints. */
+	uint8_t src_kind;
+	uint32_t src_line;
+	const char *src;  /* a file (its base name printed) or a DSO name */
+	uint64_t src_addr;
+};
+
 /*
  * One record of the output as the pipeline gathers it: what formatting
  * needs and nothing that changes after the record was delivered (names
@@ -77,22 +91,15 @@ struct rp_sitem {
 	uint8_t cursor;  /* the frames are a call stack, one line each */
 	int32_t pid, tid, cpu;
 	uint64_t time, period, addr;
+	/* weight, ins_lat, phys_addr, data_page_size, code_page_size */
+	uint64_t weight, phys_addr, data_page_size, code_page_size;
+	uint16_t ins_lat;
+	/* A page fault's addr resolved (perf's sample_addr_correlates_sym()),
+	 * printed after it as "sym+0xoff (dso)" when the fields ask. */
+	uint8_t addr_resolved;
+	struct rp_sframe addr_at;
 	const char *comm;  /* NULL: ":-1" */
 	const char *event; /* the event's name */
-};
-
-/* A location: the address shown, "sym+0xoff (dso)". */
-struct rp_sframe {
-	uint64_t shown;
-	uint64_t symoff;
-	const char *sym; /* NULL: "[unknown]" */
-	const char *dso;
-	uint8_t inlined;  /* an inlined function's frame: " (inlined)" */
-	/* The srcline field: RP_SRC_* and what it prints. */
-	uint8_t src_kind;
-	uint32_t src_line;
-	const char *src;  /* a file (its base name printed) or a DSO name */
-	uint64_t src_addr;
 };
 
 enum { RP_SRC_NONE, RP_SRC_LINE, RP_SRC_UNKNOWN, RP_SRC_DSO_ADDR };
@@ -115,6 +122,9 @@ static const struct {
 	{ "trace", RP_SCRIPT_TRACE }, { "ip", RP_SCRIPT_IP },       { "sym", RP_SCRIPT_SYM },
 	{ "dso", RP_SCRIPT_DSO },     { "addr", RP_SCRIPT_ADDR },   { "symoff", RP_SCRIPT_SYMOFF },
 	{ "period", RP_SCRIPT_PERIOD }, { "srcline", RP_SCRIPT_SRCLINE },
+	{ "weight", RP_SCRIPT_WEIGHT }, { "phys_addr", RP_SCRIPT_PHYS_ADDR },
+	{ "data_page_size", RP_SCRIPT_DATA_PAGE_SIZE },
+	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE }, { "ins_lat", RP_SCRIPT_INS_LAT },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -321,6 +331,8 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 
 	RP_CHECK_STYPE(RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_WEIGHT, RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
+		       "weight", allow_user_set);
 	if ((s->fields[t] & RP_SCRIPT_SYM) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
 		if (named & RP_SCRIPT_SYM) {
 			rp_script_seterr(err, errsz,
@@ -355,6 +367,13 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_TID | RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_PHYS_ADDR, RP_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr",
+		       allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_DATA_PAGE_SIZE, RP_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
+		       "data_page_size", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_CODE_PAGE_SIZE, RP_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
+		       "code_page_size", 0);
+	RP_CHECK_STYPE(RP_SCRIPT_INS_LAT, RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat", 0);
 	/* No check of PERIOD: perf 6.1 prints the attr's sample_period for
 	 * events without it (-c N, a fixed period=N, page-faults), as the
 	 * decoder fills it. */
@@ -744,12 +763,42 @@ static void rp_script_head(const struct rp_script *s, struct rp_linebuf *b,
 	}
 }
 
-/* The rest of a sample: addr, the ip or the call stack, the newline. */
+/* perf's get_page_size_name(): "N/A" for 0, else the size in the
+ * largest of B, K, M, G that leaves more than 1 (units.c's
+ * unit_number__scnprintf(): 1024 stays "1024B"). */
+static void rp_script_page_size(struct rp_linebuf *b, uint64_t bytes)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	rp_lb_putc(b, ' ');
+	if (!bytes) {
+		rp_lb_putn(b, "N/A", 3);
+		return;
+	}
+	while (bytes / 1024 > 1 && i < 3) {
+		bytes /= 1024;
+		i++;
+	}
+	rp_lb_u64(b, bytes, 0, 0);
+	rp_lb_putc(b, units[i]);
+}
+
+/* The rest of a sample: addr, weight, the ip or the call stack, then
+ * phys_addr and the page sizes (after the stack, as perf), the
+ * newline. */
 static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 			   const struct rp_sframe *frames)
 {
-	if (it->fields & RP_SCRIPT_ADDR)
+	if (it->fields & RP_SCRIPT_ADDR) {
 		rp_lb_hex(b, it->addr, 16);
+		if (it->addr_resolved)
+			rp_script_sym(b, it->fields, &it->addr_at);
+	}
+	if (it->fields & RP_SCRIPT_WEIGHT)
+		rp_lb_u64(b, it->weight, 16, 0);
+	if (it->fields & RP_SCRIPT_INS_LAT)
+		rp_lb_u64(b, it->ins_lat, 16, 0);
 	if (it->fields & RP_SCRIPT_IP) {
 		rp_lb_putc(b, it->cursor ? '\n' : ' ');
 		for (uint32_t i = 0; i < it->nr; i++) {
@@ -761,6 +810,12 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 				rp_lb_putc(b, '\n');
 		}
 	}
+	if (it->fields & RP_SCRIPT_PHYS_ADDR)
+		rp_lb_hex(b, it->phys_addr, 16);
+	if (it->fields & RP_SCRIPT_DATA_PAGE_SIZE)
+		rp_script_page_size(b, it->data_page_size);
+	if (it->fields & RP_SCRIPT_CODE_PAGE_SIZE)
+		rp_script_page_size(b, it->code_page_size);
 	rp_lb_putc(b, '\n');
 }
 
@@ -784,6 +839,42 @@ static int rp_script_format_batch(void *ctx, const void *data, size_t size,
 		p += (sizeof(*it) + tail + 7) & ~(size_t)7;
 	}
 	return out->oom ? RP_ERR_NOMEM : 0;
+}
+
+/* perf's sample_addr_correlates_sym(): the addr of a page fault (BTS,
+ * the other case, is an instruction trace readperf does not decode). */
+static int rp_script_addr_correlates(const struct rp_attr *a)
+{
+	return a->type == RP_TYPE_SOFTWARE &&
+	       (a->config == 2 || a->config == 5 || a->config == 6); /* PAGE_FAULTS{,_MIN,_MAJ} */
+}
+
+/* perf's perf_sample__fprintf_addr(): the sample's addr looked up as
+ * thread__resolve() does (thread__find_map_fb(): in the sample's space,
+ * then in the other one), objects' symbols included.  0 or
+ * RP_ERR_NOMEM. */
+static int rp_script_resolve_addr(struct rp_script *s, const struct rp_event *ev,
+				  const struct rp_resolved *res, struct rp_sframe *out)
+{
+	const struct rp_sample *d = &ev->u.sample;
+	struct rp_addr_location al;
+	uint8_t mode = (uint8_t)(ev->misc & RP_MISC_CPUMODE_MASK);
+	int found = 0;
+
+	memset(&al, 0, sizeof(al));
+	for (int pass = 0; pass < 2 && !found && s->machine && res->thread; pass++) {
+		if (pass)
+			mode = mode == RP_MISC_KERNEL ? RP_MISC_USER : RP_MISC_KERNEL;
+		found = s->symbols ? rp_symbols_resolve(s->symbols, s->machine, res->thread, mode,
+							d->addr, &al)
+				   : rp_machine_find_map(s->machine, res->thread, mode, d->addr, &al);
+		if (found < 0)
+			return found;
+	}
+	if (!found)
+		memset(&al, 0, sizeof(al));
+	*out = rp_script_frame(&al, d->addr);
+	return 0;
 }
 
 static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
@@ -811,6 +902,25 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.time = rp_script_shown_time(s, it.fields, ev->sid.time);
 	it.period = d->period;
 	it.addr = d->addr;
+	/* perf's evsel__parse_sample(): WEIGHT_STRUCT's first part is the
+	 * weight, its second the instruction latency */
+	if (attr->sample_type & RP_SAMPLE_WEIGHT_STRUCT) {
+		it.weight = d->weight_var1_dw;
+		it.ins_lat = d->weight_var2_w;
+	} else {
+		it.weight = d->weight;
+	}
+	it.phys_addr = d->phys_addr;
+	it.data_page_size = d->data_page_size;
+	it.code_page_size = d->code_page_size;
+	if ((it.fields & RP_SCRIPT_ADDR) && (it.fields & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) &&
+	    rp_script_addr_correlates(attr)) {
+		int rc = rp_script_resolve_addr(s, ev, res, &it.addr_at);
+
+		if (rc < 0)
+			return rc;
+		it.addr_resolved = 1;
+	}
 	it.comm = res->comm;
 	it.event = rp_evsel_name(ev->evsel);
 	struct rp_chain_pick pick = { .nr = 0 };

@@ -1,0 +1,95 @@
+#!/bin/bash
+# perf script's sample fields beyond the default ones against readperf
+# script, whole text, on files recorded now with the installed perf:
+#   pf     page-faults -c 1 -d --phys-data --data-page-size
+#          --code-page-size -W of the workload: addr (a page fault's
+#          address is looked up as perf's sample_addr_correlates_sym()
+#          asks: "sym+0xoff (dso)" after it, data objects' symbols
+#          included), weight and ins_lat (WEIGHT_STRUCT's parts),
+#          phys_addr, data_page_size and code_page_size ("4K", "2M",
+#          "N/A")
+#   pfg    the same with -g: phys_addr and the page sizes come after the
+#          call stack, on the line that ends the sample
+#   plain  cpu-clock: perf's messages for each of those fields the
+#          samples lack (checked in perf's order: weight before cpu,
+#          phys_addr after it)
+#
+# When perf is missing or cannot record, the test says so loudly and skips
+# (exit 77), unless RP_REQUIRE_PERF=1 (make check): then it fails.  The
+# scratch directory is kept on failure and its path printed.
+set -u
+
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+rp_take_binary "${1:?usage: run_script_fields.sh /path/to/readperf}"
+require_perf
+require_cc
+rp_workdir rp-fields keep-on-failure
+cd "$rp_work_dir" || exit 1
+rp_compile_workload || exit 1
+
+# compare NAME TAG SCRIPT-ARGS...: perf script and readperf script, exact.
+compare() {
+	local name=$1 tag=$2
+	shift 2
+	if ! perf script -i "$name.data" "$@" >"$name.$tag.perf" 2>"$name.$tag.perf.err" ||
+		[ ! -s "$name.$tag.perf" ]; then
+		cat "$name.$tag.perf.err" >&2
+		fail "$name $tag: perf script $* failed or printed nothing"
+		return
+	fi
+	if ! "$RP" script "$@" "$name.data" >"$name.$tag.rp" 2>"$name.$tag.rp.err"; then
+		cat "$name.$tag.rp.err" >&2
+		fail "$name $tag: readperf script $* failed"
+		return
+	fi
+	rp_same "$name $tag: script $*" "$name.$tag.perf" "$name.$tag.rp" &&
+		echo "ok   $name $tag ($(wc -l <"$name.$tag.rp") lines)"
+}
+
+# compare_error NAME TAG SCRIPT-ARGS...: both refuse, with perf's message.
+compare_error() {
+	local name=$1 tag=$2 want
+	shift 2
+	if perf script -i "$name.data" "$@" >/dev/null 2>"$name.$tag.perf.err"; then
+		fail "$name $tag: perf script $* did not fail: the test is wrong"
+		return
+	fi
+	if "$RP" script "$@" "$name.data" >/dev/null 2>"$name.$tag.rp.err"; then
+		fail "$name $tag: readperf script $* should fail"
+		return
+	fi
+	want=$(grep -v '^ *$' "$name.$tag.perf.err" | head -1)
+	if [ -z "$want" ] || ! grep -qF -- "$want" "$name.$tag.rp.err"; then
+		fail "$name $tag: message differs: perf '$want', readperf '$(cat "$name.$tag.rp.err")'"
+		return
+	fi
+	echo "ok   $name $tag (refused as perf)"
+}
+
+pfopts=(-e page-faults -c 1 -d --phys-data --data-page-size --code-page-size -W)
+record_workload pf "${pfopts[@]}" -- -t 100 -f 1
+record_workload pfg "${pfopts[@]}" -g -- -t 100
+record_workload plain -e cpu-clock -- -t 100
+
+# perf's own text must show resolved fault addresses and page sizes, or
+# the comparison proves little.
+perf script -i pf.data -F addr,sym,data_page_size 2>/dev/null | grep -q ' [0-9][0-9]*K$' ||
+	fail "pf: perf script printed no data page size: the test proves nothing"
+
+all=comm,tid,event,addr,weight,ins_lat,ip,sym,phys_addr,data_page_size,code_page_size
+for n in pf pfg; do
+	compare "$n" default
+	compare "$n" all -F "$all"
+	compare "$n" plus -F +addr,+weight,+ins_lat,+phys_addr,+data_page_size,+code_page_size
+	compare "$n" addr-symoff -F comm,tid,addr,ip,sym,symoff,dso
+	compare "$n" addr-dso -F comm,addr,dso
+done
+compare pfg hide -F "$all" -G
+compare pf sw-typed -F sw:comm,weight,ins_lat
+for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys_addr,cpu \
+	srcline,weight ins_lat,code_page_size,data_page_size; do
+	compare_error plain "e-$f" -F "$f"
+done
+compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size
+rp_done "readperf script's extra fields equal perf script's"
