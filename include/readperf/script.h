@@ -45,6 +45,8 @@ extern "C" {
 #define RP_SCRIPT_DATA_PAGE_SIZE (1u << 16) /* "data_page_size": 4K, 2M, N/A */
 #define RP_SCRIPT_CODE_PAGE_SIZE (1u << 17) /* "code_page_size" */
 #define RP_SCRIPT_INS_LAT (1u << 18) /* "ins_lat": WEIGHT_STRUCT's second part */
+#define RP_SCRIPT_IREGS (1u << 19) /* "iregs": " ABI:2    AX:0x1 ..." (REGS_INTR) */
+#define RP_SCRIPT_UREGS (1u << 20) /* "uregs": the same of REGS_USER */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */

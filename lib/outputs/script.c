@@ -22,6 +22,7 @@
 #include "common/error_int.h"
 #include "common/hex.h"
 #include "common/opts.h"
+#include "outputs/dump_int.h"
 #include "outputs/output_int.h"
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
@@ -48,6 +49,7 @@ struct rp_script {
 	int time_mode;      /* RP_SCRIPT_TIME_* */
 	uint64_t time_base; /* the first (REL) or last (DELTA) time shown; 0: none yet */
 	int name_width;
+	int is_x86; /* register names: the recording's arch is x86 */
 	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
@@ -98,6 +100,8 @@ struct rp_sitem {
 	 * printed after it as "sym+0xoff (dso)" when the fields ask. */
 	uint8_t addr_resolved;
 	struct rp_sframe addr_at;
+	/* The iregs and uregs text, after the frames (bytes). */
+	uint32_t regs_len;
 	const char *comm;  /* NULL: ":-1" */
 	const char *event; /* the event's name */
 };
@@ -125,6 +129,7 @@ static const struct {
 	{ "weight", RP_SCRIPT_WEIGHT }, { "phys_addr", RP_SCRIPT_PHYS_ADDR },
 	{ "data_page_size", RP_SCRIPT_DATA_PAGE_SIZE },
 	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE }, { "ins_lat", RP_SCRIPT_INS_LAT },
+	{ "iregs", RP_SCRIPT_IREGS }, { "uregs", RP_SCRIPT_UREGS },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -367,6 +372,8 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_TID | RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_IREGS, RP_SAMPLE_REGS_INTR, "IREGS", "iregs", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_UREGS, RP_SAMPLE_REGS_USER, "UREGS", "uregs", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_PHYS_ADDR, RP_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr",
 		       allow_user_set);
 	RP_CHECK_STYPE(RP_SCRIPT_DATA_PAGE_SIZE, RP_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
@@ -415,6 +422,13 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->time_mode = opts->time_mode;
 	s->max_stack = opts->max_stack_set ? opts->max_stack : RP_DEFAULT_MAX_STACK;
 	s->symbols = opts->symbols;
+	{
+		/* Register names follow the recording's arch, as perf's. */
+		const char *arch = rp_session_header(session)->arch;
+
+		s->is_x86 = !arch || !strcmp(arch, "x86_64") || !strcmp(arch, "x86") ||
+			    !strcmp(arch, "i386") || !strcmp(arch, "i686");
+	}
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
 	/* The first event of each type that is not a dummy decides, as
@@ -788,7 +802,7 @@ static void rp_script_page_size(struct rp_linebuf *b, uint64_t bytes)
  * phys_addr and the page sizes (after the stack, as perf), the
  * newline. */
 static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
-			   const struct rp_sframe *frames)
+			   const struct rp_sframe *frames, const char *regs)
 {
 	if (it->fields & RP_SCRIPT_ADDR) {
 		rp_lb_hex(b, it->addr, 16);
@@ -810,6 +824,7 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 				rp_lb_putc(b, '\n');
 		}
 	}
+	rp_lb_putn(b, regs, it->regs_len);
 	if (it->fields & RP_SCRIPT_PHYS_ADDR)
 		rp_lb_hex(b, it->phys_addr, 16);
 	if (it->fields & RP_SCRIPT_DATA_PAGE_SIZE)
@@ -828,17 +843,54 @@ static int rp_script_format_batch(void *ctx, const void *data, size_t size,
 
 	while (p < end) {
 		const struct rp_sitem *it = (const struct rp_sitem *)(const void *)p;
-		size_t tail = it->kind == RP_SITEM_TEXT ? it->nr : it->nr * sizeof(struct rp_sframe);
+		size_t tail = it->kind == RP_SITEM_TEXT ? it->nr
+							: it->nr * sizeof(struct rp_sframe) + it->regs_len;
 
 		if (it->kind == RP_SITEM_TEXT) {
 			rp_lb_putn(out, (const char *)(it + 1), it->nr);
 		} else {
+			const struct rp_sframe *frames = (const struct rp_sframe *)(it + 1);
+
 			rp_script_head(s, out, it);
-			rp_script_tail(out, it, (const struct rp_sframe *)(it + 1));
+			rp_script_tail(out, it, frames, (const char *)(frames + it->nr));
 		}
 		p += (sizeof(*it) + tail + 7) & ~(size_t)7;
 	}
 	return out->oom ? RP_ERR_NOMEM : 0;
+}
+
+/* The most bytes of one register set's text: " ABI:N " and 64
+ * registers, "%5s:0x%lx " each. */
+#define RP_SCRIPT_REGS_TEXT (32 + 64 * 32)
+
+/*
+ * perf's perf_sample__fprintf_regs(): " ABI:2 " then "   AX:0x1 " for
+ * each register of the mask, names as perf_reg_name() gives them on the
+ * recording's arch (x86: AX ... R15, XMM0 ...; an id without a name
+ * prints "(null)", glibc's text for perf's NULL); nothing for a sample
+ * without registers (ABI 0).  Writes at most RP_SCRIPT_REGS_TEXT bytes
+ * into buf, no NUL; returns the count.
+ */
+static uint32_t rp_script_regs(char *buf, const struct rp_regs *r, int is_x86)
+{
+	size_t n = 0;
+	uint32_t i = 0;
+
+	if (!r->abi)
+		return 0;
+	n += (size_t)snprintf(buf, RP_SCRIPT_REGS_TEXT, " ABI:%" PRIu64 " ", r->abi);
+	for (unsigned bit = 0; bit < 64 && i < r->nr && n < RP_SCRIPT_REGS_TEXT; bit++) {
+		if (!(r->mask & (1ull << bit)))
+			continue;
+		const char *name = is_x86 ? rp_reg_name_x86(bit) : "unknown";
+		int w = snprintf(buf + n, RP_SCRIPT_REGS_TEXT - n, "%5s:0x%" PRIx64 " ",
+				 name ? name : "(null)", r->regs[i++]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return (uint32_t)(n < RP_SCRIPT_REGS_TEXT ? n : RP_SCRIPT_REGS_TEXT - 1);
 }
 
 /* perf's sample_addr_correlates_sym(): the addr of a page fault (BTS,
@@ -923,20 +975,32 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	}
 	it.comm = res->comm;
 	it.event = rp_evsel_name(ev->evsel);
+	/* iregs and uregs as text, copied with the item (the record's
+	 * bytes do not outlive it) */
+	char regs[2 * RP_SCRIPT_REGS_TEXT];
+
+	if (it.fields & RP_SCRIPT_IREGS)
+		it.regs_len = rp_script_regs(regs, &d->regs_intr, s->is_x86);
+	if (it.fields & RP_SCRIPT_UREGS)
+		it.regs_len += rp_script_regs(regs + it.regs_len, &d->regs_user, s->is_x86);
 	struct rp_chain_pick pick = { .nr = 0 };
+	uint32_t max_frames = RP_SCRIPT_MAX_FRAMES - (it.regs_len + sizeof(struct rp_sframe) - 1) /
+							     sizeof(struct rp_sframe);
 
 	if ((it.fields & RP_SCRIPT_IP) && it.cursor)
 		rp_chain_pick(&pick, res->callchain, res->nr_callchain, s->max_stack, 0);
 	if (it.fields & RP_SCRIPT_IP)
-		it.nr = !it.cursor ? 1 : pick.nr < RP_SCRIPT_MAX_FRAMES ? pick.nr : RP_SCRIPT_MAX_FRAMES;
+		it.nr = !it.cursor ? 1 : pick.nr < max_frames ? pick.nr : max_frames;
 
 	struct rp_sframe *frames;
 	struct rp_sitem *at = NULL;
 	if (s->pool) {
-		at = rp_fmtpool_reserve(s->pool, sizeof(it) + it.nr * sizeof(*frames));
+		at = rp_fmtpool_reserve(s->pool,
+					sizeof(it) + it.nr * sizeof(*frames) + it.regs_len);
 		if (!at)
 			return rp_fmtpool_failure(s->pool);
 		frames = (struct rp_sframe *)(at + 1);
+		memcpy(frames + it.nr, regs, it.regs_len);
 	} else {
 		if (it.nr > s->frames_alloc) {
 			uint32_t want = it.nr > 128 ? it.nr : 128;
@@ -985,7 +1049,7 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 			return rc;
 		rp_tp_print(s->tp, ev->evsel, d, s->f);
 	}
-	rp_script_tail(&s->lb, &it, frames);
+	rp_script_tail(&s->lb, &it, frames, regs);
 	return rp_script_flush(s);
 }
 

@@ -10,9 +10,12 @@
 #          "N/A")
 #   pfg    the same with -g: phys_addr and the page sizes come after the
 #          call stack, on the line that ends the sample
+#   regs   cpu-clock -g -I --user-regs=ax,bx,sp,ip: iregs and uregs
+#          (" ABI:2    AX:0x... " for each register of the attr's mask,
+#          perf's x86 names), after the call stack or the ip, -G
 #   plain  cpu-clock: perf's messages for each of those fields the
 #          samples lack (checked in perf's order: weight before cpu,
-#          phys_addr after it)
+#          iregs, uregs and phys_addr after it)
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check): then it fails.  The
@@ -71,6 +74,7 @@ pfopts=(-e page-faults -c 1 -d --phys-data --data-page-size --code-page-size -W)
 record_workload pf "${pfopts[@]}" -- -t 100 -f 1
 record_workload pfg "${pfopts[@]}" -g -- -t 100
 record_workload plain -e cpu-clock -- -t 100
+record_workload regs -e cpu-clock -g -I --user-regs=ax,bx,sp,ip -- -t 100
 
 # perf's own text must show resolved fault addresses and page sizes, or
 # the comparison proves little.
@@ -86,10 +90,15 @@ for n in pf pfg; do
 	compare "$n" addr-dso -F comm,addr,dso
 done
 compare pfg hide -F "$all" -G
+compare regs regs -F comm,tid,ip,sym,iregs,uregs
+compare regs regs-plus -F +iregs,+uregs
+compare regs regs-hide -F +uregs,+iregs -G
+compare regs uregs -F comm,tid,uregs
 compare pf sw-typed -F sw:comm,weight,ins_lat
 for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys_addr,cpu \
-	srcline,weight ins_lat,code_page_size,data_page_size; do
+	srcline,weight ins_lat,code_page_size,data_page_size iregs uregs uregs,cpu \
+	iregs,phys_addr phys_addr,uregs; do
 	compare_error plain "e-$f" -F "$f"
 done
-compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size
+compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
 rp_done "readperf script's extra fields equal perf script's"

@@ -106,8 +106,9 @@ static int script_file_order(const void *o)
 static const struct cli_output_cmd script_cmd = {
 	.name = "script",
 	.help = "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
-		"                symoff,dso,addr,period,srcline,weight,ins_lat,phys_addr,\n"
-		"                data_page_size,code_page_size; \"type:list\", \"+f\", \"-f\" as in perf\n"
+		"                symoff,dso,addr,period,srcline,weight,ins_lat,iregs,uregs,\n"
+		"                phys_addr,data_page_size,code_page_size; \"type:list\", \"+f\",\n"
+		"                \"-f\" as in perf\n"
 		"      --ns                  times with nanoseconds\n"
 		"      --reltime             times since the first record shown\n"
 		"      --deltatime           times since the previous record shown\n"
