@@ -47,6 +47,8 @@ extern "C" {
 #define RP_SCRIPT_INS_LAT (1u << 18) /* "ins_lat": WEIGHT_STRUCT's second part */
 #define RP_SCRIPT_IREGS (1u << 19) /* "iregs": " ABI:2    AX:0x1 ..." (REGS_INTR) */
 #define RP_SCRIPT_UREGS (1u << 20) /* "uregs": the same of REGS_USER */
+#define RP_SCRIPT_MISC (1u << 21) /* "misc": the record's cpumode and flags, K U H G g M E Sp */
+#define RP_SCRIPT_TOD (1u << 22)  /* "tod": wall-clock time (needs CLOCK_DATA, perf record -k) */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */

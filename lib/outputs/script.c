@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <readperf/error.h>
 #include <readperf/filter.h>
@@ -50,6 +51,10 @@ struct rp_script {
 	uint64_t time_base; /* the first (REL) or last (DELTA) time shown; 0: none yet */
 	int name_width;
 	int is_x86; /* register names: the recording's arch is x86 */
+	/* CLOCK_DATA (the tod field): clock_ok, the wall-clock time and the
+	 * recording clock's time at one moment, ns */
+	int clock_ok;
+	uint64_t tod_ns, clockid_ns;
 	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
@@ -92,6 +97,9 @@ struct rp_sitem {
 	uint8_t has_cg;  /* the event records call stacks */
 	uint8_t cursor;  /* the frames are a call stack, one line each */
 	int32_t pid, tid, cpu;
+	uint32_t rtype; /* the record's type (RP_RECORD_*), for misc */
+	uint16_t misc;  /* the record's header misc */
+	uint64_t raw_time; /* the record's own time (tod), time before --reltime */
 	uint64_t time, period, addr;
 	/* weight, ins_lat, phys_addr, data_page_size, code_page_size */
 	uint64_t weight, phys_addr, data_page_size, code_page_size;
@@ -130,6 +138,7 @@ static const struct {
 	{ "data_page_size", RP_SCRIPT_DATA_PAGE_SIZE },
 	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE }, { "ins_lat", RP_SCRIPT_INS_LAT },
 	{ "iregs", RP_SCRIPT_IREGS }, { "uregs", RP_SCRIPT_UREGS },
+	{ "misc", RP_SCRIPT_MISC }, { "tod", RP_SCRIPT_TOD },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -381,6 +390,13 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_CODE_PAGE_SIZE, RP_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
 		       "code_page_size", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_INS_LAT, RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat", 0);
+	/* last: tod needs the file's clock data */
+	if ((s->fields[t] & RP_SCRIPT_TOD) && !s->clock_ok) {
+		rp_script_seterr(err, errsz,
+				 "Can't provide 'tod' time, missing clock data. Please record "
+				 "with -k/--clockid option.");
+		return RP_ERR_INVAL;
+	}
 	/* No check of PERIOD: perf 6.1 prints the attr's sample_period for
 	 * events without it (-c N, a fixed period=N, page-faults), as the
 	 * decoder fills it. */
@@ -422,6 +438,17 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->time_mode = opts->time_mode;
 	s->max_stack = opts->max_stack_set ? opts->max_stack : RP_DEFAULT_MAX_STACK;
 	s->symbols = opts->symbols;
+	/* CLOCK_DATA: u32 version, u32 clockid, u64 tod_ns, u64 clockid_ns */
+	size_t csize = 0;
+	const uint8_t *clk = rp_session_feature_data(session, RP_FEAT_CLOCK_DATA, &csize);
+
+	if (clk && csize >= 24) {
+		int swap = rp_session_needs_swap(session);
+
+		s->clock_ok = 1;
+		s->tod_ns = rp_load64(clk + 8, swap);
+		s->clockid_ns = rp_load64(clk + 16, swap);
+	}
 	{
 		/* Register names follow the recording's arch, as perf's. */
 		const char *arch = rp_session_header(session)->arch;
@@ -600,7 +627,86 @@ static uint64_t rp_script_shown_time(struct rp_script *s, uint32_t fields, uint6
 	return delta;
 }
 
-/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
+/* perf_sample__fprintf_start()'s misc: the cpumode letters of the
+ * header's misc, each tested as perf's has() does ((misc & m) == m: a
+ * hypervisor record, cpumode 3, prints KUH), a record type's flag, then
+ * padding to 6 columns. */
+static void rp_script_misc(struct rp_linebuf *b, const struct rp_sitem *it)
+{
+	static const struct {
+		uint16_t m;
+		char c;
+	} modes[] = { { 1, 'K' }, { 2, 'U' }, { 3, 'H' }, { 4, 'G' }, { 5, 'g' } };
+	const uint16_t flag = 1u << 13; /* MMAP_DATA, COMM_EXEC, SWITCH_OUT */
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((it->misc & modes[i].m) == modes[i].m) {
+			rp_lb_putc(b, modes[i].c);
+			n++;
+		}
+	switch (it->rtype) {
+	case RP_RECORD_MMAP:
+	case RP_RECORD_MMAP2:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'M');
+			n++;
+		}
+		break;
+	case RP_RECORD_COMM:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'E');
+			n++;
+		}
+		break;
+	case RP_RECORD_SWITCH:
+	case RP_RECORD_SWITCH_CPU_WIDE:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'S');
+			n++;
+			if (it->misc & (1u << 14)) { /* SWITCH_OUT_PREEMPT */
+				rp_lb_putc(b, 'p');
+				n++;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	/* printf's "%*s" of " ": at least the one space */
+	do
+		rp_lb_putc(b, ' ');
+	while (++n < 6);
+}
+
+/* perf's tod_scnprintf(): the wall-clock time of t (the CLOCK_DATA
+ * pair moved by t's distance from its clock reading), local time,
+ * "%Y-%m-%d %H:%M:%S" and .usec (.nsec with --ns), then a space. */
+static void rp_script_tod(const struct rp_script *s, struct rp_linebuf *b, uint64_t t)
+{
+	uint64_t tod = s->tod_ns;
+	struct tm tm;
+	char date[64];
+
+	if (t > s->clockid_ns)
+		tod += t - s->clockid_ns;
+	else
+		tod -= s->clockid_ns - t;
+	time_t sec = (time_t)(tod / 1000000000u);
+	uint64_t nsec = tod - (uint64_t)sec * 1000000000u;
+
+	if (!localtime_r(&sec, &tm)) {
+		rp_lb_putn(b, "failed ", 7);
+		return;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	if (s->nanosecs)
+		rp_lb_printf(b, "%s.%09" PRIu64 " ", date, nsec);
+	else
+		rp_lb_printf(b, "%s.%06" PRIu64 " ", date, nsec / 1000);
+}
+
+/* perf_sample__fprintf_start(): comm, pid/tid, cpu, misc, tod, time. */
 static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 			    const struct rp_sitem *it)
 {
@@ -629,6 +735,10 @@ static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 		rp_lb_i32(b, it->cpu, 3, 1);
 		rp_lb_putn(b, "] ", 2);
 	}
+	if (fields & RP_SCRIPT_MISC)
+		rp_script_misc(b, it);
+	if (fields & RP_SCRIPT_TOD)
+		rp_script_tod(s, b, it->raw_time);
 	if (fields & RP_SCRIPT_TIME)
 		rp_script_time(b, it->time, s->nanosecs);
 }
@@ -952,6 +1062,9 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.tid = (int32_t)ev->sid.tid;
 	it.cpu = (int32_t)ev->sid.cpu;
 	it.time = rp_script_shown_time(s, it.fields, ev->sid.time);
+	it.raw_time = ev->sid.time;
+	it.rtype = ev->type;
+	it.misc = ev->misc;
 	it.period = d->period;
 	it.addr = d->addr;
 	/* perf's evsel__parse_sample(): WEIGHT_STRUCT's first part is the
@@ -1259,6 +1372,9 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		.comm = comm,
 	};
 	it.time = rp_script_shown_time(s, it.fields, sid.time);
+	it.raw_time = sid.time;
+	it.rtype = ev->type;
+	it.misc = ev->misc;
 	rp_script_start(s, &s->lb, &it);
 	rp_script_side_body(&s->lb, ev);
 	return rp_script_side_text(s, &it);

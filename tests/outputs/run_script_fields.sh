@@ -13,9 +13,14 @@
 #   regs   cpu-clock -g -I --user-regs=ax,bx,sp,ip: iregs and uregs
 #          (" ABI:2    AX:0x... " for each register of the attr's mask,
 #          perf's x86 names), after the call stack or the ip, -G
+#   clock  cpu-clock -a -k mono --switch-events: tod (the wall-clock
+#          time from the CLOCK_DATA feature, local time: also under
+#          TZ=Asia/Kolkata), misc (K U ..., M E S p of the sideband
+#          records) with the sideband lines, --ns, --reltime
 #   plain  cpu-clock: perf's messages for each of those fields the
 #          samples lack (checked in perf's order: weight before cpu,
-#          iregs, uregs and phys_addr after it)
+#          iregs, uregs and phys_addr after it, tod's missing clock
+#          data last, and only for a type the file has)
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check): then it fails.  The
@@ -75,6 +80,7 @@ record_workload pf "${pfopts[@]}" -- -t 100 -f 1
 record_workload pfg "${pfopts[@]}" -g -- -t 100
 record_workload plain -e cpu-clock -- -t 100
 record_workload regs -e cpu-clock -g -I --user-regs=ax,bx,sp,ip -- -t 100
+record_workload clock -e cpu-clock -a -k mono --switch-events -- -t 100 -f 1
 
 # perf's own text must show resolved fault addresses and page sizes, or
 # the comparison proves little.
@@ -94,10 +100,17 @@ compare regs regs -F comm,tid,ip,sym,iregs,uregs
 compare regs regs-plus -F +iregs,+uregs
 compare regs regs-hide -F +uregs,+iregs -G
 compare regs uregs -F comm,tid,uregs
+compare clock tod-misc -F comm,tid,cpu,misc,tod,time,event,ip,sym
+compare clock tod-side -F +tod,+misc --show-task-events --show-mmap-events --show-switch-events
+compare clock tod-ns -F +tod --ns --reltime
+TZ=Asia/Kolkata compare clock tod-tz -F comm,tod,misc --ns
+compare regs misc -F +misc --show-task-events --show-mmap-events
+compare regs tod-minus -F +tod,-tod
+compare regs tod-absent-type -F trace:tod
 compare pf sw-typed -F sw:comm,weight,ins_lat
 for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys_addr,cpu \
 	srcline,weight ins_lat,code_page_size,data_page_size iregs uregs uregs,cpu \
-	iregs,phys_addr phys_addr,uregs; do
+	iregs,phys_addr phys_addr,uregs tod cpu,tod tod,phys_addr tod,srcline sw:comm,tod; do
 	compare_error plain "e-$f" -F "$f"
 done
 compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
