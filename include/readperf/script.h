@@ -49,6 +49,7 @@ extern "C" {
 #define RP_SCRIPT_UREGS (1u << 20) /* "uregs": the same of REGS_USER */
 #define RP_SCRIPT_MISC (1u << 21) /* "misc": the record's cpumode and flags, K U H G g M E Sp */
 #define RP_SCRIPT_TOD (1u << 22)  /* "tod": wall-clock time (needs CLOCK_DATA, perf record -k) */
+#define RP_SCRIPT_DATA_SRC (1u << 23) /* "data_src": the word and "|OP ...|LVL ...|SNP ..." */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */

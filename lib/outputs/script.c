@@ -29,6 +29,7 @@
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 #include "process_int.h"
+#include "report/memtext_int.h"
 #include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
@@ -55,6 +56,7 @@ struct rp_script {
 	 * recording clock's time at one moment, ns */
 	int clock_ok;
 	uint64_t tod_ns, clockid_ns;
+	uint32_t data_src_width; /* the longest data_src text so far */
 	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
@@ -104,6 +106,10 @@ struct rp_sitem {
 	/* weight, ins_lat, phys_addr, data_page_size, code_page_size */
 	uint64_t weight, phys_addr, data_page_size, code_page_size;
 	uint16_t ins_lat;
+	/* data_src, and the width perf pads its text to (the longest so
+	 * far, in record order: a static of perf's data_src__fprintf()) */
+	uint64_t data_src;
+	uint32_t data_src_width;
 	/* A page fault's addr resolved (perf's sample_addr_correlates_sym()),
 	 * printed after it as "sym+0xoff (dso)" when the fields ask. */
 	uint8_t addr_resolved;
@@ -139,6 +145,7 @@ static const struct {
 	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE }, { "ins_lat", RP_SCRIPT_INS_LAT },
 	{ "iregs", RP_SCRIPT_IREGS }, { "uregs", RP_SCRIPT_UREGS },
 	{ "misc", RP_SCRIPT_MISC }, { "tod", RP_SCRIPT_TOD },
+	{ "data_src", RP_SCRIPT_DATA_SRC },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -345,6 +352,7 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 
 	RP_CHECK_STYPE(RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_DATA_SRC, RP_SAMPLE_DATA_SRC, "DATA_SRC", "data_src", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_WEIGHT, RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
 		       "weight", allow_user_set);
 	if ((s->fields[t] & RP_SCRIPT_SYM) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
@@ -908,6 +916,62 @@ static void rp_script_page_size(struct rp_linebuf *b, uint64_t bytes)
 	rp_lb_putc(b, units[i]);
 }
 
+/* perf's data_src__fprintf() text buffers (100 bytes: texts are cut
+ * to 99 characters) */
+#define RP_SCRIPT_DATA_SRC_TEXT 100
+
+/* Appends part (n bytes) to buf (*len of RP_SCRIPT_DATA_SRC_TEXT) as
+ * scnprintf() would, cut to 99. */
+static void rp_ds_add(char *buf, size_t *len, const char *part, size_t n)
+{
+	size_t room = RP_SCRIPT_DATA_SRC_TEXT - 1 - *len;
+
+	if (n > room)
+		n = room;
+	memcpy(buf + *len, part, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+/*
+ * perf's data_src__fprintf() text: "%16lx " then
+ * perf_script__meminfo_scnprintf()'s "|OP x|LVL x|SNP x|TLB x|LCK x|BLK x"
+ * (mem-events.c: the op is the first of N/A LOAD STORE PFETCH EXEC set,
+ * else "No"; the others as perf report's mem keys print them), each cut
+ * as perf's 100-byte buffers cut them.  Returns the length.
+ */
+static size_t rp_script_data_src(char *out, uint64_t ds)
+{
+	static const char *const ops[] = { "N/A", "LOAD", "STORE", "PFETCH", "EXEC" };
+	static const struct {
+		const char *tag;
+		size_t (*text)(uint64_t, char *, size_t);
+	} parts[] = {
+		{ "|LVL ", rp_mem_lvl_text },  { "|SNP ", rp_mem_snoop_text },
+		{ "|TLB ", rp_mem_tlb_text },  { "|LCK ", rp_mem_lock_text },
+		{ "|BLK ", rp_mem_blk_text },
+	};
+	char decode[RP_SCRIPT_DATA_SRC_TEXT], part[RP_SCRIPT_DATA_SRC_TEXT];
+	const char *op = "No";
+	size_t len = 0, n;
+
+	decode[0] = '\0';
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ds & (1u << i)) { /* PERF_MEM_OP_NA, _LOAD, ... */
+			op = ops[i];
+			break;
+		}
+	rp_ds_add(decode, &len, "|OP ", 4);
+	rp_ds_add(decode, &len, op, strlen(op));
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		rp_ds_add(decode, &len, parts[i].tag, 5);
+		n = parts[i].text(ds, part, sizeof(part));
+		rp_ds_add(decode, &len, part, n);
+	}
+	n = (size_t)snprintf(out, RP_SCRIPT_DATA_SRC_TEXT, "%16" PRIx64 " %s", ds, decode);
+	return n < RP_SCRIPT_DATA_SRC_TEXT ? n : RP_SCRIPT_DATA_SRC_TEXT - 1;
+}
+
 /* The rest of a sample: addr, weight, the ip or the call stack, then
  * phys_addr and the page sizes (after the stack, as perf), the
  * newline. */
@@ -918,6 +982,12 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 		rp_lb_hex(b, it->addr, 16);
 		if (it->addr_resolved)
 			rp_script_sym(b, it->fields, &it->addr_at);
+	}
+	if (it->fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_TEXT];
+		size_t n = rp_script_data_src(text, it->data_src);
+
+		rp_lb_pad_strn(b, text, n, -(int)it->data_src_width);
 	}
 	if (it->fields & RP_SCRIPT_WEIGHT)
 		rp_lb_u64(b, it->weight, 16, 0);
@@ -1074,6 +1144,15 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 		it.ins_lat = d->weight_var2_w;
 	} else {
 		it.weight = d->weight;
+	}
+	if (it.fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_TEXT];
+		uint32_t n = (uint32_t)rp_script_data_src(text, d->data_src);
+
+		if (n > s->data_src_width)
+			s->data_src_width = n;
+		it.data_src = d->data_src;
+		it.data_src_width = s->data_src_width;
 	}
 	it.phys_addr = d->phys_addr;
 	it.data_page_size = d->data_page_size;

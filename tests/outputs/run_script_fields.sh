@@ -17,6 +17,10 @@
 #          time from the CLOCK_DATA feature, local time: also under
 #          TZ=Asia/Kolkata), misc (K U ..., M E S p of the sideband
 #          records) with the sideband lines, --ns, --reltime
+#   m1, m2 rp-gen-lbrmem mem files (the workload's maps, samples with
+#          data sources of every kind, weights, page sizes up to 1G):
+#          data_src ("%16lx |OP ..|LVL ..|SNP ..|TLB ..|LCK ..|BLK .."
+#          padded to the longest so far) with the other fields
 #   plain  cpu-clock: perf's messages for each of those fields the
 #          samples lack (checked in perf's order: weight before cpu,
 #          iregs, uregs and phys_addr after it, tod's missing clock
@@ -30,6 +34,9 @@ set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 rp_take_binary "${1:?usage: run_script_fields.sh /path/to/readperf}"
+gen=${RP_GEN:-$PWD/rp-gen-lbrmem}
+case "$gen" in /*) ;; *) gen=$PWD/$gen ;; esac
+[ -x "$gen" ] || { echo "$rp_name: no generator at $gen (build the tests)" >&2; exit 1; }
 require_perf
 require_cc
 rp_workdir rp-fields keep-on-failure
@@ -81,6 +88,9 @@ record_workload pfg "${pfopts[@]}" -g -- -t 100
 record_workload plain -e cpu-clock -- -t 100
 record_workload regs -e cpu-clock -g -I --user-regs=ax,bx,sp,ip -- -t 100
 record_workload clock -e cpu-clock -a -k mono --switch-events -- -t 100 -f 1
+for m in 1 7; do
+	"$gen" mem "m$m.data" ./workload "$m" || { echo "$rp_name: rp-gen-lbrmem failed" >&2; exit 1; }
+done
 
 # perf's own text must show resolved fault addresses and page sizes, or
 # the comparison proves little.
@@ -96,6 +106,11 @@ for n in pf pfg; do
 	compare "$n" addr-dso -F comm,addr,dso
 done
 compare pfg hide -F "$all" -G
+for m in m1 m7; do
+	compare "$m" data-src -F comm,tid,addr,data_src,weight,ip,sym,phys_addr,data_page_size
+	compare "$m" data-src-plus -F +data_src,+weight,+phys_addr,+data_page_size,+misc
+done
+compare pf data-src -F comm,addr,data_src,ip,sym
 compare regs regs -F comm,tid,ip,sym,iregs,uregs
 compare regs regs-plus -F +iregs,+uregs
 compare regs regs-hide -F +uregs,+iregs -G
@@ -110,7 +125,8 @@ compare regs tod-absent-type -F trace:tod
 compare pf sw-typed -F sw:comm,weight,ins_lat
 for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys_addr,cpu \
 	srcline,weight ins_lat,code_page_size,data_page_size iregs uregs uregs,cpu \
-	iregs,phys_addr phys_addr,uregs tod cpu,tod tod,phys_addr tod,srcline sw:comm,tod; do
+	iregs,phys_addr phys_addr,uregs tod cpu,tod tod,phys_addr tod,srcline sw:comm,tod \
+	data_src weight,data_src data_src,addr; do
 	compare_error plain "e-$f" -F "$f"
 done
 compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs

@@ -107,8 +107,8 @@ static const struct cli_output_cmd script_cmd = {
 	.name = "script",
 	.help = "  -F, --fields  perf's field list: comm,tid,pid,time,cpu,event,trace,ip,sym,\n"
 		"                symoff,dso,addr,period,srcline,weight,ins_lat,iregs,uregs,\n"
-		"                phys_addr,data_page_size,code_page_size,misc,tod; \"type:list\",\n"
-		"                \"+f\", \"-f\" as in perf\n"
+		"                phys_addr,data_page_size,code_page_size,misc,tod,data_src;\n"
+		"                \"type:list\", \"+f\", \"-f\" as in perf\n"
 		"      --ns                  times with nanoseconds\n"
 		"      --reltime             times since the first record shown\n"
 		"      --deltatime           times since the previous record shown\n"
