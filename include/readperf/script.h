@@ -62,6 +62,7 @@ extern "C" {
  * record comes; perf then turns its time ordering off: for perf's text,
  * open the session in RP_ORDER_FILE. */
 #define RP_SCRIPT_SHOW_ROUND 64u
+#define RP_SCRIPT_SHOW_BPF 128u /* KSYMBOL, BPF_EVENT (--show-bpf-events) */
 
 /*
  * perf script's output types, the slots of rp_script_opts' per-type

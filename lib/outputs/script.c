@@ -1326,6 +1326,16 @@ static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 	case RP_RECORD_FINISHED_ROUND:
 		rp_lb_puts(b, "PERF_RECORD_FINISHED_ROUND\n");
 		break;
+	case RP_RECORD_KSYMBOL:
+		rp_lb_printf(b,
+			"PERF_RECORD_KSYMBOL addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
+			ev->u.ksymbol.addr, ev->u.ksymbol.len, ev->u.ksymbol.ksym_type,
+			ev->u.ksymbol.flags, ev->u.ksymbol.name);
+		break;
+	case RP_RECORD_BPF_EVENT:
+		rp_lb_printf(b, "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n", ev->u.bpf.type,
+			ev->u.bpf.flags, ev->u.bpf.id);
+		break;
 	default:
 		break;
 	}
@@ -1394,9 +1404,13 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		break;
 	case RP_RECORD_CGROUP:
 	case RP_RECORD_LOST:
+	case RP_RECORD_KSYMBOL:
+	case RP_RECORD_BPF_EVENT:
 		/* process_cgroup_event(), print_event(): the trailer's thread
 		 * (none without one), time 0 without it */
-		want = ev->type == RP_RECORD_CGROUP ? RP_SCRIPT_SHOW_CGROUP : RP_SCRIPT_SHOW_LOST;
+		want = ev->type == RP_RECORD_CGROUP ? RP_SCRIPT_SHOW_CGROUP :
+		       ev->type == RP_RECORD_LOST   ? RP_SCRIPT_SHOW_LOST :
+						      RP_SCRIPT_SHOW_BPF;
 		if (ev->sid.present & RP_SAMPLE_TID) {
 			pid = (int32_t)ev->sid.pid;
 			tid = (int32_t)ev->sid.tid;

@@ -700,7 +700,8 @@ static int fuzz_script(const uint8_t *data, size_t size)
 	char err[256];
 
 	opts.show = RP_SCRIPT_SHOW_TASK | RP_SCRIPT_SHOW_MMAP | RP_SCRIPT_SHOW_SWITCH |
-		    RP_SCRIPT_SHOW_NAMESPACE | RP_SCRIPT_SHOW_CGROUP | RP_SCRIPT_SHOW_LOST;
+		    RP_SCRIPT_SHOW_NAMESPACE | RP_SCRIPT_SHOW_CGROUP | RP_SCRIPT_SHOW_LOST |
+		    RP_SCRIPT_SHOW_BPF;
 	opts.nanosecs = size & 1;
 	/* --show-round-events: the records in file order, as perf */
 	if (size & 2)

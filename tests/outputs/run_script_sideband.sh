@@ -8,6 +8,9 @@
 #   lost   raw_syscalls:* with -m 1 (one page of ring buffer) of a shell
 #          loop of cat: the kernel drops records, PERF_RECORD_LOST says
 #          how many (--show-lost-events)
+#   bpf    rp-mkdata bpf-events (KSYMBOL and BPF_EVENT records of BPF
+#          programs loaded and unloaded, samples in them: no kernel here
+#          writes them): --show-bpf-events
 #   ns, lost, cg (cpu-clock -g): --show-round-events, with which perf
 #          turns its time ordering off: every record in file order, a
 #          FINISHED_ROUND line where the record comes; also with the task,
@@ -55,6 +58,7 @@ compare() {
 
 record_workload ns -e cpu-clock -a --namespaces --all-cgroups -- -t 200 -f 2
 record_workload cg -e cpu-clock -g -- -t 200 -f 1
+rp_mkdata bpf-events bpf.data || fail "rp-mkdata bpf-events failed"
 lost=
 for attempt in 1 2 3; do
 	# shellcheck disable=SC2016 # the recorded sh expands it
@@ -79,6 +83,10 @@ compare ns round-all PERF_RECORD_FINISHED_ROUND --show-round-events --show-task-
 	--show-mmap-events --show-namespace-events --reltime
 compare cg round PERF_RECORD_FINISHED_ROUND --show-round-events
 compare cg round-g PERF_RECORD_FINISHED_ROUND --show-round-events -G --show-task-events
+compare bpf default bpf_prog_0123456789abcdef_F+0x10
+compare bpf bpf PERF_RECORD_KSYMBOL --show-bpf-events
+compare bpf bpf-all PERF_RECORD_BPF_EVENT --show-bpf-events --show-task-events \
+	--show-mmap-events -F +misc --deltatime
 if [ -n "$lost" ]; then
 	compare lost lost PERF_RECORD_LOST --show-lost-events
 	compare lost lost-delta PERF_RECORD_LOST --show-lost-events --deltatime -F comm,tid,time,event,trace

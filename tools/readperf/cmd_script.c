@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NAMESPACE, OPT_CGROUP, OPT_LOST, OPT_ROUND, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NAMESPACE, OPT_CGROUP, OPT_LOST, OPT_ROUND, OPT_BPF, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
 
 static const struct option script_longopts[] = {
 	{ "fields", required_argument, NULL, 'F' },
@@ -15,6 +15,7 @@ static const struct option script_longopts[] = {
 	{ "show-cgroup-events", no_argument, NULL, OPT_CGROUP },
 	{ "show-lost-events", no_argument, NULL, OPT_LOST },
 	{ "show-round-events", no_argument, NULL, OPT_ROUND },
+	{ "show-bpf-events", no_argument, NULL, OPT_BPF },
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -55,6 +56,9 @@ static int script_option(void *o, int c, const char *arg)
 		return 1;
 	case OPT_ROUND:
 		opts->show |= RP_SCRIPT_SHOW_ROUND;
+		return 1;
+	case OPT_BPF:
+		opts->show |= RP_SCRIPT_SHOW_BPF;
 		return 1;
 	case OPT_NS:
 		opts->nanosecs = 1;
@@ -121,7 +125,8 @@ static const struct cli_output_cmd script_cmd = {
 		"      --show-cgroup-events  also CGROUP records\n"
 		"      --show-lost-events    also LOST records\n"
 		"      --show-round-events   also FINISHED_ROUND records, every record in file\n"
-		"                            order (perf's time ordering is off then)\n",
+		"                            order (perf's time ordering is off then)\n"
+		"      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n",
 	.longopts = script_longopts,
 	.shortopts = "F:G",
 	.opts_size = sizeof(struct rp_script_opts),
