@@ -21,6 +21,11 @@
 #          data sources of every kind, weights, page sizes up to 1G):
 #          data_src ("%16lx |OP ..|LVL ..|SNP ..|TLB ..|LCK ..|BLK .."
 #          padded to the longest so far) with the other fields
+#   nonelf rp-mkdata nonelf-frame (samples and stacks in a mapped
+#          /etc/passwd): srcline "passwd[10]" where addr2line cannot read
+#          the file; perf 6.1 dies of SIGPIPE there now and then (its
+#          addr2line child exits before perf writes to it), so perf runs
+#          up to three times for a whole text
 #   plain  cpu-clock: perf's messages for each of those fields the
 #          samples lack (checked in perf's order: weight before cpu,
 #          iregs, uregs and phys_addr after it, tod's missing clock
@@ -130,4 +135,16 @@ for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys
 	compare_error plain "e-$f" -F "$f"
 done
 compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
+rp_mkdata nonelf-frame nonelf.data || fail "rp-mkdata nonelf-frame failed"
+for attempt in 1 2 3; do
+	perf script -i nonelf.data -F +srcline >nonelf.perf 2>/dev/null && break
+	echo "$rp_name: perf script -F +srcline of nonelf.data died (status $?, attempt $attempt)" >&2
+	: >nonelf.perf
+done
+if [ -s nonelf.perf ]; then
+	"$RP" script -F +srcline nonelf.data >nonelf.rp 2>/dev/null || fail "readperf script of nonelf.data failed"
+	rp_same "nonelf srcline" nonelf.perf nonelf.rp && echo "ok   nonelf srcline"
+else
+	fail "perf script -F +srcline of nonelf.data died three times"
+fi
 rp_done "readperf script's extra fields equal perf script's"

@@ -25,6 +25,8 @@
  *   pipe-current the same stream with upstream HEADER_FEATURE records.
  *   bpf-events   KSYMBOL and BPF_EVENT records of BPF programs loaded and
  *                unloaded, samples in them (see mk_bpf_events).
+ *   nonelf-frame samples and call stacks in a mapped file that is no ELF
+ *                file (see mk_nonelf_frame).
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
@@ -657,6 +659,26 @@ static int mk_bpf_events(struct tb_buf *out)
 	return cpu_clock_file_end(&f, out);
 }
 
+/*
+ * nonelf-frame: samples whose ip and call stack lie in a mapped file that
+ * is no ELF file (/etc/passwd), as a frame-pointer walk of a program
+ * without frame pointers lands in a mapped locale archive.  Format:
+ * perf_event.h PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_nonelf_frame(struct tb_buf *out)
+{
+	struct tb_file f;
+	uint64_t id = 41, t = 1000;
+	struct rp_attr a = cc_file_init(&f, &id);
+
+	put_comm(&f.data, &a, 200, 200, "nonelf", t++, 1);
+	put_mmap(&f.data, &a, 200, 0x7f0000000000ull, 0x1000, 0, "/etc/passwd", t++);
+	for (int i = 0; i < 3; i++)
+		put_cc_sample(&f.data, &a, 200, 200, t++, 0x7f0000000010ull + 0x10 * (uint64_t)i,
+			      i == 1);
+	return cpu_clock_file_end(&f, out);
+}
+
 static const struct {
 	const char *name;
 	int (*make)(struct tb_buf *out);
@@ -670,6 +692,7 @@ static const struct {
 	{ "pipe-legacy", mk_pipe_legacy },
 	{ "pipe-current", mk_pipe_current },
 	{ "bpf-events", mk_bpf_events },
+	{ "nonelf-frame", mk_nonelf_frame },
 };
 
 int main(int argc, char **argv)
