@@ -63,6 +63,7 @@ extern "C" {
  * open the session in RP_ORDER_FILE. */
 #define RP_SCRIPT_SHOW_ROUND 64u
 #define RP_SCRIPT_SHOW_BPF 128u /* KSYMBOL, BPF_EVENT (--show-bpf-events) */
+#define RP_SCRIPT_SHOW_TEXT_POKE 256u /* TEXT_POKE and KSYMBOL (--show-text-poke-events) */
 
 /*
  * perf script's output types, the slots of rp_script_opts' per-type

@@ -1341,6 +1341,51 @@ static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 	}
 }
 
+/* perf's binary__fprintf() with text_poke_printer(): 16 bytes a line,
+ * "            Old bytes: 0f 1f ..." (or New). */
+static void rp_script_poke_bytes(struct rp_linebuf *b, const uint8_t *p, uint32_t n,
+				 const char *which)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i % 16 == 0)
+			rp_lb_printf(b, "            %s bytes:", which);
+		rp_lb_printf(b, " %02x", p[i]);
+		if (i % 16 == 15 || i + 1 == n)
+			rp_lb_putc(b, '\n');
+	}
+}
+
+/*
+ * perf's perf_event__fprintf_text_poke() with its machine: the address,
+ * "sym+0xoff" when a kernel map holds it and it has a symbol there, the
+ * lengths, then the old and the new bytes.  0 or RP_ERR_NOMEM.
+ */
+static int rp_script_text_poke(struct rp_script *s, struct rp_linebuf *b,
+			       const struct rp_text_poke_event *tp)
+{
+	struct rp_addr_location al;
+	int found = 0;
+
+	rp_lb_printf(b, "PERF_RECORD_TEXT_POKE %" PRIx64 " ", tp->addr);
+	memset(&al, 0, sizeof(al));
+	if (s->machine)
+		found = s->symbols ? rp_symbols_resolve(s->symbols, s->machine, NULL, RP_MISC_KERNEL,
+							tp->addr, &al)
+				   : rp_machine_find_map(s->machine, NULL, RP_MISC_KERNEL, tp->addr,
+							 &al);
+	if (found < 0)
+		return found;
+	if (found && al.sym) {
+		struct rp_sframe f = rp_script_frame(&al, tp->addr);
+
+		rp_lb_printf(b, "%s+0x%" PRIx64, f.sym, f.symoff);
+	}
+	rp_lb_printf(b, " old len %u new len %u\n", tp->old_len, tp->new_len);
+	rp_script_poke_bytes(b, tp->bytes, tp->old_len, "Old");
+	rp_script_poke_bytes(b, tp->bytes + tp->old_len, tp->new_len, "New");
+	return 0;
+}
+
 /* Writes the line buffer's text of a sideband record (it: its start;
  * NULL: none), in turn with the samples. */
 static int rp_script_side_text(struct rp_script *s, const struct rp_sitem *start)
@@ -1406,11 +1451,15 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 	case RP_RECORD_LOST:
 	case RP_RECORD_KSYMBOL:
 	case RP_RECORD_BPF_EVENT:
+	case RP_RECORD_TEXT_POKE:
 		/* process_cgroup_event(), print_event(): the trailer's thread
-		 * (none without one), time 0 without it */
-		want = ev->type == RP_RECORD_CGROUP ? RP_SCRIPT_SHOW_CGROUP :
-		       ev->type == RP_RECORD_LOST   ? RP_SCRIPT_SHOW_LOST :
-						      RP_SCRIPT_SHOW_BPF;
+		 * (none without one), time 0 without it; perf's
+		 * --show-text-poke-events shows KSYMBOL too */
+		want = ev->type == RP_RECORD_CGROUP	? RP_SCRIPT_SHOW_CGROUP :
+		       ev->type == RP_RECORD_LOST	? RP_SCRIPT_SHOW_LOST :
+		       ev->type == RP_RECORD_BPF_EVENT ? RP_SCRIPT_SHOW_BPF :
+		       ev->type == RP_RECORD_KSYMBOL	? RP_SCRIPT_SHOW_BPF | RP_SCRIPT_SHOW_TEXT_POKE :
+							  RP_SCRIPT_SHOW_TEXT_POKE;
 		if (ev->sid.present & RP_SAMPLE_TID) {
 			pid = (int32_t)ev->sid.pid;
 			tid = (int32_t)ev->sid.tid;
@@ -1469,7 +1518,14 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 	it.rtype = ev->type;
 	it.misc = ev->misc;
 	rp_script_start(s, &s->lb, &it);
-	rp_script_side_body(&s->lb, ev);
+	if (ev->type == RP_RECORD_TEXT_POKE) {
+		int rc = rp_script_text_poke(s, &s->lb, &ev->u.text_poke);
+
+		if (rc < 0)
+			return rc;
+	} else {
+		rp_script_side_body(&s->lb, ev);
+	}
 	return rp_script_side_text(s, &it);
 }
 

@@ -701,7 +701,7 @@ static int fuzz_script(const uint8_t *data, size_t size)
 
 	opts.show = RP_SCRIPT_SHOW_TASK | RP_SCRIPT_SHOW_MMAP | RP_SCRIPT_SHOW_SWITCH |
 		    RP_SCRIPT_SHOW_NAMESPACE | RP_SCRIPT_SHOW_CGROUP | RP_SCRIPT_SHOW_LOST |
-		    RP_SCRIPT_SHOW_BPF;
+		    RP_SCRIPT_SHOW_BPF | RP_SCRIPT_SHOW_TEXT_POKE;
 	opts.nanosecs = size & 1;
 	/* --show-round-events: the records in file order, as perf */
 	if (size & 2)

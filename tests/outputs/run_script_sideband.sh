@@ -9,8 +9,9 @@
 #          loop of cat: the kernel drops records, PERF_RECORD_LOST says
 #          how many (--show-lost-events)
 #   bpf    rp-mkdata bpf-events (KSYMBOL and BPF_EVENT records of BPF
-#          programs loaded and unloaded, samples in them: no kernel here
-#          writes them): --show-bpf-events
+#          programs loaded and unloaded, samples in them, TEXT_POKE
+#          records in a program and outside any: no kernel here writes
+#          them): --show-bpf-events, --show-text-poke-events
 #   ns, lost, cg (cpu-clock -g): --show-round-events, with which perf
 #          turns its time ordering off: every record in file order, a
 #          FINISHED_ROUND line where the record comes; also with the task,
@@ -87,6 +88,8 @@ compare bpf default bpf_prog_0123456789abcdef_F+0x10
 compare bpf bpf PERF_RECORD_KSYMBOL --show-bpf-events
 compare bpf bpf-all PERF_RECORD_BPF_EVENT --show-bpf-events --show-task-events \
 	--show-mmap-events -F +misc --deltatime
+compare bpf text-poke 'trace_open+0x18 old len 5' --show-text-poke-events
+compare bpf text-poke-bpf PERF_RECORD_TEXT_POKE --show-text-poke-events --show-bpf-events -G
 if [ -n "$lost" ]; then
 	compare lost lost PERF_RECORD_LOST --show-lost-events
 	compare lost lost-delta PERF_RECORD_LOST --show-lost-events --deltatime -F comm,tid,time,event,trace

@@ -617,13 +617,32 @@ static void put_bpf_event(struct tb_buf *b, const struct rp_attr *a, uint16_t ty
 	tb_rec_end(b, r);
 }
 
+/* A TEXT_POKE record (perf_event.h PERF_RECORD_TEXT_POKE: addr, old_len,
+ * new_len, the old then the new bytes, padded to 8) with its trailer. */
+static void put_text_poke(struct tb_buf *b, const struct rp_attr *a, uint64_t addr,
+			  uint16_t old_len, uint16_t new_len, uint64_t time)
+{
+	struct tb_sample sid = { .pid = 100, .tid = 100, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_TEXT_POKE, 0);
+
+	tb_u64(b, addr);
+	tb_u16(b, old_len);
+	tb_u16(b, new_len);
+	for (unsigned i = 0; i < (unsigned)old_len + new_len; i++)
+		tb_u8(b, (uint8_t)(0x90 + i));
+	tb_zero(b, (8 - (12 + (size_t)old_len + new_len) % 8) % 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
 /*
  * bpf-events: BPF programs loaded and unloaded while cpu-clock samples
  * fall in them, as perf record writes it on a machine that runs BPF
  * (this one's kernel writes none): KSYMBOL (type BPF, then unregister) and
  * BPF_EVENT (PROG_LOAD, PROG_UNLOAD) records, kernel samples in the
- * programs before and after the unregister, a user sample.  Format:
- * perf_event.h PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT.
+ * programs before and after the unregister, a user sample, TEXT_POKE
+ * records in a program and outside any.  Format: perf_event.h
+ * PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT, PERF_RECORD_TEXT_POKE.
  */
 static int mk_bpf_events(struct tb_buf *out)
 {
@@ -647,6 +666,10 @@ static int mk_bpf_events(struct tb_buf *out)
 		tb_sample(&f.data, &a, RP_MISC_KERNEL, &s);
 	}
 	put_cc_sample(&f.data, &a, 100, 100, t++, 0x401000, 0);
+	/* a jump label patched in one program, an address in none, 20
+	 * bytes: two lines of new bytes */
+	put_text_poke(&f.data, &a, p1 + 0x18, 5, 5, t++);
+	put_text_poke(&f.data, &a, 0xffffffffc0100000ull, 2, 20, t++);
 	put_ksymbol(&f.data, &a, p1, 0x200, 1, 1, "bpf_prog_deadbeef01020304_trace_open", t++);
 	put_bpf_event(&f.data, &a, 2, 42, t++);
 	{

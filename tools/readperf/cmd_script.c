@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NAMESPACE, OPT_CGROUP, OPT_LOST, OPT_ROUND, OPT_BPF, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
+enum { OPT_TASK = 256, OPT_MMAP, OPT_SWITCH, OPT_NAMESPACE, OPT_CGROUP, OPT_LOST, OPT_ROUND, OPT_BPF, OPT_TEXT_POKE, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK };
 
 static const struct option script_longopts[] = {
 	{ "fields", required_argument, NULL, 'F' },
@@ -16,6 +16,7 @@ static const struct option script_longopts[] = {
 	{ "show-lost-events", no_argument, NULL, OPT_LOST },
 	{ "show-round-events", no_argument, NULL, OPT_ROUND },
 	{ "show-bpf-events", no_argument, NULL, OPT_BPF },
+	{ "show-text-poke-events", no_argument, NULL, OPT_TEXT_POKE },
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -59,6 +60,9 @@ static int script_option(void *o, int c, const char *arg)
 		return 1;
 	case OPT_BPF:
 		opts->show |= RP_SCRIPT_SHOW_BPF;
+		return 1;
+	case OPT_TEXT_POKE:
+		opts->show |= RP_SCRIPT_SHOW_TEXT_POKE;
 		return 1;
 	case OPT_NS:
 		opts->nanosecs = 1;
@@ -126,7 +130,8 @@ static const struct cli_output_cmd script_cmd = {
 		"      --show-lost-events    also LOST records\n"
 		"      --show-round-events   also FINISHED_ROUND records, every record in file\n"
 		"                            order (perf's time ordering is off then)\n"
-		"      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n",
+		"      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
+		"      --show-text-poke-events  also TEXT_POKE and KSYMBOL records\n",
 	.longopts = script_longopts,
 	.shortopts = "F:G",
 	.opts_size = sizeof(struct rp_script_opts),
