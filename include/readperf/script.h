@@ -40,20 +40,30 @@ extern "C" {
 #define RP_SCRIPT_SYMOFF (1u << 11) /* "symoff" */
 #define RP_SCRIPT_PERIOD (1u << 12) /* "period" */
 #define RP_SCRIPT_SRCLINE (1u << 13) /* "srcline": a line "  file.c:12" after each frame */
-/* perf mem's sample fields (perf_event.h PERF_SAMPLE_DATA_SRC, _WEIGHT,
- * _WEIGHT_STRUCT, _PHYS_ADDR, _DATA_PAGE_SIZE, _CODE_PAGE_SIZE), in perf's
- * default fields of PMU (raw) events. */
-#define RP_SCRIPT_DATA_SRC (1u << 14)       /* "data_src": hex, then "|OP ...|BLK ..." */
-#define RP_SCRIPT_WEIGHT (1u << 15)         /* "weight" (WEIGHT_STRUCT: its low 32 bits) */
-#define RP_SCRIPT_INS_LAT (1u << 16)        /* "ins_lat": WEIGHT_STRUCT's bits 32-47 */
-#define RP_SCRIPT_PHYS_ADDR (1u << 17)      /* "phys_addr" */
-#define RP_SCRIPT_DATA_PAGE_SIZE (1u << 18) /* "data_page_size": "4K", "2M", "N/A" */
-#define RP_SCRIPT_CODE_PAGE_SIZE (1u << 19) /* "code_page_size" */
+#define RP_SCRIPT_WEIGHT (1u << 14)  /* "weight": WEIGHT, or WEIGHT_STRUCT's low 32 bits */
+#define RP_SCRIPT_PHYS_ADDR (1u << 15) /* "phys_addr" */
+#define RP_SCRIPT_DATA_PAGE_SIZE (1u << 16) /* "data_page_size": 4K, 2M, N/A */
+#define RP_SCRIPT_CODE_PAGE_SIZE (1u << 17) /* "code_page_size" */
+#define RP_SCRIPT_INS_LAT (1u << 18) /* "ins_lat": WEIGHT_STRUCT's second part */
+#define RP_SCRIPT_IREGS (1u << 19) /* "iregs": " ABI:2    AX:0x1 ..." (REGS_INTR) */
+#define RP_SCRIPT_UREGS (1u << 20) /* "uregs": the same of REGS_USER */
+#define RP_SCRIPT_MISC (1u << 21) /* "misc": the record's cpumode and flags, K U H G g M E Sp */
+#define RP_SCRIPT_TOD (1u << 22)  /* "tod": wall-clock time (needs CLOCK_DATA, perf record -k) */
+#define RP_SCRIPT_DATA_SRC (1u << 23) /* "data_src": the word and "|OP ...|LVL ...|SNP ..." */
 
 /* rp_script_opts.show: sideband records to print. */
 #define RP_SCRIPT_SHOW_TASK 1u   /* COMM, FORK, EXIT (--show-task-events) */
 #define RP_SCRIPT_SHOW_MMAP 2u   /* MMAP, MMAP2 (--show-mmap-events) */
 #define RP_SCRIPT_SHOW_SWITCH 4u /* SWITCH, SWITCH_CPU_WIDE (--show-switch-events) */
+#define RP_SCRIPT_SHOW_NAMESPACE 8u /* NAMESPACES (--show-namespace-events) */
+#define RP_SCRIPT_SHOW_CGROUP 16u   /* CGROUP (--show-cgroup-events) */
+#define RP_SCRIPT_SHOW_LOST 32u     /* LOST (--show-lost-events) */
+/* FINISHED_ROUND (--show-round-events), a line of its own where the
+ * record comes; perf then turns its time ordering off: for perf's text,
+ * open the session in RP_ORDER_FILE. */
+#define RP_SCRIPT_SHOW_ROUND 64u
+#define RP_SCRIPT_SHOW_BPF 128u /* KSYMBOL, BPF_EVENT (--show-bpf-events) */
+#define RP_SCRIPT_SHOW_TEXT_POKE 256u /* TEXT_POKE and KSYMBOL (--show-text-poke-events) */
 
 /*
  * perf script's output types, the slots of rp_script_opts' per-type

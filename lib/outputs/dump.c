@@ -491,20 +491,25 @@ static const char *const rp_x86_regs[24] = {
 	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 };
 
-static const char *rp_reg_name(const struct rp_dump *d, unsigned id)
+const char *rp_reg_name_x86(unsigned id)
 {
 	static const char *const xmm[16] = {
 		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7",
 		"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
 	};
 
-	if (!d->is_x86)
-		return "unknown";
 	if (id < 24)
 		return rp_x86_regs[id];
 	if (id >= 32 && id < 64 && !(id & 1))
 		return xmm[(id - 32) / 2];
-	return "unknown";
+	return NULL;
+}
+
+static const char *rp_reg_name(const struct rp_dump *d, unsigned id)
+{
+	const char *name = d->is_x86 ? rp_reg_name_x86(id) : NULL;
+
+	return name ? name : "unknown";
 }
 
 /* perf's callchain__printf(): "... FP chain: nr:N", then one line per ip. */

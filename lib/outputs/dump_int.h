@@ -24,5 +24,8 @@ size_t rp_dump_hex(char *buf, const void *p, size_t len);
 size_t rp_dump_cpu_list(char *buf, size_t size, const int *cpus, size_t nr);
 /* perf's unit_number__scnprintf(): "4K", "2M"; 0 gives "N/A". */
 size_t rp_dump_page_size(char *buf, size_t size, uint64_t bytes);
+/* perf's x86 register names (perf_reg_name() on x86: AX ... R15, XMM0
+ * ... XMM15 at the even ids 32..62), NULL for other ids. */
+const char *rp_reg_name_x86(unsigned id);
 
 #endif

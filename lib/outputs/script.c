@@ -14,19 +14,22 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <readperf/error.h>
 #include <readperf/filter.h>
 
+#include "common/cursor.h"
 #include "common/error_int.h"
 #include "common/hex.h"
 #include "common/opts.h"
+#include "outputs/dump_int.h"
 #include "outputs/output_int.h"
 #include "outputs/fmtpool.h"
 #include "outputs/linebuf.h"
 #include "outputs/tracepoint.h"
 #include "process_int.h"
-#include "report/memtext_int.h" /* perf mem's data source texts */
+#include "report/memtext_int.h"
 #include "symbols/srcline_int.h"
 
 _Static_assert(RP_SCRIPT_NR_TYPES <= RP_SCRIPT_TYPE_SLOTS, "rp_script_opts slots");
@@ -48,7 +51,12 @@ struct rp_script {
 	int time_mode;      /* RP_SCRIPT_TIME_* */
 	uint64_t time_base; /* the first (REL) or last (DELTA) time shown; 0: none yet */
 	int name_width;
-	uint8_t data_src_width; /* perf's data_src__fprintf() maxlen so far */
+	int is_x86; /* register names: the recording's arch is x86 */
+	/* CLOCK_DATA (the tod field): clock_ok, the wall-clock time and the
+	 * recording clock's time at one moment, ns */
+	int clock_ok;
+	uint64_t tod_ns, clockid_ns;
+	uint32_t data_src_width; /* the longest data_src text so far */
 	int use_callchain; /* some event records call stacks, and they are shown */
 	struct rp_tp *tp;
 	int tp_status;
@@ -59,6 +67,20 @@ struct rp_script {
 	struct rp_sframe *frames; /* one sample's, when formatted at once */
 	uint32_t frames_alloc;
 	uint32_t max_stack; /* perf's --max-stack (rp_chain_pick()) */
+};
+
+/* A location: the address shown, "sym+0xoff (dso)". */
+struct rp_sframe {
+	uint64_t shown;
+	uint64_t symoff;
+	const char *sym; /* NULL: "[unknown]" */
+	const char *dso;
+	uint8_t inlined;  /* an inlined function's frame: " (inlined)" */
+	/* The srcline field: RP_SRC_* and what it prints. */
+	uint8_t src_kind;
+	uint32_t src_line;
+	const char *src;  /* a file (its base name printed) or a DSO name */
+	uint64_t src_addr;
 };
 
 /*
@@ -77,28 +99,25 @@ struct rp_sitem {
 	uint8_t has_cg;  /* the event records call stacks */
 	uint8_t cursor;  /* the frames are a call stack, one line each */
 	int32_t pid, tid, cpu;
+	uint32_t rtype; /* the record's type (RP_RECORD_*), for misc */
+	uint16_t misc;  /* the record's header misc */
+	uint64_t raw_time; /* the record's own time (tod), time before --reltime */
 	uint64_t time, period, addr;
-	/* perf mem's fields, and the width data_src pads to (perf's longest
-	 * so far, a running maximum over the samples printed) */
-	uint64_t data_src, weight, phys_addr, data_page_size, code_page_size;
+	/* weight, ins_lat, phys_addr, data_page_size, code_page_size */
+	uint64_t weight, phys_addr, data_page_size, code_page_size;
 	uint16_t ins_lat;
-	uint8_t data_src_width;
+	/* data_src, and the width perf pads its text to (the longest so
+	 * far, in record order: a static of perf's data_src__fprintf()) */
+	uint64_t data_src;
+	uint32_t data_src_width;
+	/* A page fault's addr resolved (perf's sample_addr_correlates_sym()),
+	 * printed after it as "sym+0xoff (dso)" when the fields ask. */
+	uint8_t addr_resolved;
+	struct rp_sframe addr_at;
+	/* The iregs and uregs text, after the frames (bytes). */
+	uint32_t regs_len;
 	const char *comm;  /* NULL: ":-1" */
 	const char *event; /* the event's name */
-};
-
-/* A location: the address shown, "sym+0xoff (dso)". */
-struct rp_sframe {
-	uint64_t shown;
-	uint64_t symoff;
-	const char *sym; /* NULL: "[unknown]" */
-	const char *dso;
-	uint8_t inlined;  /* an inlined function's frame: " (inlined)" */
-	/* The srcline field: RP_SRC_* and what it prints. */
-	uint8_t src_kind;
-	uint32_t src_line;
-	const char *src;  /* a file (its base name printed) or a DSO name */
-	uint64_t src_addr;
 };
 
 enum { RP_SRC_NONE, RP_SRC_LINE, RP_SRC_UNKNOWN, RP_SRC_DSO_ADDR };
@@ -121,10 +140,12 @@ static const struct {
 	{ "trace", RP_SCRIPT_TRACE }, { "ip", RP_SCRIPT_IP },       { "sym", RP_SCRIPT_SYM },
 	{ "dso", RP_SCRIPT_DSO },     { "addr", RP_SCRIPT_ADDR },   { "symoff", RP_SCRIPT_SYMOFF },
 	{ "period", RP_SCRIPT_PERIOD }, { "srcline", RP_SCRIPT_SRCLINE },
-	{ "data_src", RP_SCRIPT_DATA_SRC }, { "weight", RP_SCRIPT_WEIGHT },
-	{ "ins_lat", RP_SCRIPT_INS_LAT }, { "phys_addr", RP_SCRIPT_PHYS_ADDR },
+	{ "weight", RP_SCRIPT_WEIGHT }, { "phys_addr", RP_SCRIPT_PHYS_ADDR },
 	{ "data_page_size", RP_SCRIPT_DATA_PAGE_SIZE },
-	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE },
+	{ "code_page_size", RP_SCRIPT_CODE_PAGE_SIZE }, { "ins_lat", RP_SCRIPT_INS_LAT },
+	{ "iregs", RP_SCRIPT_IREGS }, { "uregs", RP_SCRIPT_UREGS },
+	{ "misc", RP_SCRIPT_MISC }, { "tod", RP_SCRIPT_TOD },
+	{ "data_src", RP_SCRIPT_DATA_SRC },
 };
 
 /* The "type:" prefixes of -F, by output type (NULL: no prefix names it). */
@@ -157,6 +178,7 @@ static uint32_t rp_script_default_fields(unsigned type)
 	case RP_TYPE_TRACEPOINT:
 		return base | RP_SCRIPT_TRACE;
 	case RP_TYPE_RAW:
+		/* PMU events (perf mem record, -e rNNN, named core events) */
 		return base | F_ALL_IP | RP_SCRIPT_PERIOD | RP_SCRIPT_ADDR | RP_SCRIPT_DATA_SRC |
 		       RP_SCRIPT_WEIGHT | RP_SCRIPT_INS_LAT | RP_SCRIPT_PHYS_ADDR |
 		       RP_SCRIPT_DATA_PAGE_SIZE | RP_SCRIPT_CODE_PAGE_SIZE;
@@ -333,8 +355,7 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 
 	RP_CHECK_STYPE(RP_SCRIPT_IP, RP_SAMPLE_IP, "IP", "ip", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_ADDR, RP_SAMPLE_ADDR, "ADDR", "addr", allow_user_set);
-	RP_CHECK_STYPE(RP_SCRIPT_DATA_SRC, RP_SAMPLE_DATA_SRC, "DATA_SRC", "data_src",
-		       allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_DATA_SRC, RP_SAMPLE_DATA_SRC, "DATA_SRC", "data_src", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_WEIGHT, RP_SAMPLE_WEIGHT | RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
 		       "weight", allow_user_set);
 	if ((s->fields[t] & RP_SCRIPT_SYM) && !(st & (RP_SAMPLE_IP | RP_SAMPLE_ADDR))) {
@@ -371,6 +392,8 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_TID | RP_SCRIPT_PID, RP_SAMPLE_TID, "TID", "", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_TIME, RP_SAMPLE_TIME, "TIME", "time", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_CPU, RP_SAMPLE_CPU, "CPU", "cpu", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_IREGS, RP_SAMPLE_REGS_INTR, "IREGS", "iregs", allow_user_set);
+	RP_CHECK_STYPE(RP_SCRIPT_UREGS, RP_SAMPLE_REGS_USER, "UREGS", "uregs", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_PHYS_ADDR, RP_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr",
 		       allow_user_set);
 	RP_CHECK_STYPE(RP_SCRIPT_DATA_PAGE_SIZE, RP_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
@@ -378,6 +401,13 @@ static int rp_script_check(struct rp_script *s, const struct rp_script_opts *opt
 	RP_CHECK_STYPE(RP_SCRIPT_CODE_PAGE_SIZE, RP_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
 		       "code_page_size", 0);
 	RP_CHECK_STYPE(RP_SCRIPT_INS_LAT, RP_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat", 0);
+	/* last: tod needs the file's clock data */
+	if ((s->fields[t] & RP_SCRIPT_TOD) && !s->clock_ok) {
+		rp_script_seterr(err, errsz,
+				 "Can't provide 'tod' time, missing clock data. Please record "
+				 "with -k/--clockid option.");
+		return RP_ERR_INVAL;
+	}
 	/* No check of PERIOD: perf 6.1 prints the attr's sample_period for
 	 * events without it (-c N, a fixed period=N, page-faults), as the
 	 * decoder fills it. */
@@ -419,6 +449,24 @@ int rp_script_new(struct rp_script **out, FILE *f, const struct rp_session *sess
 	s->time_mode = opts->time_mode;
 	s->max_stack = opts->max_stack_set ? opts->max_stack : RP_DEFAULT_MAX_STACK;
 	s->symbols = opts->symbols;
+	/* CLOCK_DATA: u32 version, u32 clockid, u64 tod_ns, u64 clockid_ns */
+	size_t csize = 0;
+	const uint8_t *clk = rp_session_feature_data(session, RP_FEAT_CLOCK_DATA, &csize);
+
+	if (clk && csize >= 24) {
+		int swap = rp_session_needs_swap(session);
+
+		s->clock_ok = 1;
+		s->tod_ns = rp_load64(clk + 8, swap);
+		s->clockid_ns = rp_load64(clk + 16, swap);
+	}
+	{
+		/* Register names follow the recording's arch, as perf's. */
+		const char *arch = rp_session_header(session)->arch;
+
+		s->is_x86 = !arch || !strcmp(arch, "x86_64") || !strcmp(arch, "x86") ||
+			    !strcmp(arch, "i386") || !strcmp(arch, "i686");
+	}
 	for (unsigned t = 0; t < RP_SCRIPT_NR_TYPES; t++)
 		s->fields[t] = opts->user_set[t] ? opts->fields[t] : rp_script_default_fields(t);
 	/* The first event of each type that is not a dummy decides, as
@@ -590,7 +638,86 @@ static uint64_t rp_script_shown_time(struct rp_script *s, uint32_t fields, uint6
 	return delta;
 }
 
-/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time. */
+/* perf_sample__fprintf_start()'s misc: the cpumode letters of the
+ * header's misc, each tested as perf's has() does ((misc & m) == m: a
+ * hypervisor record, cpumode 3, prints KUH), a record type's flag, then
+ * padding to 6 columns. */
+static void rp_script_misc(struct rp_linebuf *b, const struct rp_sitem *it)
+{
+	static const struct {
+		uint16_t m;
+		char c;
+	} modes[] = { { 1, 'K' }, { 2, 'U' }, { 3, 'H' }, { 4, 'G' }, { 5, 'g' } };
+	const uint16_t flag = 1u << 13; /* MMAP_DATA, COMM_EXEC, SWITCH_OUT */
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((it->misc & modes[i].m) == modes[i].m) {
+			rp_lb_putc(b, modes[i].c);
+			n++;
+		}
+	switch (it->rtype) {
+	case RP_RECORD_MMAP:
+	case RP_RECORD_MMAP2:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'M');
+			n++;
+		}
+		break;
+	case RP_RECORD_COMM:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'E');
+			n++;
+		}
+		break;
+	case RP_RECORD_SWITCH:
+	case RP_RECORD_SWITCH_CPU_WIDE:
+		if (it->misc & flag) {
+			rp_lb_putc(b, 'S');
+			n++;
+			if (it->misc & (1u << 14)) { /* SWITCH_OUT_PREEMPT */
+				rp_lb_putc(b, 'p');
+				n++;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	/* printf's "%*s" of " ": at least the one space */
+	do
+		rp_lb_putc(b, ' ');
+	while (++n < 6);
+}
+
+/* perf's tod_scnprintf(): the wall-clock time of t (the CLOCK_DATA
+ * pair moved by t's distance from its clock reading), local time,
+ * "%Y-%m-%d %H:%M:%S" and .usec (.nsec with --ns), then a space. */
+static void rp_script_tod(const struct rp_script *s, struct rp_linebuf *b, uint64_t t)
+{
+	uint64_t tod = s->tod_ns;
+	struct tm tm;
+	char date[64];
+
+	if (t > s->clockid_ns)
+		tod += t - s->clockid_ns;
+	else
+		tod -= s->clockid_ns - t;
+	time_t sec = (time_t)(tod / 1000000000u);
+	uint64_t nsec = tod - (uint64_t)sec * 1000000000u;
+
+	if (!localtime_r(&sec, &tm)) {
+		rp_lb_putn(b, "failed ", 7);
+		return;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	if (s->nanosecs)
+		rp_lb_printf(b, "%s.%09" PRIu64 " ", date, nsec);
+	else
+		rp_lb_printf(b, "%s.%06" PRIu64 " ", date, nsec / 1000);
+}
+
+/* perf_sample__fprintf_start(): comm, pid/tid, cpu, misc, tod, time. */
 static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 			    const struct rp_sitem *it)
 {
@@ -619,6 +746,10 @@ static void rp_script_start(const struct rp_script *s, struct rp_linebuf *b,
 		rp_lb_i32(b, it->cpu, 3, 1);
 		rp_lb_putn(b, "] ", 2);
 	}
+	if (fields & RP_SCRIPT_MISC)
+		rp_script_misc(b, it);
+	if (fields & RP_SCRIPT_TOD)
+		rp_script_tod(s, b, it->raw_time);
 	if (fields & RP_SCRIPT_TIME)
 		rp_script_time(b, it->time, s->nanosecs);
 }
@@ -752,72 +883,6 @@ static void rp_script_sym(struct rp_linebuf *b, uint32_t fields, const struct rp
 		rp_lb_putn(b, " (inlined)", 10);
 }
 
-/* perf's data_src__fprintf() text cap: its buffers of 100 bytes. */
-#define RP_SCRIPT_DATA_SRC_MAX 99
-
-/* perf's perf_script__meminfo_scnprintf(): "|OP LOAD|LVL L1 hit|SNP
- * None|TLB L1 or L2 hit|LCK No|BLK  N/A" into out (RP_SCRIPT_DATA_SRC_MAX
- * + 1 bytes); returns its length. */
-static size_t rp_script_meminfo(uint64_t ds, char *out)
-{
-	const size_t size = RP_SCRIPT_DATA_SRC_MAX + 1;
-	uint64_t op = ds & 0x1f; /* PERF_MEM_OP_* */
-	const char *op_name = (op & 1)	  ? "N/A" :
-			      (op & 2)	  ? "LOAD" :
-			      (op & 4)	  ? "STORE" :
-			      (op & 8)	  ? "PFETCH" :
-			      (op & 0x10) ? "EXEC" :
-					    "No";
-	size_t (*const parts[])(uint64_t, char *, size_t) = {
-		rp_mem_lvl_text, rp_mem_snoop_text, rp_mem_tlb_text, rp_mem_lock_text,
-		rp_mem_blk_text,
-	};
-	static const char *const heads[] = { "|LVL ", "|SNP ", "|TLB ", "|LCK ", "|BLK " };
-	int n = snprintf(out, size, "|OP %s", op_name);
-	size_t len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && len + 1 < size; i++) {
-		char part[RP_SCRIPT_DATA_SRC_MAX + 1];
-
-		parts[i](ds, part, sizeof(part));
-		n = snprintf(out + len, size - len, "%s%s", heads[i], part);
-		len += n < 0 ? 0 : (size_t)n < size - len ? (size_t)n : size - len - 1;
-	}
-	return len;
-}
-
-/* data_src as perf's data_src__fprintf() prints it: "%16lx %s", cut to
- * its buffer; into out, returns the length. */
-static size_t rp_script_data_src_text(uint64_t ds, char *out)
-{
-	char decode[RP_SCRIPT_DATA_SRC_MAX + 1];
-	int n;
-
-	rp_script_meminfo(ds, decode);
-	n = snprintf(out, RP_SCRIPT_DATA_SRC_MAX + 1, "%16" PRIx64 " %s", ds, decode);
-	return n < 0 ? 0 : (size_t)n <= RP_SCRIPT_DATA_SRC_MAX ? (size_t)n : RP_SCRIPT_DATA_SRC_MAX;
-}
-
-/* perf's get_page_size_name(): "N/A" for 0, else the size in the
- * largest unit of B, K, M, G that leaves more than 1 (1 GiB is "1024M"). */
-static void rp_script_page_size(struct rp_linebuf *b, uint64_t size)
-{
-	static const char unit[] = "BKMG";
-	int i = 0;
-
-	rp_lb_putc(b, ' ');
-	if (!size) {
-		rp_lb_putn(b, "N/A", 3);
-		return;
-	}
-	while (size / 1024 > 1 && i < 3) {
-		size /= 1024;
-		i++;
-	}
-	rp_lb_u64(b, size, 0, 0);
-	rp_lb_putc(b, unit[i]);
-}
-
 /* A sample's line up to its tracepoint fields: start, period, event. */
 static void rp_script_head(const struct rp_script *s, struct rp_linebuf *b,
 			   const struct rp_sitem *it)
@@ -833,19 +898,99 @@ static void rp_script_head(const struct rp_script *s, struct rp_linebuf *b,
 	}
 }
 
-/* The rest of a sample: addr, the ip or the call stack, the newline. */
-static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
-			   const struct rp_sframe *frames)
+/* perf's get_page_size_name(): "N/A" for 0, else the size in the
+ * largest of B, K, M, G that leaves more than 1 (units.c's
+ * unit_number__scnprintf(): 1024 stays "1024B"). */
+static void rp_script_page_size(struct rp_linebuf *b, uint64_t bytes)
 {
-	if (it->fields & RP_SCRIPT_ADDR)
-		rp_lb_hex(b, it->addr, 16);
-	if (it->fields & RP_SCRIPT_DATA_SRC) {
-		char text[RP_SCRIPT_DATA_SRC_MAX + 1];
-		size_t n = rp_script_data_src_text(it->data_src, text);
+	static const char units[] = "BKMG";
+	int i = 0;
 
-		rp_lb_putn(b, text, n);
-		for (; n < it->data_src_width; n++)
-			rp_lb_putc(b, ' ');
+	rp_lb_putc(b, ' ');
+	if (!bytes) {
+		rp_lb_putn(b, "N/A", 3);
+		return;
+	}
+	while (bytes / 1024 > 1 && i < 3) {
+		bytes /= 1024;
+		i++;
+	}
+	rp_lb_u64(b, bytes, 0, 0);
+	rp_lb_putc(b, units[i]);
+}
+
+/* perf's data_src__fprintf() text buffers (100 bytes: texts are cut
+ * to 99 characters) */
+#define RP_SCRIPT_DATA_SRC_TEXT 100
+
+/* Appends part (n bytes) to buf (*len of RP_SCRIPT_DATA_SRC_TEXT) as
+ * scnprintf() would, cut to 99. */
+static void rp_ds_add(char *buf, size_t *len, const char *part, size_t n)
+{
+	size_t room = RP_SCRIPT_DATA_SRC_TEXT - 1 - *len;
+
+	if (n > room)
+		n = room;
+	memcpy(buf + *len, part, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+/*
+ * perf's data_src__fprintf() text: "%16lx " then
+ * perf_script__meminfo_scnprintf()'s "|OP x|LVL x|SNP x|TLB x|LCK x|BLK x"
+ * (mem-events.c: the op is the first of N/A LOAD STORE PFETCH EXEC set,
+ * else "No"; the others as perf report's mem keys print them), each cut
+ * as perf's 100-byte buffers cut them.  Returns the length.
+ */
+static size_t rp_script_data_src(char *out, uint64_t ds)
+{
+	static const char *const ops[] = { "N/A", "LOAD", "STORE", "PFETCH", "EXEC" };
+	static const struct {
+		const char *tag;
+		size_t (*text)(uint64_t, char *, size_t);
+	} parts[] = {
+		{ "|LVL ", rp_mem_lvl_text },  { "|SNP ", rp_mem_snoop_text },
+		{ "|TLB ", rp_mem_tlb_text },  { "|LCK ", rp_mem_lock_text },
+		{ "|BLK ", rp_mem_blk_text },
+	};
+	char decode[RP_SCRIPT_DATA_SRC_TEXT], part[RP_SCRIPT_DATA_SRC_TEXT];
+	const char *op = "No";
+	size_t len = 0, n;
+
+	decode[0] = '\0';
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ds & (1u << i)) { /* PERF_MEM_OP_NA, _LOAD, ... */
+			op = ops[i];
+			break;
+		}
+	rp_ds_add(decode, &len, "|OP ", 4);
+	rp_ds_add(decode, &len, op, strlen(op));
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		rp_ds_add(decode, &len, parts[i].tag, 5);
+		n = parts[i].text(ds, part, sizeof(part));
+		rp_ds_add(decode, &len, part, n);
+	}
+	n = (size_t)snprintf(out, RP_SCRIPT_DATA_SRC_TEXT, "%16" PRIx64 " %s", ds, decode);
+	return n < RP_SCRIPT_DATA_SRC_TEXT ? n : RP_SCRIPT_DATA_SRC_TEXT - 1;
+}
+
+/* The rest of a sample: addr, weight, the ip or the call stack, then
+ * phys_addr and the page sizes (after the stack, as perf), the
+ * newline. */
+static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
+			   const struct rp_sframe *frames, const char *regs)
+{
+	if (it->fields & RP_SCRIPT_ADDR) {
+		rp_lb_hex(b, it->addr, 16);
+		if (it->addr_resolved)
+			rp_script_sym(b, it->fields, &it->addr_at);
+	}
+	if (it->fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_TEXT];
+		size_t n = rp_script_data_src(text, it->data_src);
+
+		rp_lb_pad_strn(b, text, n, -(int)it->data_src_width);
 	}
 	if (it->fields & RP_SCRIPT_WEIGHT)
 		rp_lb_u64(b, it->weight, 16, 0);
@@ -862,6 +1007,7 @@ static void rp_script_tail(struct rp_linebuf *b, const struct rp_sitem *it,
 				rp_lb_putc(b, '\n');
 		}
 	}
+	rp_lb_putn(b, regs, it->regs_len);
 	if (it->fields & RP_SCRIPT_PHYS_ADDR)
 		rp_lb_hex(b, it->phys_addr, 16);
 	if (it->fields & RP_SCRIPT_DATA_PAGE_SIZE)
@@ -880,17 +1026,90 @@ static int rp_script_format_batch(void *ctx, const void *data, size_t size,
 
 	while (p < end) {
 		const struct rp_sitem *it = (const struct rp_sitem *)(const void *)p;
-		size_t tail = it->kind == RP_SITEM_TEXT ? it->nr : it->nr * sizeof(struct rp_sframe);
+		size_t tail = it->kind == RP_SITEM_TEXT ? it->nr
+							: it->nr * sizeof(struct rp_sframe) + it->regs_len;
 
 		if (it->kind == RP_SITEM_TEXT) {
 			rp_lb_putn(out, (const char *)(it + 1), it->nr);
 		} else {
+			const struct rp_sframe *frames = (const struct rp_sframe *)(it + 1);
+
 			rp_script_head(s, out, it);
-			rp_script_tail(out, it, (const struct rp_sframe *)(it + 1));
+			rp_script_tail(out, it, frames, (const char *)(frames + it->nr));
 		}
 		p += (sizeof(*it) + tail + 7) & ~(size_t)7;
 	}
 	return out->oom ? RP_ERR_NOMEM : 0;
+}
+
+/* The most bytes of one register set's text: " ABI:N " and 64
+ * registers, "%5s:0x%lx " each. */
+#define RP_SCRIPT_REGS_TEXT (32 + 64 * 32)
+
+/*
+ * perf's perf_sample__fprintf_regs(): " ABI:2 " then "   AX:0x1 " for
+ * each register of the mask, names as perf_reg_name() gives them on the
+ * recording's arch (x86: AX ... R15, XMM0 ...; an id without a name
+ * prints "(null)", glibc's text for perf's NULL); nothing for a sample
+ * without registers (ABI 0).  Writes at most RP_SCRIPT_REGS_TEXT bytes
+ * into buf, no NUL; returns the count.
+ */
+static uint32_t rp_script_regs(char *buf, const struct rp_regs *r, int is_x86)
+{
+	size_t n = 0;
+	uint32_t i = 0;
+
+	if (!r->abi)
+		return 0;
+	n += (size_t)snprintf(buf, RP_SCRIPT_REGS_TEXT, " ABI:%" PRIu64 " ", r->abi);
+	for (unsigned bit = 0; bit < 64 && i < r->nr && n < RP_SCRIPT_REGS_TEXT; bit++) {
+		if (!(r->mask & (1ull << bit)))
+			continue;
+		const char *name = is_x86 ? rp_reg_name_x86(bit) : "unknown";
+		int w = snprintf(buf + n, RP_SCRIPT_REGS_TEXT - n, "%5s:0x%" PRIx64 " ",
+				 name ? name : "(null)", r->regs[i++]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return (uint32_t)(n < RP_SCRIPT_REGS_TEXT ? n : RP_SCRIPT_REGS_TEXT - 1);
+}
+
+/* perf's sample_addr_correlates_sym(): the addr of a page fault (BTS,
+ * the other case, is an instruction trace readperf does not decode). */
+static int rp_script_addr_correlates(const struct rp_attr *a)
+{
+	return a->type == RP_TYPE_SOFTWARE &&
+	       (a->config == 2 || a->config == 5 || a->config == 6); /* PAGE_FAULTS{,_MIN,_MAJ} */
+}
+
+/* perf's perf_sample__fprintf_addr(): the sample's addr looked up as
+ * thread__resolve() does (thread__find_map_fb(): in the sample's space,
+ * then in the other one), objects' symbols included.  0 or
+ * RP_ERR_NOMEM. */
+static int rp_script_resolve_addr(struct rp_script *s, const struct rp_event *ev,
+				  const struct rp_resolved *res, struct rp_sframe *out)
+{
+	const struct rp_sample *d = &ev->u.sample;
+	struct rp_addr_location al;
+	uint8_t mode = (uint8_t)(ev->misc & RP_MISC_CPUMODE_MASK);
+	int found = 0;
+
+	memset(&al, 0, sizeof(al));
+	for (int pass = 0; pass < 2 && !found && s->machine && res->thread; pass++) {
+		if (pass)
+			mode = mode == RP_MISC_KERNEL ? RP_MISC_USER : RP_MISC_KERNEL;
+		found = s->symbols ? rp_symbols_resolve(s->symbols, s->machine, res->thread, mode,
+							d->addr, &al)
+				   : rp_machine_find_map(s->machine, res->thread, mode, d->addr, &al);
+		if (found < 0)
+			return found;
+	}
+	if (!found)
+		memset(&al, 0, sizeof(al));
+	*out = rp_script_frame(&al, d->addr);
+	return 0;
 }
 
 static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
@@ -916,43 +1135,67 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 	it.tid = (int32_t)ev->sid.tid;
 	it.cpu = (int32_t)ev->sid.cpu;
 	it.time = rp_script_shown_time(s, it.fields, ev->sid.time);
+	it.raw_time = ev->sid.time;
+	it.rtype = ev->type;
+	it.misc = ev->misc;
 	it.period = d->period;
 	it.addr = d->addr;
-	if (it.fields & RP_SCRIPT_DATA_SRC) {
-		char text[RP_SCRIPT_DATA_SRC_MAX + 1];
-		size_t n = rp_script_data_src_text(d->data_src, text);
-
-		if (n > s->data_src_width)
-			s->data_src_width = (uint8_t)n;
-		it.data_src = d->data_src;
-		it.data_src_width = s->data_src_width;
-	}
-	/* perf's sample->weight: WEIGHT_STRUCT's var1_dw, ins_lat its var2_w */
-	if (d->sample_type & RP_SAMPLE_WEIGHT_STRUCT) {
+	/* perf's evsel__parse_sample(): WEIGHT_STRUCT's first part is the
+	 * weight, its second the instruction latency */
+	if (attr->sample_type & RP_SAMPLE_WEIGHT_STRUCT) {
 		it.weight = d->weight_var1_dw;
 		it.ins_lat = d->weight_var2_w;
 	} else {
 		it.weight = d->weight;
 	}
+	if (it.fields & RP_SCRIPT_DATA_SRC) {
+		char text[RP_SCRIPT_DATA_SRC_TEXT];
+		uint32_t n = (uint32_t)rp_script_data_src(text, d->data_src);
+
+		if (n > s->data_src_width)
+			s->data_src_width = n;
+		it.data_src = d->data_src;
+		it.data_src_width = s->data_src_width;
+	}
 	it.phys_addr = d->phys_addr;
 	it.data_page_size = d->data_page_size;
 	it.code_page_size = d->code_page_size;
+	if ((it.fields & RP_SCRIPT_ADDR) && (it.fields & (RP_SCRIPT_SYM | RP_SCRIPT_DSO)) &&
+	    rp_script_addr_correlates(attr)) {
+		int rc = rp_script_resolve_addr(s, ev, res, &it.addr_at);
+
+		if (rc < 0)
+			return rc;
+		it.addr_resolved = 1;
+	}
 	it.comm = res->comm;
 	it.event = rp_evsel_name(ev->evsel);
+	/* iregs and uregs as text, copied with the item (the record's
+	 * bytes do not outlive it) */
+	char regs[2 * RP_SCRIPT_REGS_TEXT];
+
+	if (it.fields & RP_SCRIPT_IREGS)
+		it.regs_len = rp_script_regs(regs, &d->regs_intr, s->is_x86);
+	if (it.fields & RP_SCRIPT_UREGS)
+		it.regs_len += rp_script_regs(regs + it.regs_len, &d->regs_user, s->is_x86);
 	struct rp_chain_pick pick = { .nr = 0 };
+	uint32_t max_frames = RP_SCRIPT_MAX_FRAMES - (it.regs_len + sizeof(struct rp_sframe) - 1) /
+							     sizeof(struct rp_sframe);
 
 	if ((it.fields & RP_SCRIPT_IP) && it.cursor)
 		rp_chain_pick(&pick, res->callchain, res->nr_callchain, s->max_stack, 0);
 	if (it.fields & RP_SCRIPT_IP)
-		it.nr = !it.cursor ? 1 : pick.nr < RP_SCRIPT_MAX_FRAMES ? pick.nr : RP_SCRIPT_MAX_FRAMES;
+		it.nr = !it.cursor ? 1 : pick.nr < max_frames ? pick.nr : max_frames;
 
 	struct rp_sframe *frames;
 	struct rp_sitem *at = NULL;
 	if (s->pool) {
-		at = rp_fmtpool_reserve(s->pool, sizeof(it) + it.nr * sizeof(*frames));
+		at = rp_fmtpool_reserve(s->pool,
+					sizeof(it) + it.nr * sizeof(*frames) + it.regs_len);
 		if (!at)
 			return rp_fmtpool_failure(s->pool);
 		frames = (struct rp_sframe *)(at + 1);
+		memcpy(frames + it.nr, regs, it.regs_len);
 	} else {
 		if (it.nr > s->frames_alloc) {
 			uint32_t want = it.nr > 128 ? it.nr : 128;
@@ -1001,7 +1244,7 @@ static int rp_script_sample(struct rp_script *s, const struct rp_event *ev,
 			return rc;
 		rp_tp_print(s->tp, ev->evsel, d, s->f);
 	}
-	rp_script_tail(&s->lb, &it, frames);
+	rp_script_tail(&s->lb, &it, frames, regs);
 	return rp_script_flush(s);
 }
 
@@ -1060,9 +1303,111 @@ static void rp_script_side_body(struct rp_linebuf *b, const struct rp_event *ev)
 				(int32_t)ev->u.sw.next_prev_tid);
 		break;
 	}
+	case RP_RECORD_NAMESPACES: {
+		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+		const struct rp_namespaces_event *n = &ev->u.namespaces;
+		const uint8_t *li = n->link_info;
+
+		rp_lb_printf(b, "PERF_RECORD_NAMESPACES %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[",
+			(int32_t)n->pid, (int32_t)n->tid, n->nr);
+		for (uint64_t i = 0; i < n->nr; i++) {
+			if (i && i % 4 == 0)
+				rp_lb_puts(b, "\n\t\t ");
+			rp_lb_printf(b, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+				i < 7 ? ns[i] : "UNKNOWN", rp_load64(li + 16 * i, n->swap),
+				rp_load64(li + 16 * i + 8, n->swap), i + 1 != n->nr ? ", " : "]\n");
+		}
+		break;
+	}
+	case RP_RECORD_CGROUP:
+		rp_lb_printf(b, "PERF_RECORD_CGROUP cgroup: %" PRIu64 " %s\n", ev->u.cgroup.id,
+			ev->u.cgroup.path);
+		break;
+	case RP_RECORD_LOST:
+		rp_lb_printf(b, "PERF_RECORD_LOST lost %" PRIu64 "\n", ev->u.lost.lost);
+		break;
+	case RP_RECORD_FINISHED_ROUND:
+		rp_lb_puts(b, "PERF_RECORD_FINISHED_ROUND\n");
+		break;
+	case RP_RECORD_KSYMBOL:
+		rp_lb_printf(b,
+			"PERF_RECORD_KSYMBOL addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
+			ev->u.ksymbol.addr, ev->u.ksymbol.len, ev->u.ksymbol.ksym_type,
+			ev->u.ksymbol.flags, ev->u.ksymbol.name);
+		break;
+	case RP_RECORD_BPF_EVENT:
+		rp_lb_printf(b, "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n", ev->u.bpf.type,
+			ev->u.bpf.flags, ev->u.bpf.id);
+		break;
 	default:
 		break;
 	}
+}
+
+/* perf's binary__fprintf() with text_poke_printer(): 16 bytes a line,
+ * "            Old bytes: 0f 1f ..." (or New). */
+static void rp_script_poke_bytes(struct rp_linebuf *b, const uint8_t *p, uint32_t n,
+				 const char *which)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i % 16 == 0)
+			rp_lb_printf(b, "            %s bytes:", which);
+		rp_lb_printf(b, " %02x", p[i]);
+		if (i % 16 == 15 || i + 1 == n)
+			rp_lb_putc(b, '\n');
+	}
+}
+
+/*
+ * perf's perf_event__fprintf_text_poke() with its machine: the address,
+ * "sym+0xoff" when a kernel map holds it and it has a symbol there, the
+ * lengths, then the old and the new bytes.  0 or RP_ERR_NOMEM.
+ */
+static int rp_script_text_poke(struct rp_script *s, struct rp_linebuf *b,
+			       const struct rp_text_poke_event *tp)
+{
+	struct rp_addr_location al;
+	int found = 0;
+
+	rp_lb_printf(b, "PERF_RECORD_TEXT_POKE %" PRIx64 " ", tp->addr);
+	memset(&al, 0, sizeof(al));
+	if (s->machine)
+		found = s->symbols ? rp_symbols_resolve(s->symbols, s->machine, NULL, RP_MISC_KERNEL,
+							tp->addr, &al)
+				   : rp_machine_find_map(s->machine, NULL, RP_MISC_KERNEL, tp->addr,
+							 &al);
+	if (found < 0)
+		return found;
+	if (found && al.sym) {
+		struct rp_sframe f = rp_script_frame(&al, tp->addr);
+
+		rp_lb_printf(b, "%s+0x%" PRIx64, f.sym, f.symoff);
+	}
+	rp_lb_printf(b, " old len %u new len %u\n", tp->old_len, tp->new_len);
+	rp_script_poke_bytes(b, tp->bytes, tp->old_len, "Old");
+	rp_script_poke_bytes(b, tp->bytes + tp->old_len, tp->new_len, "New");
+	return 0;
+}
+
+/* Writes the line buffer's text of a sideband record (it: its start;
+ * NULL: none), in turn with the samples. */
+static int rp_script_side_text(struct rp_script *s, const struct rp_sitem *start)
+{
+	if (!s->pool)
+		return rp_script_flush(s);
+	/* In turn with the samples: as a text item. */
+	if (s->lb.oom)
+		return RP_ERR_NOMEM;
+	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(*at) + s->lb.len);
+	if (!at)
+		return rp_fmtpool_failure(s->pool);
+	struct rp_sitem it = start ? *start : (struct rp_sitem){ .kind = RP_SITEM_TEXT };
+
+	it.nr = (uint32_t)s->lb.len;
+	*at = it;
+	memcpy(at + 1, s->lb.p, s->lb.len);
+	s->lb.len = 0;
+	return 0;
 }
 
 static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
@@ -1098,6 +1443,37 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		tid = (int32_t)ev->sid.tid;
 		time = ev->sid.time;
 		break;
+	case RP_RECORD_NAMESPACES:
+		/* perf's process_namespaces_event(): the comm of the record's
+		 * thread, time 0 without a sample_id_all trailer */
+		want = RP_SCRIPT_SHOW_NAMESPACE;
+		pid = (int32_t)ev->u.namespaces.pid;
+		tid = (int32_t)ev->u.namespaces.tid;
+		break;
+	case RP_RECORD_CGROUP:
+	case RP_RECORD_LOST:
+	case RP_RECORD_KSYMBOL:
+	case RP_RECORD_BPF_EVENT:
+	case RP_RECORD_TEXT_POKE:
+		/* process_cgroup_event(), print_event(): the trailer's thread
+		 * (none without one), time 0 without it; perf's
+		 * --show-text-poke-events shows KSYMBOL too */
+		want = ev->type == RP_RECORD_CGROUP	? RP_SCRIPT_SHOW_CGROUP :
+		       ev->type == RP_RECORD_LOST	? RP_SCRIPT_SHOW_LOST :
+		       ev->type == RP_RECORD_BPF_EVENT ? RP_SCRIPT_SHOW_BPF :
+		       ev->type == RP_RECORD_KSYMBOL	? RP_SCRIPT_SHOW_BPF | RP_SCRIPT_SHOW_TEXT_POKE :
+							  RP_SCRIPT_SHOW_TEXT_POKE;
+		if (ev->sid.present & RP_SAMPLE_TID) {
+			pid = (int32_t)ev->sid.pid;
+			tid = (int32_t)ev->sid.tid;
+		}
+		break;
+	case RP_RECORD_FINISHED_ROUND:
+		/* perf's process_finished_round_event(): the record alone */
+		if (!(s->show & RP_SCRIPT_SHOW_ROUND))
+			return 0;
+		rp_script_side_body(&s->lb, ev);
+		return rp_script_side_text(s, NULL);
 	default:
 		return 0;
 	}
@@ -1141,21 +1517,19 @@ static int rp_script_sideband(struct rp_script *s, const struct rp_event *ev)
 		.comm = comm,
 	};
 	it.time = rp_script_shown_time(s, it.fields, sid.time);
+	it.raw_time = sid.time;
+	it.rtype = ev->type;
+	it.misc = ev->misc;
 	rp_script_start(s, &s->lb, &it);
-	rp_script_side_body(&s->lb, ev);
-	if (!s->pool)
-		return rp_script_flush(s);
-	/* In turn with the samples: as a text item. */
-	if (s->lb.oom)
-		return RP_ERR_NOMEM;
-	struct rp_sitem *at = rp_fmtpool_reserve(s->pool, sizeof(it) + s->lb.len);
-	if (!at)
-		return rp_fmtpool_failure(s->pool);
-	it.nr = (uint32_t)s->lb.len;
-	*at = it;
-	memcpy(at + 1, s->lb.p, s->lb.len);
-	s->lb.len = 0;
-	return 0;
+	if (ev->type == RP_RECORD_TEXT_POKE) {
+		int rc = rp_script_text_poke(s, &s->lb, &ev->u.text_poke);
+
+		if (rc < 0)
+			return rc;
+	} else {
+		rp_script_side_body(&s->lb, ev);
+	}
+	return rp_script_side_text(s, &it);
 }
 
 static int rp_script_event(void *ctx, const struct rp_event *ev, const struct rp_resolved *res)

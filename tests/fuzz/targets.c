@@ -699,9 +699,14 @@ static int fuzz_script(const uint8_t *data, size_t size)
 	struct rp_script *sc;
 	char err[256];
 
-	opts.show = RP_SCRIPT_SHOW_TASK | RP_SCRIPT_SHOW_MMAP | RP_SCRIPT_SHOW_SWITCH;
+	opts.show = RP_SCRIPT_SHOW_TASK | RP_SCRIPT_SHOW_MMAP | RP_SCRIPT_SHOW_SWITCH |
+		    RP_SCRIPT_SHOW_NAMESPACE | RP_SCRIPT_SHOW_CGROUP | RP_SCRIPT_SHOW_LOST |
+		    RP_SCRIPT_SHOW_BPF | RP_SCRIPT_SHOW_TEXT_POKE;
 	opts.nanosecs = size & 1;
-	if (pipeline_open(&p, data, size, RP_ORDER_TIME, 0) < 0)
+	/* --show-round-events: the records in file order, as perf */
+	if (size & 2)
+		opts.show |= RP_SCRIPT_SHOW_ROUND;
+	if (pipeline_open(&p, data, size, (size & 2) ? RP_ORDER_FILE : RP_ORDER_TIME, 0) < 0)
 		return 0;
 	if (rp_script_new(&sc, devnull(), p.s, &opts, err, sizeof(err)) == 0) {
 		struct rp_consumer c = rp_script_consumer(sc);

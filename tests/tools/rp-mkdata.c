@@ -23,6 +23,10 @@
  *   pipe-legacy  a pipe stream with its header features as records 69-81
  *                (Google's perf 3.x, ChromeOS quipper; see mk_pipe).
  *   pipe-current the same stream with upstream HEADER_FEATURE records.
+ *   bpf-events   KSYMBOL and BPF_EVENT records of BPF programs loaded and
+ *                unloaded, samples in them (see mk_bpf_events).
+ *   nonelf-frame samples and call stacks in a mapped file that is no ELF
+ *                file (see mk_nonelf_frame).
  *
  * Exit status 0, or 2 with a message for an unknown kind.
  */
@@ -579,6 +583,125 @@ static int mk_pipe_current(struct tb_buf *out)
 	return mk_pipe(out, 0);
 }
 
+/* A KSYMBOL record (perf_event.h PERF_RECORD_KSYMBOL: addr, len,
+ * ksym_type, flags, name) with its trailer. */
+static void put_ksymbol(struct tb_buf *b, const struct rp_attr *a, uint64_t addr, uint32_t len,
+			uint16_t type, uint16_t flags, const char *name, uint64_t time)
+{
+	struct tb_sample sid = { .pid = 100, .tid = 100, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_KSYMBOL, 0);
+
+	tb_u64(b, addr);
+	tb_u32(b, len);
+	tb_u16(b, type);
+	tb_u16(b, flags);
+	tb_str(b, name, 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* A BPF_EVENT record (perf_event.h PERF_RECORD_BPF_EVENT: type, flags,
+ * id, tag[8]) with its trailer. */
+static void put_bpf_event(struct tb_buf *b, const struct rp_attr *a, uint16_t type, uint32_t id,
+			  uint64_t time)
+{
+	struct tb_sample sid = { .pid = 100, .tid = 100, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_BPF_EVENT, 0);
+	const uint8_t tag[8] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4 };
+
+	tb_u16(b, type);
+	tb_u16(b, 0);
+	tb_u32(b, id);
+	tb_bytes(b, tag, sizeof(tag));
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/* A TEXT_POKE record (perf_event.h PERF_RECORD_TEXT_POKE: addr, old_len,
+ * new_len, the old then the new bytes, padded to 8) with its trailer. */
+static void put_text_poke(struct tb_buf *b, const struct rp_attr *a, uint64_t addr,
+			  uint16_t old_len, uint16_t new_len, uint64_t time)
+{
+	struct tb_sample sid = { .pid = 100, .tid = 100, .time = time };
+	size_t r = tb_rec_begin(b, RP_RECORD_TEXT_POKE, 0);
+
+	tb_u64(b, addr);
+	tb_u16(b, old_len);
+	tb_u16(b, new_len);
+	for (unsigned i = 0; i < (unsigned)old_len + new_len; i++)
+		tb_u8(b, (uint8_t)(0x90 + i));
+	tb_zero(b, (8 - (12 + (size_t)old_len + new_len) % 8) % 8);
+	tb_sample_id(b, a, &sid);
+	tb_rec_end(b, r);
+}
+
+/*
+ * bpf-events: BPF programs loaded and unloaded while cpu-clock samples
+ * fall in them, as perf record writes it on a machine that runs BPF
+ * (this one's kernel writes none): KSYMBOL (type BPF, then unregister) and
+ * BPF_EVENT (PROG_LOAD, PROG_UNLOAD) records, kernel samples in the
+ * programs before and after the unregister, a user sample, TEXT_POKE
+ * records in a program and outside any.  Format: perf_event.h
+ * PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT, PERF_RECORD_TEXT_POKE.
+ */
+static int mk_bpf_events(struct tb_buf *out)
+{
+	struct tb_file f;
+	uint64_t id = 31, t = 1000;
+	struct rp_attr a = cc_file_init(&f, &id);
+	const uint64_t p1 = 0xffffffffc0001000ull, p2 = 0xffffffffc0003000ull;
+
+	put_comm(&f.data, &a, 100, 100, "bpfload", t++, 1);
+	put_mmap(&f.data, &a, 100, 0x400000, 0x10000, 0, "/rp-mkdata/bpfload", t++);
+	put_ksymbol(&f.data, &a, p1, 0x200, 1, 0, "bpf_prog_deadbeef01020304_trace_open", t++);
+	put_bpf_event(&f.data, &a, 1, 42, t++);
+	put_ksymbol(&f.data, &a, p2, 0x80, 1, 0, "bpf_prog_0123456789abcdef_F", t++);
+	put_bpf_event(&f.data, &a, 1, 43, t++);
+	for (int i = 0; i < 4; i++) {
+		const uint64_t ip = (i & 1 ? p2 : p1) + 0x10 * (uint64_t)i;
+		const uint64_t cc[] = { RP_CONTEXT_KERNEL, ip, p1 + 0x1f0, RP_CONTEXT_USER, 0x401234 };
+		struct tb_sample s = { .ip = ip, .pid = 100, .tid = 100, .time = t++,
+				       .period = 100000, .callchain_nr = 5, .callchain = cc };
+
+		tb_sample(&f.data, &a, RP_MISC_KERNEL, &s);
+	}
+	put_cc_sample(&f.data, &a, 100, 100, t++, 0x401000, 0);
+	/* a jump label patched in one program, an address in none, 20
+	 * bytes: two lines of new bytes */
+	put_text_poke(&f.data, &a, p1 + 0x18, 5, 5, t++);
+	put_text_poke(&f.data, &a, 0xffffffffc0100000ull, 2, 20, t++);
+	put_ksymbol(&f.data, &a, p1, 0x200, 1, 1, "bpf_prog_deadbeef01020304_trace_open", t++);
+	put_bpf_event(&f.data, &a, 2, 42, t++);
+	{
+		const uint64_t cc[] = { RP_CONTEXT_KERNEL, p1 + 0x20 };
+		struct tb_sample s = { .ip = p1 + 0x20, .pid = 100, .tid = 100, .time = t++,
+				       .period = 100000, .callchain_nr = 2, .callchain = cc };
+
+		tb_sample(&f.data, &a, RP_MISC_KERNEL, &s);
+	}
+	return cpu_clock_file_end(&f, out);
+}
+
+/*
+ * nonelf-frame: samples whose ip and call stack lie in a mapped file that
+ * is no ELF file (/etc/passwd), as a frame-pointer walk of a program
+ * without frame pointers lands in a mapped locale archive.  Format:
+ * perf_event.h PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
+ */
+static int mk_nonelf_frame(struct tb_buf *out)
+{
+	struct tb_file f;
+	uint64_t id = 41, t = 1000;
+	struct rp_attr a = cc_file_init(&f, &id);
+
+	put_comm(&f.data, &a, 200, 200, "nonelf", t++, 1);
+	put_mmap(&f.data, &a, 200, 0x7f0000000000ull, 0x1000, 0, "/etc/passwd", t++);
+	for (int i = 0; i < 3; i++)
+		put_cc_sample(&f.data, &a, 200, 200, t++, 0x7f0000000010ull + 0x10 * (uint64_t)i,
+			      i == 1);
+	return cpu_clock_file_end(&f, out);
+}
+
 static const struct {
 	const char *name;
 	int (*make)(struct tb_buf *out);
@@ -591,6 +714,8 @@ static const struct {
 	{ "mmap2-current", mk_mmap2_current },
 	{ "pipe-legacy", mk_pipe_legacy },
 	{ "pipe-current", mk_pipe_current },
+	{ "bpf-events", mk_bpf_events },
+	{ "nonelf-frame", mk_nonelf_frame },
 };
 
 int main(int argc, char **argv)

@@ -186,6 +186,10 @@ struct cli_output_cmd {
 	/* After the input is open, before the output is made (NULL: none):
 	 * 0, or an exit status after printing why. */
 	int (*prepare)(void *opts, struct cli_input *in);
+	/* Whether the options want the records in file order, through the
+	 * pipeline all the same (NULL: never): perf script's
+	 * --show-round-events turns perf's time ordering off. */
+	int (*file_order)(const void *opts);
 	/* multi: whether the recordings named suit the options, before
 	 * perf.data is taken for none (NULL: any number); it may add the
 	 * command's default ones.  0, or an exit status after printing why. */

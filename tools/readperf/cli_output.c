@@ -518,9 +518,10 @@ int cli_output_main(const struct cli_output_cmd *cmd, int argc, char **argv)
 	if (!sym.kallsyms)
 		sym.kallsyms = cmd->default_kallsyms;
 	struct cli_input in;
-	status = cli_input_open(&in, path,
-				(flags & (RP_OUTPUT_FILE_ORDER | RP_OUTPUT_HEADER_ONLY)) ? RP_ORDER_FILE
-											 : RP_ORDER_TIME,
+	int file_order = (flags & (RP_OUTPUT_FILE_ORDER | RP_OUTPUT_HEADER_ONLY)) ||
+			 (cmd->file_order && cmd->file_order(opts));
+
+	status = cli_input_open(&in, path, file_order ? RP_ORDER_FILE : RP_ORDER_TIME,
 				(flags & RP_OUTPUT_SYMBOLS) ? &sym : NULL);
 	if (status)
 		goto out;
