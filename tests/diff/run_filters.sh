@@ -214,27 +214,8 @@ refused() {
 
 start=$(date +%s)
 record_workload two -e cpu-clock,task-clock -g -- -t 400 -j 2 -f 2
-# A system-wide recording also holds the stacks of whatever else runs (in
-# make check, the other tests: a program without frame pointers, ASan's
-# 0xbe fill), and an unresolved frame at 2^63 or above makes perf's
-# unresolved-address order no order (sort__sym_cmp(), run_wildstack.sh
-# tests that case): perf then keeps two rows of one key and orders ties
-# by its trees' shapes.  Such a recording is made again (five tries, 3 s
-# apart: the other test is mostly over by then); the views here are about
-# the filters.
-wild_frames() { # FILE: unresolved frames at 2^63 or above in perf's script
-	perf script -i "$1" 2>/dev/null |
-		awk '$NF == "([unknown])" && length($1) == 16 && $1 ~ /^[89a-f]/ { n++ } END { print n + 0 }'
-}
-for try in 1 2 3 4 5; do
-	record_workload sys -e cpu-clock -a -g -- -t 400 -j 2
-	wild=$(wild_frames sys.data)
-	[ "$wild" -eq 0 ] && break
-	echo "sys.data (try $try): $wild unresolved frames at 2^63 or above from other processes" >&2
-	[ $try -lt 5 ] && sleep 3
-done
-[ "$wild" -eq 0 ] || rp_banner "sys.data still has $wild unresolved frames at 2^63 or above after five tries:" \
-	"its views may show perf's unordered rows (not a filter difference)"
+# other processes' wild stack words make perf's rows unordered (lib.sh)
+rp_calm_recording sys.data record_workload sys -e cpu-clock -a -g -- -t 400 -j 2
 record_workload tp -e sched:sched_switch -a -- -t 300 -j 2
 
 # The values the filters take, from the recordings.
