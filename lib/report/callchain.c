@@ -55,8 +55,8 @@ static void rp_frame_key(struct rp_ctree *t, const struct rp_cframe *f, const ch
 			 uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
-	*key = f->sym ? f->sym->start : f->ip;
-	if (!f->sym || !f->sym->inlined)
+	*key = f->sym && !t->by_address ? f->sym->start : f->ip;
+	if (!f->sym || !f->sym->inlined || t->by_address)
 		return;
 	/* C++ names are long: hash each once (the symbols live as long as
 	 * the tree is built; the name is checked in case one was not). */
@@ -91,7 +91,7 @@ static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso
  */
 static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *parent,
 					  struct rp_dso *dso, const char *name, uint64_t key,
-					  int inlined, uint64_t ip, int *err)
+					  int inlined, uint64_t ip, const char *srcline, int *err)
 {
 	/* Most nodes have one child or a few: look at them before the
 	 * index (whose table is too large to stay in the caches). */
@@ -108,8 +108,10 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	/* perf's match_chain(): when either frame is an inlined function's,
 	 * the two are one if their names are. */
 	uint64_t hn = 0;
+	/* The address key compares addresses alone. */
+	int by_name = inlined && !t->by_address;
 
-	if (name) {
+	if (name && !t->by_address) {
 		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
 		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
 			if (n->parent == parent && (n->inlined || inlined) && !strcmp(n->name, name))
@@ -126,6 +128,8 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	}
 	memset(n, 0, sizeof(*n));
 	n->inlined = inlined != 0;
+	n->by_name = by_name != 0;
+	n->srcline = srcline;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
 		if (!n->name) {
@@ -138,7 +142,7 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	n->key = key;
 	n->ip = ip;
 	n->hnext = first;
-	if (name) {
+	if (name && !t->by_address) {
 		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
 		if (rp_hashmap_put(&t->name_index, hn, n) < 0) {
 			*err = RP_ERR_NOMEM;
@@ -163,7 +167,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 
 	rp_frame_key(t, f, &name, &key);
 	return rp_ctree_child_of(t, parent, f->dso, name, key, f->sym && f->sym->inlined, f->ip,
-				 err);
+				 f->srcline, err);
 }
 
 int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
@@ -198,7 +202,7 @@ int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cn
 
 	while (src) {
 		struct rp_cnode *d = rp_ctree_child_of(t, dparent, src->dso, src->name, src->key,
-						       src->inlined, src->ip, &err);
+						       src->inlined, src->ip, src->srcline, &err);
 
 		if (!d)
 			return err;
@@ -269,7 +273,7 @@ static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *
 
 	/* An inlined function's frame compares by name (strcmp), whatever
 	 * the DSO. */
-	if (a->name && b->name && (a->inlined || b->inlined)) {
+	if (a->name && b->name && (a->by_name || b->by_name)) {
 		int c = strcmp(a->name, b->name);
 
 		return c > 0 ? -1 : c < 0 ? 1 : 0;
@@ -350,10 +354,17 @@ static unsigned rp_mask_bit(int i)
 	return 1u << ((unsigned)i % RP_CTREE_MASK_BITS);
 }
 
-/* perf's callchain_list__sym_name(): the symbol, or the ip in hex. */
+/* perf's callchain_list__sym_name(): the symbol (with the address key,
+ * and its source line), or the ip in hex. */
 static void rp_frame_name(FILE *out, const struct rp_cnode *n)
 {
-	if (n->name)
+	if (n->name && n->srcline) {
+		char bf[RP_CTREE_NAME_MAX];
+
+		snprintf(bf, sizeof(bf), "%s %s%s", n->name, n->srcline,
+			 n->inlined ? " (inlined)" : "");
+		fputs(bf, out);
+	} else if (n->name)
 		fprintf(out, "%.*s%s", RP_CTREE_NAME_MAX - 1, n->name, n->inlined ? " (inlined)" : "");
 	else if (n->ip)
 		fprintf(out, "%#" PRIx64, n->ip);

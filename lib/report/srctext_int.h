@@ -34,6 +34,10 @@ enum rp_srctext_mode {
 	 * entry of a frame perf looks up at its ip as sampled): "sym+OFFSET",
 	 * or "dso[addr]" without a symbol, in files too. */
 	RP_SRCTEXT_NO_LINE,
+	/* perf's callchain_srcline() of a call graph's frame with the
+	 * address key: as RP_SRCTEXT_ENTRY, but "+OFFSET" without the
+	 * symbol's name. */
+	RP_SRCTEXT_CALLCHAIN,
 };
 
 struct rp_srctext_ent {
