@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <readperf/error.h>
+#include <readperf/report.h>
 
 #include "machine/dso.h"
 
@@ -55,8 +56,10 @@ static void rp_frame_key(struct rp_ctree *t, const struct rp_cframe *f, const ch
 			 uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
-	*key = f->sym && !t->by_address ? f->sym->start : f->ip;
-	if (!f->sym || !f->sym->inlined || t->by_address)
+	int by_address = t->key == RP_CALL_KEY_ADDRESS;
+
+	*key = f->sym && !by_address ? f->sym->start : f->ip;
+	if (!f->sym || !f->sym->inlined || by_address)
 		return;
 	/* C++ names are long: hash each once (the symbols live as long as
 	 * the tree is built; the name is checked in case one was not). */
@@ -85,6 +88,11 @@ static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso
 	return rp_hash64(h ^ key) + (uint64_t)has_sym;
 }
 
+static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *parent,
+					   struct rp_dso *dso, const char *name, uint64_t key,
+					   int inlined, uint64_t ip, const char *srcline, int indexed,
+					   struct rp_cnode *first, uint64_t h, uint64_t hn, int *err);
+
 /*
  * The child of parent for a frame of (dso, name, key), made when missing.
  * name NULL: unresolved; inlined: the frame is an inlined function's.
@@ -93,9 +101,23 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 					  struct rp_dso *dso, const char *name, uint64_t key,
 					  int inlined, uint64_t ip, const char *srcline, int *err)
 {
+	struct rp_cnode *n = parent->child;
+
+	if (t->key == RP_CALL_KEY_SRCLINE) {
+		/* perf's match_chain() with the srcline key: the texts
+		 * (interned) when either has one, else the function key;
+		 * the nodes are few (no index). */
+		for (; n; n = n->sibling)
+			if (n->by_line || srcline ? n->by_line && n->srcline == srcline
+			    : name && n->name && (n->by_name || inlined)
+				? !strcmp(n->name, name)
+				: n->dso == dso && !n->name == !name && n->key == key)
+				return n;
+		return rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, srcline, 0,
+					  NULL, 0, 0, err);
+	}
 	/* Most nodes have one child or a few: look at them before the
 	 * index (whose table is too large to stay in the caches). */
-	struct rp_cnode *n = parent->child;
 	for (int i = 0; n && i < RP_CTREE_SCAN_CHILDREN; n = n->sibling, i++)
 		if (n->dso == dso && !n->name == !name && n->key == key)
 			return n;
@@ -109,14 +131,29 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	 * the two are one if their names are. */
 	uint64_t hn = 0;
 	/* The address key compares addresses alone. */
-	int by_name = inlined && !t->by_address;
+	int by_address = t->key == RP_CALL_KEY_ADDRESS;
 
-	if (name && !t->by_address) {
+	if (name && !by_address) {
 		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
 		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
 			if (n->parent == parent && (n->inlined || inlined) && !strcmp(n->name, name))
 				return n;
 	}
+	return rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, srcline, 1, first, h,
+				  hn, err);
+}
+
+/* A new child of parent (rp_ctree_child_of()); indexed: put in the index
+ * (h, before first) and, named but for the address key, the name index
+ * (hn); the srcline key's nodes are in neither. */
+static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *parent,
+					   struct rp_dso *dso, const char *name, uint64_t key,
+					   int inlined, uint64_t ip, const char *srcline, int indexed,
+					   struct rp_cnode *first, uint64_t h, uint64_t hn, int *err)
+{
+	struct rp_cnode *n;
+	int by_name = inlined && t->key != RP_CALL_KEY_ADDRESS;
+
 	if (__atomic_fetch_add(t->nr_nodes, 1, __ATOMIC_RELAXED) >= RP_CTREE_MAX_NODES) {
 		*err = RP_ERR_LIMIT;
 		return NULL;
@@ -129,6 +166,7 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	memset(n, 0, sizeof(*n));
 	n->inlined = inlined != 0;
 	n->by_name = by_name != 0;
+	n->by_line = t->key == RP_CALL_KEY_SRCLINE && srcline;
 	n->srcline = srcline;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
@@ -141,8 +179,14 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	n->dso = dso;
 	n->key = key;
 	n->ip = ip;
+	if (!indexed) {
+		n->sibling = parent->child;
+		parent->child = n;
+		parent->nr_children++;
+		return n;
+	}
 	n->hnext = first;
-	if (name && !t->by_address) {
+	if (name && t->key != RP_CALL_KEY_ADDRESS) {
 		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
 		if (rp_hashmap_put(&t->name_index, hn, n) < 0) {
 			*err = RP_ERR_NOMEM;
@@ -273,6 +317,13 @@ static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *
 
 	/* An inlined function's frame compares by name (strcmp), whatever
 	 * the DSO. */
+	/* The srcline key: texts by strcmp, a frame without one (only
+	 * this key makes by_line nodes) above any text. */
+	if (a->by_line || b->by_line) {
+		int c = !a->by_line ? 1 : !b->by_line ? -1 : strcmp(a->srcline, b->srcline);
+
+		return c > 0 ? -1 : c < 0 ? 1 : 0;
+	}
 	if (a->name && b->name && (a->by_name || b->by_name)) {
 		int c = strcmp(a->name, b->name);
 

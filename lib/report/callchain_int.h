@@ -63,6 +63,7 @@ struct rp_cnode {
 	const char *name;         /* interned symbol name; NULL: unresolved */
 	uint8_t inlined;          /* an inlined function: " (inlined)" after the name */
 	uint8_t by_name;          /* compared by name (an inlined frame, function key) */
+	uint8_t by_line;          /* compared by srcline (srcline key, a text) */
 	uint64_t key;             /* symbol start, or ip when unresolved */
 	uint64_t ip;              /* the first frame's ip, as sampled */
 	uint64_t hit;             /* period of the paths that end here */
@@ -91,10 +92,12 @@ struct rp_ctree {
 	 * symbol, computed once: direct-mapped, RP_CTREE_INL_KEYS entries,
 	 * allocated at the first inlined frame. */
 	struct rp_inl_key *inl_keys;
-	/* perf's address key: a frame's node by its DSO and ip as sampled
-	 * (no name comparison), drawn with its rp_cframe.srcline; set after
-	 * rp_ctree_init(), before the first path. */
-	int by_address;
+	/* perf's -g key (RP_CALL_KEY_*; set after rp_ctree_init(), before
+	 * the first path): function; address, a frame's node by its DSO
+	 * and ip as sampled (no name comparison); srcline, by its
+	 * rp_cframe.srcline text where it has one, else by function.  With
+	 * both, nodes are drawn with their rp_cframe.srcline. */
+	int key;
 };
 
 /* Entries of a ctree's cache of inlined frames' keys (a power of two). */

@@ -275,9 +275,12 @@ struct rp_report {
 	int caller;                  /* drawing order: the outermost frame first */
 	uint32_t max_stack;          /* perf's --max-stack (rp_chain_pick()) */
 	enum rp_report_call_value call_value;
-	int call_key_address; /* -g ...,address: nodes by address, drawn with lines */
+	/* -g's key (RP_CALL_KEY_*) when graphs are drawn, else function:
+	 * address and srcline draw source lines */
+	int call_key;
 	/* (dso, address) -> struct rp_cg_src: a frame's source line for the
-	 * address key, made once per address (perf's dso->srclines) */
+	 * address and srcline keys, made once per address (perf's
+	 * dso->srclines) */
 	struct rp_hashmap cg_srclines;
 	double call_threshold;
 	uint32_t call_print_limit;
@@ -544,7 +547,9 @@ int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
 			o.call_key = RP_CALL_KEY_FUNCTION;
 		} else if (rp_word(p, len, "address")) {
 			o.call_key = RP_CALL_KEY_ADDRESS;
-		} else if (rp_word(p, len, "srcline") || rp_word(p, len, "branch")) {
+		} else if (rp_word(p, len, "srcline")) {
+			o.call_key = RP_CALL_KEY_SRCLINE;
+		} else if (rp_word(p, len, "branch")) {
 			return RP_ERR_INVAL;
 		} else if (rp_word(p, len, "percent")) {
 			o.call_value = RP_CALL_VALUE_PERCENT;
@@ -938,7 +943,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->call_value = o.call_value;
 	/* The address key draws each frame's source line (perf's
 	 * callchain_srcline()), only where frames are drawn. */
-	r->call_key_address = o.call_key == RP_CALL_KEY_ADDRESS && r->graph;
+	r->call_key = r->graph && (o.call_key == RP_CALL_KEY_ADDRESS ||
+				   o.call_key == RP_CALL_KEY_SRCLINE)
+			      ? o.call_key
+			      : RP_CALL_KEY_FUNCTION;
 	/* perf's --percent-limit also sets the graph's threshold. */
 	r->call_threshold = o.call_threshold_set ? o.call_threshold
 			    : o.percent_limit > 0 ? o.percent_limit
@@ -984,7 +992,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (r->children && rp_sample_type_any(session, RP_SAMPLE_STACK_USER))
 		r->nontotal = 1;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
-	r->ctree.by_address = r->call_key_address;
+	r->ctree.key = r->call_key;
 	r->nr_parts = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {
 		unsigned parts = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
@@ -999,7 +1007,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 
 				pt->pool = (struct rp_strpool)RP_STRPOOL_INIT;
 				rp_ctree_init(&pt->ctree, &pt->arena, &pt->pool, &r->nr_nodes);
-				pt->ctree.by_address = r->call_key_address;
+				pt->ctree.key = r->call_key;
 			}
 		}
 	}
@@ -1011,7 +1019,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		n = RP_REPORT_MAX_EVSELS;
 	r->nr_hists = n;
 	rc = 0;
-	if (r->want_srcline || r->call_key_address)
+	if (r->want_srcline || r->call_key != RP_CALL_KEY_FUNCTION)
 		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
@@ -1717,7 +1725,8 @@ static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 }
 
 /* Adds a path to an entry's graph. */
-/* A frame's source line for the address key, chained per hash. */
+/* A frame's source line for the address and srcline keys, chained per
+ * hash. */
 struct rp_cg_src {
 	const struct rp_dso *dso;
 	uint64_t addr;
@@ -1726,10 +1735,11 @@ struct rp_cg_src {
 };
 
 /*
- * The text perf's callchain_srcline() gives a frame with the address key
- * (cframe's srcline; NULL without a map): an inline chain's record its
- * own line; else the line at the address in the map's file, "??:0" in a
- * file without it, "+OFFSET" from the symbol where no lookup runs.  As
+ * The text perf's callchain_srcline() gives a frame with the address or
+ * srcline key (cframe's srcline; NULL without a map): an inline chain's
+ * record its own line; else the line at the address in the map's file,
+ * "??:0" in a file without it, and where no lookup runs "+OFFSET" from
+ * the symbol (address key) or no text (srcline key).  As
  * perf keeps the first text of each address of a DSO (and counts a
  * failed lookup once), so does the report.  0 or RP_ERR_NOMEM.
  */
@@ -1752,7 +1762,9 @@ static int rp_report_cg_srcline(struct rp_report *r, struct rp_cframe *f)
 			return 0;
 		}
 	int rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->addr, f->addr, f->has_map,
-				   RP_SRCTEXT_CALLCHAIN, &f->srcline, &unused);
+				   r->call_key == RP_CALL_KEY_SRCLINE ? RP_SRCTEXT_CALLCHAIN_LINE
+								       : RP_SRCTEXT_CALLCHAIN,
+				   &f->srcline, &unused);
 
 	if (rc)
 		return rc;
@@ -1967,7 +1979,7 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 							 al->level,	   fr->src_line,
 							 fr->inline_looked_up, al->addr,
 							 fr->src_file, NULL };
-			if (r->call_key_address &&
+			if (r->call_key != RP_CALL_KEY_FUNCTION &&
 			    (rc = rp_report_cg_srcline(r, &r->path[i])) < 0)
 				return rc;
 		}

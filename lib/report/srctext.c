@@ -137,6 +137,12 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 		 * "??:?" (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
 		a2l_found = 1;
+	} else if (mode == RP_SRCTEXT_CALLCHAIN_LINE) {
+		/* perf 6.1's get_srcline() without show_addr: NULL */
+		if (lookup && !off)
+			rp_symbols_a2l_count(t->symbols, dso, 0);
+		*srcline = *srcfile = NULL;
+		return 0;
 	} else if (sym) {
 		n = asprintf(&line_txt, "%s+%" PRIu64,
 			     sym->name && mode != RP_SRCTEXT_CALLCHAIN ? sym->name : "",

@@ -38,6 +38,9 @@ enum rp_srctext_mode {
 	 * address key: as RP_SRCTEXT_ENTRY, but "+OFFSET" without the
 	 * symbol's name. */
 	RP_SRCTEXT_CALLCHAIN,
+	/* The same with the srcline key (no address shown): a line or
+	 * "??:0", else no text (*srcline NULL). */
+	RP_SRCTEXT_CALLCHAIN_LINE,
 };
 
 struct rp_srctext_ent {

@@ -327,7 +327,10 @@ static void test_parse(void **state)
 	assert_int_equal(o.call_key, RP_CALL_KEY_FUNCTION);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,a"), 0);
 	assert_int_equal(o.call_key, RP_CALL_KEY_ADDRESS);
-	assert_int_equal(rp_report_parse_call_graph(&o, "graph,srcline"), RP_ERR_INVAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,srcline"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_SRCLINE);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,s"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_SRCLINE);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,branch"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,bogus"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,1,2,3"), RP_ERR_INVAL);
@@ -415,6 +418,46 @@ static void test_address_key(void **state)
 	rp_report_free(r);
 }
 
+/*
+ * The srcline key: frames merge by their text where they have one, so
+ * fa and fb (both "??:0": no line is known here) are one node, drawn as
+ * the frame that made it (fb's samples come first); a kernel frame has no
+ * text and is drawn by name.
+ */
+static void test_srcline_key(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .call_key = RP_CALL_KEY_SRCLINE,
+				     .call_order = RP_CALL_ORDER_CALLER,
+				     .nr_keys = 1, .keys = { RP_SORT_COMM } };
+	struct rp_frame a[2] = { frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame b[2] = { frame(&fx.fb, 0), frame(&fx.main_, 0) };
+	struct rp_frame k[3] = { frame(&fx.clear_page, 1), frame(&fx.fa, 0),
+				 frame(&fx.main_, 0) };
+
+	(void)state;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	feed(rp_report_consumer(r), b, 2, 1);
+	feed(rp_report_consumer(r), a, 2, 2);
+	feed(rp_report_consumer(r), k, 3, 1);
+	const char *want =
+		HEAD "#\n# Total Lost Samples: 0\n#\n"
+		"# Samples: 4  of event 'cpu-clock'\n# Event count (approx.): 4000\n#\n"
+		"# Overhead  Command\n"
+		"# ........  .......\n"
+		"#\n"
+		"   100.00%  w      \n"
+		"            |\n"
+		"            ---main ??:0\n"
+		"               fb ??:0\n"
+		"               |          \n"
+		"                --25.00%--clear_page\n"
+		"\n"
+		"\n\n";
+	assert_report_text(r, want);
+	rp_report_free(r);
+}
+
 /* A frame of a word of the stack that is no address: in no map. */
 static struct rp_frame wild(uint64_t ip)
 {
@@ -482,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_fractal),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_address_key),
+		cmocka_unit_test(test_srcline_key),
 		cmocka_unit_test(test_recursion_kernel),
 		cmocka_unit_test(test_children_wild_order),
 	};

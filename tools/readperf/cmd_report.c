@@ -73,6 +73,8 @@ static void report_config(void *ctx, const char *name, const char *value)
 			o->call_key = RP_CALL_KEY_FUNCTION;
 		else if (n && !strncmp(value, "address", n))
 			o->call_key = RP_CALL_KEY_ADDRESS;
+		else if (n && !strncmp(value, "srcline", n))
+			o->call_key = RP_CALL_KEY_SRCLINE;
 		else
 			cli_warnf("unsupported call-graph.sort-key '%s' in the config, ignored", value);
 	} else if (!strcmp(name, "call-graph.threshold") && value) {
@@ -306,7 +308,8 @@ static const struct cli_output_cmd report_cmd = {
 		"      --no-children         only the Self figures\n"
 		"  -g, --call-graph ARGS     call graph under each row, perf's graph,0.5,caller,function,percent:\n"
 		"                            graph|fractal|flat|folded|none, caller|callee,\n"
-		"                            function|address (nodes per address, with source lines),\n"
+		"                            function|address|srcline (nodes per address or source\n"
+		"                            line, drawn with their source lines),\n"
 		"                            threshold %, print limit,\n"
 		"                            percent|period|count (default: a graph when the file has\n"
 		"                            callchains; caller order with --children)\n"
