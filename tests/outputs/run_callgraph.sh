@@ -15,8 +15,8 @@
 # and a few other call-graph settings (callee/caller, fractal, fractal with
 # the count value (the "[...]" counts), flat, folded (with -t), threshold,
 # print limit, period values, --sort sym, --sort dso,sym, --percent-limit),
-# and the address key (-g ...,address, call-graph.sort-key = address) in
-# both views and orders, graph, fractal and folded.
+# the address key (-g ...,address, call-graph.sort-key = address) in
+# both views and orders, graph, fractal and folded, and the srcline key.
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
 # RP_REQUIRE_PERF=1: then it fails.  The scratch directory is kept on
@@ -119,6 +119,16 @@ check_file() {
 	compare "$f" folded-address "-g folded,address" --no-children -g folded,address
 	cfg=$work/sort-key.config compare "$f" address-config "--children (sort-key = address)" \
 		--children
+	# The srcline key: nodes by their line ("file.c:LINE", "??:0")
+	# where they have one (a frame without one, above those with one,
+	# by function), drawn with it; kernel frames by name.
+	compare "$f" srcline "-g graph,0,callee,srcline" --no-children -g graph,0,callee,srcline
+	compare "$f" srcline-caller "-g graph,0,caller,srcline" \
+		--no-children -g graph,0,caller,srcline
+	compare "$f" children-srcline "--children -g graph,0.5,caller,srcline" \
+		--children -g graph,0.5,caller,srcline
+	compare "$f" children-srcline-callee "--children -g fractal,0,callee,srcline,count" \
+		--children -g fractal,0,callee,srcline,count
 }
 
 printf '[call-graph]\n\tsort-key = address\n' >sort-key.config
