@@ -105,8 +105,10 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 
 	if (t->key == RP_CALL_KEY_SRCLINE) {
 		/* perf's match_chain() with the srcline key: the texts
-		 * (interned) when either has one, else the function key;
-		 * the nodes are few (no index). */
+		 * (interned) when either has one, else the function key.
+		 * A scan, not the index (the default key's path stays as
+		 * it was): a node with many children costs that many
+		 * comparisons per frame. */
 		for (; n; n = n->sibling)
 			if (n->by_line || srcline ? n->by_line && n->srcline == srcline
 			    : name && n->name && (n->by_name || inlined)
@@ -315,8 +317,6 @@ static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *
 	int32_t da, db;
 	uint64_t ka, kb;
 
-	/* An inlined function's frame compares by name (strcmp), whatever
-	 * the DSO. */
 	/* The srcline key: texts by strcmp, a frame without one (only
 	 * this key makes by_line nodes) above any text. */
 	if (a->by_line || b->by_line) {
@@ -324,6 +324,8 @@ static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *
 
 		return c > 0 ? -1 : c < 0 ? 1 : 0;
 	}
+	/* An inlined function's frame compares by name (strcmp), whatever
+	 * the DSO (not with the address key). */
 	if (a->name && b->name && (a->by_name || b->by_name)) {
 		int c = strcmp(a->name, b->name);
 
@@ -405,8 +407,8 @@ static unsigned rp_mask_bit(int i)
 	return 1u << ((unsigned)i % RP_CTREE_MASK_BITS);
 }
 
-/* perf's callchain_list__sym_name(): the symbol (with the address key,
- * and its source line), or the ip in hex. */
+/* perf's callchain_list__sym_name(): the symbol (with the address and
+ * srcline keys, and its source line when it has one), or the ip in hex. */
 static void rp_frame_name(FILE *out, const struct rp_cnode *n)
 {
 	if (n->name && n->srcline) {

@@ -1155,6 +1155,8 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
  *   its link address, the kernel), else "sym+OFFSET" or "dso[ip]" from
  *   the sampled ip;
  * - srcfile: always that lookup at the sampled ip ("" without a line).
+ * With the address and srcline keys, the srcline is the frame's graph
+ * text where it has one (perf's fill_callchain_info() takes the node's).
  * 0 or RP_ERR_NOMEM.
  */
 static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
@@ -1163,7 +1165,11 @@ static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
 	const char *line = NULL, *file = NULL, *unused;
 	int rc = 0;
 
-	if (f->src_file)
+	/* With the address and srcline keys perf's entry takes the text
+	 * its callchain node has (rp_report_cg_srcline()), when it has one. */
+	if (f->srcline)
+		line = f->srcline;
+	else if (f->src_file)
 		rc = rp_srctext_line(&r->srctext, f->src_file, f->src_line, &line, &unused);
 	else if (f->inline_looked_up)
 		rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->addr, f->ip, f->has_map,

@@ -119,6 +119,10 @@ check_file() {
 	compare "$f" folded-address "-g folded,address" --no-children -g folded,address
 	cfg=$work/sort-key.config compare "$f" address-config "--children (sort-key = address)" \
 		--children
+	# --children rows take the frame's graph text as their srcline
+	# (perf's fill_callchain_info()).
+	compare "$f" children-address-srcline "--children --sort dso,srcline -g caller,address" \
+		--children --sort dso,srcline -g caller,address
 	# The srcline key: nodes by their line ("file.c:LINE", "??:0")
 	# where they have one (a frame without one, above those with one,
 	# by function), drawn with it; kernel frames by name.
