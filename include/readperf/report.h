@@ -121,6 +121,26 @@ enum rp_report_call_value {
 	RP_CALL_VALUE_COUNT,
 };
 
+/*
+ * What makes two frames of a call graph one node (perf's -g key,
+ * callchain_param.key): values of rp_report_opts.call_key (macros, so
+ * that the ABI only grows by the field).
+ * - RP_CALL_KEY_FUNCTION: perf's function, the default: the symbol (its
+ *   start in its DSO; an inlined function's frame by name), the address
+ *   without one;
+ * - RP_CALL_KEY_ADDRESS: perf's address: the DSO and the address as
+ *   sampled; a node is drawn as its symbol and source line ("fib
+ *   workload.c:61"), "+OFFSET" (decimal, from the symbol's start) where
+ *   no line is known, as perf's callchain_list__sym_name() prints it;
+ * - RP_CALL_KEY_SRCLINE: perf's srcline: frames with a source line
+ *   ("file.c:12", "??:0") are one node when their lines are (whatever
+ *   their functions), frames without one (kernel, no map) by function;
+ *   a node with a line is drawn "name LINE".
+ */
+#define RP_CALL_KEY_FUNCTION 0
+#define RP_CALL_KEY_ADDRESS 1
+#define RP_CALL_KEY_SRCLINE 2
+
 struct rp_report_opts {
 	size_t sz; /* sizeof(struct rp_report_opts) */
 	enum rp_sort_key keys[RP_REPORT_MAX_KEYS];
@@ -244,6 +264,8 @@ struct rp_report_opts {
 	 * RP_ERR_INVAL.
 	 */
 	const char *ignore_callees;
+	/* perf's -g key: RP_CALL_KEY_FUNCTION (0), _ADDRESS or _SRCLINE */
+	int call_key;
 };
 
 struct rp_report;
@@ -261,7 +283,7 @@ RP_API int rp_report_parse_sort(struct rp_report_opts *opts, const char *list);
 /*
  * Parses perf's -g argument, comma separated: a mode (graph, fractal,
  * flat, folded, none), an order (caller, callee), a key
- * (function only), a value (percent, period, count), then numbers: the
+ * (function, address, srcline; branch is refused), a value (percent, period, count), then numbers: the
  * threshold (percent), the print limit.  Words may be cut short, as perf
  * takes them.  Returns 0 or RP_ERR_INVAL (opts unchanged then).
  */

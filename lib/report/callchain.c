@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <readperf/error.h>
+#include <readperf/report.h>
 
 #include "machine/dso.h"
 
@@ -55,8 +56,10 @@ static void rp_frame_key(struct rp_ctree *t, const struct rp_cframe *f, const ch
 			 uint64_t *key)
 {
 	*name = f->sym ? (f->sym->name ? f->sym->name : "") : NULL;
-	*key = f->sym ? f->sym->start : f->ip;
-	if (!f->sym || !f->sym->inlined)
+	int by_address = t->key == RP_CALL_KEY_ADDRESS;
+
+	*key = f->sym && !by_address ? f->sym->start : f->ip;
+	if (!f->sym || !f->sym->inlined || by_address)
 		return;
 	/* C++ names are long: hash each once (the symbols live as long as
 	 * the tree is built; the name is checked in case one was not). */
@@ -85,17 +88,38 @@ static uint64_t rp_cnode_hash(const struct rp_cnode *parent, const struct rp_dso
 	return rp_hash64(h ^ key) + (uint64_t)has_sym;
 }
 
+static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *parent,
+					   struct rp_dso *dso, const char *name, uint64_t key,
+					   int inlined, uint64_t ip, const char *srcline, int indexed,
+					   struct rp_cnode *first, uint64_t h, uint64_t hn, int *err);
+
 /*
  * The child of parent for a frame of (dso, name, key), made when missing.
  * name NULL: unresolved; inlined: the frame is an inlined function's.
  */
 static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *parent,
 					  struct rp_dso *dso, const char *name, uint64_t key,
-					  int inlined, uint64_t ip, int *err)
+					  int inlined, uint64_t ip, const char *srcline, int *err)
 {
+	struct rp_cnode *n = parent->child;
+
+	if (t->key == RP_CALL_KEY_SRCLINE) {
+		/* perf's match_chain() with the srcline key: the texts
+		 * (interned) when either has one, else the function key.
+		 * A scan, not the index (the default key's path stays as
+		 * it was): a node with many children costs that many
+		 * comparisons per frame. */
+		for (; n; n = n->sibling)
+			if (n->by_line || srcline ? n->by_line && n->srcline == srcline
+			    : name && n->name && (n->by_name || inlined)
+				? !strcmp(n->name, name)
+				: n->dso == dso && !n->name == !name && n->key == key)
+				return n;
+		return rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, srcline, 0,
+					  NULL, 0, 0, err);
+	}
 	/* Most nodes have one child or a few: look at them before the
 	 * index (whose table is too large to stay in the caches). */
-	struct rp_cnode *n = parent->child;
 	for (int i = 0; n && i < RP_CTREE_SCAN_CHILDREN; n = n->sibling, i++)
 		if (n->dso == dso && !n->name == !name && n->key == key)
 			return n;
@@ -108,13 +132,30 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	/* perf's match_chain(): when either frame is an inlined function's,
 	 * the two are one if their names are. */
 	uint64_t hn = 0;
+	/* The address key compares addresses alone. */
+	int by_address = t->key == RP_CALL_KEY_ADDRESS;
 
-	if (name) {
+	if (name && !by_address) {
 		hn = rp_hash64((uint64_t)(uintptr_t)parent ^ rp_hash_bytes(name, strlen(name)));
 		for (n = rp_hashmap_get(&t->name_index, hn); n; n = n->hnext_name)
 			if (n->parent == parent && (n->inlined || inlined) && !strcmp(n->name, name))
 				return n;
 	}
+	return rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, srcline, 1, first, h,
+				  hn, err);
+}
+
+/* A new child of parent (rp_ctree_child_of()); indexed: put in the index
+ * (h, before first) and, named but for the address key, the name index
+ * (hn); the srcline key's nodes are in neither. */
+static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *parent,
+					   struct rp_dso *dso, const char *name, uint64_t key,
+					   int inlined, uint64_t ip, const char *srcline, int indexed,
+					   struct rp_cnode *first, uint64_t h, uint64_t hn, int *err)
+{
+	struct rp_cnode *n;
+	int by_name = inlined && t->key != RP_CALL_KEY_ADDRESS;
+
 	if (__atomic_fetch_add(t->nr_nodes, 1, __ATOMIC_RELAXED) >= RP_CTREE_MAX_NODES) {
 		*err = RP_ERR_LIMIT;
 		return NULL;
@@ -126,6 +167,9 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	}
 	memset(n, 0, sizeof(*n));
 	n->inlined = inlined != 0;
+	n->by_name = by_name != 0;
+	n->by_line = t->key == RP_CALL_KEY_SRCLINE && srcline;
+	n->srcline = srcline;
 	if (name) {
 		n->name = rp_strpool_intern_str(t->pool, name);
 		if (!n->name) {
@@ -137,8 +181,14 @@ static struct rp_cnode *rp_ctree_child_of(struct rp_ctree *t, struct rp_cnode *p
 	n->dso = dso;
 	n->key = key;
 	n->ip = ip;
+	if (!indexed) {
+		n->sibling = parent->child;
+		parent->child = n;
+		parent->nr_children++;
+		return n;
+	}
 	n->hnext = first;
-	if (name) {
+	if (name && t->key != RP_CALL_KEY_ADDRESS) {
 		n->hnext_name = rp_hashmap_get(&t->name_index, hn);
 		if (rp_hashmap_put(&t->name_index, hn, n) < 0) {
 			*err = RP_ERR_NOMEM;
@@ -163,7 +213,7 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 
 	rp_frame_key(t, f, &name, &key);
 	return rp_ctree_child_of(t, parent, f->dso, name, key, f->sym && f->sym->inlined, f->ip,
-				 err);
+				 f->srcline, err);
 }
 
 int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cframe *frames,
@@ -198,7 +248,7 @@ int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cn
 
 	while (src) {
 		struct rp_cnode *d = rp_ctree_child_of(t, dparent, src->dso, src->name, src->key,
-						       src->inlined, src->ip, &err);
+						       src->inlined, src->ip, src->srcline, &err);
 
 		if (!d)
 			return err;
@@ -267,9 +317,16 @@ static int rp_child_tree_order(const struct rp_cnode *a, const struct rp_cnode *
 	int32_t da, db;
 	uint64_t ka, kb;
 
+	/* The srcline key: texts by strcmp, a frame without one (only
+	 * this key makes by_line nodes) above any text. */
+	if (a->by_line || b->by_line) {
+		int c = !a->by_line ? 1 : !b->by_line ? -1 : strcmp(a->srcline, b->srcline);
+
+		return c > 0 ? -1 : c < 0 ? 1 : 0;
+	}
 	/* An inlined function's frame compares by name (strcmp), whatever
-	 * the DSO. */
-	if (a->name && b->name && (a->inlined || b->inlined)) {
+	 * the DSO (not with the address key). */
+	if (a->name && b->name && (a->by_name || b->by_name)) {
 		int c = strcmp(a->name, b->name);
 
 		return c > 0 ? -1 : c < 0 ? 1 : 0;
@@ -350,10 +407,17 @@ static unsigned rp_mask_bit(int i)
 	return 1u << ((unsigned)i % RP_CTREE_MASK_BITS);
 }
 
-/* perf's callchain_list__sym_name(): the symbol, or the ip in hex. */
+/* perf's callchain_list__sym_name(): the symbol (with the address and
+ * srcline keys, and its source line when it has one), or the ip in hex. */
 static void rp_frame_name(FILE *out, const struct rp_cnode *n)
 {
-	if (n->name)
+	if (n->name && n->srcline) {
+		char bf[RP_CTREE_NAME_MAX];
+
+		snprintf(bf, sizeof(bf), "%s %s%s", n->name, n->srcline,
+			 n->inlined ? " (inlined)" : "");
+		fputs(bf, out);
+	} else if (n->name)
 		fprintf(out, "%.*s%s", RP_CTREE_NAME_MAX - 1, n->name, n->inlined ? " (inlined)" : "");
 	else if (n->ip)
 		fprintf(out, "%#" PRIx64, n->ip);

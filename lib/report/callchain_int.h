@@ -48,6 +48,9 @@ struct rp_cframe {
 	uint8_t inline_looked_up; /* rp_frame.inline_looked_up */
 	uint64_t addr;
 	const char *src_file;
+	/* The address key's source line of the frame (perf's
+	 * callchain_srcline()); NULL without one or with the function key. */
+	const char *srcline;
 };
 
 struct rp_cnode {
@@ -59,11 +62,14 @@ struct rp_cnode {
 	struct rp_dso *dso;       /* NULL: no map (owned by the machine) */
 	const char *name;         /* interned symbol name; NULL: unresolved */
 	uint8_t inlined;          /* an inlined function: " (inlined)" after the name */
+	uint8_t by_name;          /* compared by name (an inlined frame, function key) */
+	uint8_t by_line;          /* compared by srcline (srcline key, a text) */
 	uint64_t key;             /* symbol start, or ip when unresolved */
 	uint64_t ip;              /* the first frame's ip, as sampled */
 	uint64_t hit;             /* period of the paths that end here */
 	uint64_t children_hit;    /* period of the paths that go further */
 	uint64_t count;           /* paths that end here */
+	const char *srcline;      /* address key: drawn after the name (not owned) */
 	uint64_t children_count;  /* paths that go further */
 	uint32_t nr_children;
 	uint32_t max_depth;       /* a root: its longest path (perf's max_depth) */
@@ -86,6 +92,12 @@ struct rp_ctree {
 	 * symbol, computed once: direct-mapped, RP_CTREE_INL_KEYS entries,
 	 * allocated at the first inlined frame. */
 	struct rp_inl_key *inl_keys;
+	/* perf's -g key (RP_CALL_KEY_*; set after rp_ctree_init(), before
+	 * the first path): function; address, a frame's node by its DSO
+	 * and ip as sampled (no name comparison); srcline, by its
+	 * rp_cframe.srcline text where it has one, else by function.  With
+	 * both, nodes are drawn with their rp_cframe.srcline. */
+	int key;
 };
 
 /* Entries of a ctree's cache of inlined frames' keys (a power of two). */

@@ -275,6 +275,13 @@ struct rp_report {
 	int caller;                  /* drawing order: the outermost frame first */
 	uint32_t max_stack;          /* perf's --max-stack (rp_chain_pick()) */
 	enum rp_report_call_value call_value;
+	/* -g's key (RP_CALL_KEY_*) when graphs are drawn, else function:
+	 * address and srcline draw source lines */
+	int call_key;
+	/* (dso, address) -> struct rp_cg_src: a frame's source line for the
+	 * address and srcline keys, made once per address (perf's
+	 * dso->srclines) */
+	struct rp_hashmap cg_srclines;
 	double call_threshold;
 	uint32_t call_print_limit;
 	int sort_sym_first;          /* --sort starts with sym and no -F (graph) */
@@ -537,9 +544,12 @@ int rp_report_parse_call_graph(struct rp_report_opts *opts, const char *arg)
 		} else if (rp_word(p, len, "caller")) {
 			o.call_order = RP_CALL_ORDER_CALLER;
 		} else if (rp_word(p, len, "function")) {
-			/* the only key readperf has */
-		} else if (rp_word(p, len, "address") || rp_word(p, len, "srcline") ||
-			   rp_word(p, len, "branch")) {
+			o.call_key = RP_CALL_KEY_FUNCTION;
+		} else if (rp_word(p, len, "address")) {
+			o.call_key = RP_CALL_KEY_ADDRESS;
+		} else if (rp_word(p, len, "srcline")) {
+			o.call_key = RP_CALL_KEY_SRCLINE;
+		} else if (rp_word(p, len, "branch")) {
 			return RP_ERR_INVAL;
 		} else if (rp_word(p, len, "percent")) {
 			o.call_value = RP_CALL_VALUE_PERCENT;
@@ -931,6 +941,12 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		    (o.call_order == RP_CALL_ORDER_DEFAULT && o.children);
 	r->max_stack = o.max_stack_set ? o.max_stack : RP_DEFAULT_MAX_STACK;
 	r->call_value = o.call_value;
+	/* The address key draws each frame's source line (perf's
+	 * callchain_srcline()), only where frames are drawn. */
+	r->call_key = r->graph && (o.call_key == RP_CALL_KEY_ADDRESS ||
+				   o.call_key == RP_CALL_KEY_SRCLINE)
+			      ? o.call_key
+			      : RP_CALL_KEY_FUNCTION;
 	/* perf's --percent-limit also sets the graph's threshold. */
 	r->call_threshold = o.call_threshold_set ? o.call_threshold
 			    : o.percent_limit > 0 ? o.percent_limit
@@ -976,6 +992,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	if (r->children && rp_sample_type_any(session, RP_SAMPLE_STACK_USER))
 		r->nontotal = 1;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
+	r->ctree.key = r->call_key;
 	r->nr_parts = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {
 		unsigned parts = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
@@ -990,6 +1007,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 
 				pt->pool = (struct rp_strpool)RP_STRPOOL_INIT;
 				rp_ctree_init(&pt->ctree, &pt->arena, &pt->pool, &r->nr_nodes);
+				pt->ctree.key = r->call_key;
 			}
 		}
 	}
@@ -1001,7 +1019,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		n = RP_REPORT_MAX_EVSELS;
 	r->nr_hists = n;
 	rc = 0;
-	if (r->want_srcline)
+	if (r->want_srcline || r->call_key != RP_CALL_KEY_FUNCTION)
 		rc = rp_srctext_init(&r->srctext, r->symbols, &r->pool, r->full_source_path);
 	if (!rc && o.field_sep && !(r->field_sep = strdup(o.field_sep)))
 		rc = RP_ERR_NOMEM;
@@ -1059,6 +1077,7 @@ void rp_report_free(struct rp_report *report)
 	rp_key_names_release(&report->names);
 	rp_hashmap_release(&report->cgroups);
 	rp_hashmap_release(&report->nsmap);
+	rp_hashmap_release(&report->cg_srclines);
 	rp_strpool_release(&report->pool);
 	rp_arena_release(&report->arena);
 	if (report->have_parent_re)
@@ -1136,6 +1155,8 @@ static int rp_report_srcline(struct rp_report *r, struct rp_hist_entry *key, str
  *   its link address, the kernel), else "sym+OFFSET" or "dso[ip]" from
  *   the sampled ip;
  * - srcfile: always that lookup at the sampled ip ("" without a line).
+ * With the address and srcline keys, the srcline is the frame's graph
+ * text where it has one (perf's fill_callchain_info() takes the node's).
  * 0 or RP_ERR_NOMEM.
  */
 static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
@@ -1144,7 +1165,11 @@ static int rp_report_frame_srcline(struct rp_report *r, struct rp_hist_entry *k,
 	const char *line = NULL, *file = NULL, *unused;
 	int rc = 0;
 
-	if (f->src_file)
+	/* With the address and srcline keys perf's entry takes the text
+	 * its callchain node has (rp_report_cg_srcline()), when it has one. */
+	if (f->srcline)
+		line = f->srcline;
+	else if (f->src_file)
 		rc = rp_srctext_line(&r->srctext, f->src_file, f->src_line, &line, &unused);
 	else if (f->inline_looked_up)
 		rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->addr, f->ip, f->has_map,
@@ -1706,6 +1731,55 @@ static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 }
 
 /* Adds a path to an entry's graph. */
+/* A frame's source line for the address and srcline keys, chained per
+ * hash. */
+struct rp_cg_src {
+	const struct rp_dso *dso;
+	uint64_t addr;
+	const char *srcline;
+	struct rp_cg_src *next;
+};
+
+/*
+ * The text perf's callchain_srcline() gives a frame with the address or
+ * srcline key (cframe's srcline; NULL without a map): an inline chain's
+ * record its own line; else the line at the address in the map's file,
+ * "??:0" in a file without it, and where no lookup runs "+OFFSET" from
+ * the symbol (address key) or no text (srcline key).  As
+ * perf keeps the first text of each address of a DSO (and counts a
+ * failed lookup once), so does the report.  0 or RP_ERR_NOMEM.
+ */
+static int rp_report_cg_srcline(struct rp_report *r, struct rp_cframe *f)
+{
+	const char *unused;
+
+	f->srcline = NULL;
+	if (!f->has_map || !f->dso)
+		return 0;
+	if (f->src_file)
+		return rp_srctext_line(&r->srctext, f->src_file, f->src_line, &f->srcline,
+				       &unused);
+	uint64_t h = rp_hash64((uint64_t)(uintptr_t)f->dso ^ rp_hash64(f->addr));
+	struct rp_cg_src *first = rp_hashmap_get(&r->cg_srclines, h), *c;
+
+	for (c = first; c; c = c->next)
+		if (c->dso == f->dso && c->addr == f->addr) {
+			f->srcline = c->srcline;
+			return 0;
+		}
+	int rc = rp_srctext_get_at(&r->srctext, f->dso, f->sym, f->addr, f->addr, f->has_map,
+				   r->call_key == RP_CALL_KEY_SRCLINE ? RP_SRCTEXT_CALLCHAIN_LINE
+								       : RP_SRCTEXT_CALLCHAIN,
+				   &f->srcline, &unused);
+
+	if (rc)
+		return rc;
+	if (!(c = rp_arena_alloc(&r->arena, sizeof(*c))))
+		return RP_ERR_NOMEM;
+	*c = (struct rp_cg_src){ f->dso, f->addr, f->srcline, first };
+	return rp_hashmap_put(&r->cg_srclines, h, c) < 0 ? RP_ERR_NOMEM : 0;
+}
+
 /* The partition of entry e's graph and --children sums: any function
  * of e that stays the same for the report's life. */
 static unsigned rp_report_part_of(const struct rp_report *r, const struct rp_hist_entry *e)
@@ -1910,7 +1984,10 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 							 al->ip,	   al->map != NULL,
 							 al->level,	   fr->src_line,
 							 fr->inline_looked_up, al->addr,
-							 fr->src_file };
+							 fr->src_file, NULL };
+			if (r->call_key != RP_CALL_KEY_FUNCTION &&
+			    (rc = rp_report_cg_srcline(r, &r->path[i])) < 0)
+				return rc;
 		}
 		if (per_sample) {
 			uint64_t lh = 0;

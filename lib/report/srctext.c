@@ -131,14 +131,22 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 
 	if (!has_map || !dso ||
 	    (!off && rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym) &&
-	     (in_func || (mode == RP_SRCTEXT_ENTRY && sym)))) {
+	     (in_func || (mode != RP_SRCTEXT_NO_LINE && sym)))) {
 		/* What perf 6.1 prints for a file's address without a line
 		 * where binutils' addr2line finds a function: it answers
 		 * "??:?" (docs/unwind.md). */
 		n = asprintf(&line_txt, "??:0");
 		a2l_found = 1;
+	} else if (mode == RP_SRCTEXT_CALLCHAIN_LINE) {
+		/* perf 6.1's get_srcline() without show_addr: NULL */
+		if (lookup && !off)
+			rp_symbols_a2l_count(t->symbols, dso, 0);
+		*srcline = *srcfile = NULL;
+		return 0;
 	} else if (sym) {
-		n = asprintf(&line_txt, "%s+%" PRIu64, sym->name ? sym->name : "", shown - sym->start);
+		n = asprintf(&line_txt, "%s+%" PRIu64,
+			     sym->name && mode != RP_SRCTEXT_CALLCHAIN ? sym->name : "",
+			     shown - sym->start);
 		with_sym = 1;
 	} else {
 		n = asprintf(&line_txt, "%s[%" PRIx64 "]", rp_dso_short_name(dso), objdump);

@@ -34,6 +34,13 @@ enum rp_srctext_mode {
 	 * entry of a frame perf looks up at its ip as sampled): "sym+OFFSET",
 	 * or "dso[addr]" without a symbol, in files too. */
 	RP_SRCTEXT_NO_LINE,
+	/* perf's callchain_srcline() of a call graph's frame with the
+	 * address key: as RP_SRCTEXT_ENTRY, but "+OFFSET" without the
+	 * symbol's name. */
+	RP_SRCTEXT_CALLCHAIN,
+	/* The same with the srcline key (no address shown): a line or
+	 * "??:0", else no text (*srcline NULL). */
+	RP_SRCTEXT_CALLCHAIN_LINE,
 };
 
 struct rp_srctext_ent {

@@ -20,6 +20,8 @@
 #   - go tool pprof -list on readperf's pprof shows stacks.cc's lines with
 #     their figures;
 #   - report --children (inlined frames, perf's split rows) equals perf's;
+#   - the same graphs with the address key (-g ...,address), both orders,
+#     and with the srcline key;
 #   - collapse equals perf's stackcollapse on >= 99 % of the samples.
 #
 # Skips (exit 77) without perf, a C++ compiler or python3, unless
@@ -51,6 +53,21 @@ report_same stacks.graph stacks.data "" --no-children
 # symbols by name and others by address, misses entries and shows some
 # functions in two rows; readperf replays that tree (docs/unwind.md).
 report_same stacks.children stacks.data "" --children
+# The address key (-g ...,address): a node per address, drawn with its
+# source line (an inlined frame's own line).
+report_same stacks.graph.address stacks.data "-g graph,0.5,callee,address" \
+	--no-children -g graph,0.5,callee,address
+report_same stacks.graph.address-caller stacks.data "-g graph,0.5,caller,address" \
+	--no-children -g graph,0.5,caller,address
+report_same stacks.children.address stacks.data "--children -g graph,0.5,caller,address" \
+	--children -g graph,0.5,caller,address
+report_same stacks.children.address-callee stacks.data "--children -g graph,0.5,callee,address" \
+	--children -g graph,0.5,callee,address
+# The srcline key: nodes by their line where they have one.
+report_same stacks.graph.srcline stacks.data "-g graph,0,caller,srcline" \
+	--no-children -g graph,0,caller,srcline
+report_same stacks.children.srcline stacks.data "--children -g graph,0.5,callee,srcline" \
+	--children -g graph,0.5,callee,srcline
 
 # pprof: go tool pprof -list shows the source lines with their figures.
 if command -v go >/dev/null 2>&1; then

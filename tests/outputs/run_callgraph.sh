@@ -14,7 +14,9 @@
 #   readperf report                     vs perf report --stdio --no-children
 # and a few other call-graph settings (callee/caller, fractal, fractal with
 # the count value (the "[...]" counts), flat, folded (with -t), threshold,
-# print limit, period values, --sort sym, --sort dso,sym, --percent-limit).
+# print limit, period values, --sort sym, --sort dso,sym, --percent-limit),
+# the address key (-g ...,address, call-graph.sort-key = address) in
+# both views and orders, graph, fractal and folded, and the srcline key.
 #
 # When perf is missing or cannot record, the test skips (exit 77), unless
 # RP_REQUIRE_PERF=1: then it fails.  The scratch directory is kept on
@@ -37,7 +39,7 @@ compare() {
 	shift 3
 	local base="${file%.data}.$tag"
 
-	if ! perf report -i "$file" --stdio "$@" >"$base.perf.full" 2>"$base.perf.err"; then
+	if ! PERF_CONFIG=${cfg-} perf report -i "$file" --stdio "$@" >"$base.perf.full" 2>"$base.perf.err"; then
 		echo "FAIL ${file%.data} $tag: perf report failed" >&2
 		cat "$base.perf.err" >&2
 		failures=$((failures + 1))
@@ -47,7 +49,7 @@ compare() {
 	# fractal graphs and may add " (inlined)" to it (docs/report.md).
 	head -n -3 "$base.perf.full" | sed 's/--\[\.\.\.\] (inlined)$/--[...]/' >"$base.perf.txt"
 	# shellcheck disable=SC2086
-	if ! "$RP" report "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
+	if ! PERF_CONFIG=${cfg-} "$RP" report "$@" "$file" >"$base.rp.txt" 2>"$base.rp.err"; then
 		echo "FAIL ${file%.data} $tag: readperf report $rpargs failed" >&2
 		head -5 "$base.rp.err" >&2
 		failures=$((failures + 1))
@@ -102,8 +104,38 @@ check_file() {
 	compare "$f" sym "--sort sym" --no-children --sort sym
 	compare "$f" dso-sym "--children --sort dso,sym" --children --sort dso,sym
 	compare "$f" percent-limit "--children --percent-limit 2" --children --percent-limit 2
+	# The address key: a node per address (DSO and ip as sampled),
+	# drawn as "name file.c:LINE", "name +OFFSET" (kernel) or the hex
+	# address; the same key from call-graph.sort-key in the config.
+	compare "$f" address "-g address" --no-children -g address
+	compare "$f" address-caller "-g graph,0.5,caller,address" \
+		--no-children -g graph,0.5,caller,address
+	compare "$f" children-address "--children -g graph,0.5,caller,address" \
+		--children -g graph,0.5,caller,address
+	compare "$f" children-address-callee "--children -g graph,0,callee,address" \
+		--children -g graph,0,callee,address
+	compare "$f" fractal-address-count "-g fractal,0.5,caller,address,count" \
+		--no-children -g fractal,0.5,caller,address,count
+	compare "$f" folded-address "-g folded,address" --no-children -g folded,address
+	cfg=$work/sort-key.config compare "$f" address-config "--children (sort-key = address)" \
+		--children
+	# --children rows take the frame's graph text as their srcline
+	# (perf's fill_callchain_info()).
+	compare "$f" children-address-srcline "--children --sort dso,srcline -g caller,address" \
+		--children --sort dso,srcline -g caller,address
+	# The srcline key: nodes by their line ("file.c:LINE", "??:0")
+	# where they have one (a frame without one, above those with one,
+	# by function), drawn with it; kernel frames by name.
+	compare "$f" srcline "-g graph,0,callee,srcline" --no-children -g graph,0,callee,srcline
+	compare "$f" srcline-caller "-g graph,0,caller,srcline" \
+		--no-children -g graph,0,caller,srcline
+	compare "$f" children-srcline "--children -g graph,0.5,caller,srcline" \
+		--children -g graph,0.5,caller,srcline
+	compare "$f" children-srcline-callee "--children -g fractal,0,callee,srcline,count" \
+		--children -g fractal,0,callee,srcline,count
 }
 
+printf '[call-graph]\n\tsort-key = address\n' >sort-key.config
 start=$(date +%s)
 record_workload cg        -e cpu-clock -g -- -t 300
 record_workload cg-fork   -e cpu-clock -g -- -t 100 -f 20

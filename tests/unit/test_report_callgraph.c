@@ -321,7 +321,17 @@ static void test_parse(void **state)
 	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FOLDED);
 	assert_int_equal(rp_report_parse_call_graph(&o, "fr"), 0);
 	assert_int_equal(o.call_graph, RP_CALL_GRAPH_FRACTAL);
-	assert_int_equal(rp_report_parse_call_graph(&o, "graph,address"), RP_ERR_INVAL);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,address"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_ADDRESS);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,fu"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_FUNCTION);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,a"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_ADDRESS);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,srcline"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_SRCLINE);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,s"), 0);
+	assert_int_equal(o.call_key, RP_CALL_KEY_SRCLINE);
+	assert_int_equal(rp_report_parse_call_graph(&o, "graph,branch"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,bogus"), RP_ERR_INVAL);
 	assert_int_equal(rp_report_parse_call_graph(&o, "graph,1,2,3"), RP_ERR_INVAL);
 	assert_int_equal(o.call_print_limit, 7); /* unchanged on error */
@@ -356,6 +366,93 @@ static void test_recursion_kernel(void **state)
 		" 100.00%; 100.00%; 2          ; 2000       ;w      ;[kernel.kallsyms];[k] clear_page\n"
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] fa\n"
 		" 100.00%; 0.00%  ; 0          ; 0          ;w      ;w                ;[.] main\n"
+		"\n\n";
+	assert_report_text(r, want);
+	rp_report_free(r);
+}
+
+/*
+ * The address key: one node per address (fa's two addresses are two
+ * nodes), each drawn with its source line: "??:0" where no line is known
+ * in a file (no symbols here), "+OFFSET" (decimal) from a kernel
+ * symbol's start.
+ */
+static void test_address_key(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .call_key = RP_CALL_KEY_ADDRESS,
+				     .call_order = RP_CALL_ORDER_CALLER };
+	struct rp_frame a[2] = { frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame b[2] = { frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame k[3] = { frame(&fx.clear_page, 1), frame(&fx.fa, 0),
+				 frame(&fx.main_, 0) };
+
+	(void)state;
+	b[0].al.ip = b[0].al.addr = fx.fa.start + 0x20;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	feed(rp_report_consumer(r), a, 2, 2);
+	feed(rp_report_consumer(r), b, 2, 1);
+	feed(rp_report_consumer(r), k, 3, 1);
+	const char *want =
+		HEAD "#\n# Total Lost Samples: 0\n#\n"
+		"# Samples: 4  of event 'cpu-clock'\n# Event count (approx.): 4000\n#\n"
+		"# Overhead  Command  Shared Object      Symbol        \n"
+		"# ........  .......  .................  ..............\n"
+		"#\n"
+		"    75.00%  w        w                  [.] fa\n"
+		"            |\n"
+		"            ---main ??:0\n"
+		"               |          \n"
+		"               |--50.00%--fa ??:0\n"
+		"               |          \n"
+		"                --25.00%--fa ??:0\n"
+		"\n"
+		"    25.00%  w        [kernel.kallsyms]  [k] clear_page\n"
+		"            |\n"
+		"            ---main ??:0\n"
+		"               fa ??:0\n"
+		"               clear_page +16\n"
+		"\n"
+		"\n\n";
+	assert_report_text(r, want);
+	rp_report_free(r);
+}
+
+/*
+ * The srcline key: frames merge by their text where they have one, so
+ * fa and fb (both "??:0": no line is known here) are one node, drawn as
+ * the frame that made it (fb's samples come first); a kernel frame has no
+ * text and is drawn by name.
+ */
+static void test_srcline_key(void **state)
+{
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .call_key = RP_CALL_KEY_SRCLINE,
+				     .call_order = RP_CALL_ORDER_CALLER,
+				     .nr_keys = 1, .keys = { RP_SORT_COMM } };
+	struct rp_frame a[2] = { frame(&fx.fa, 0), frame(&fx.main_, 0) };
+	struct rp_frame b[2] = { frame(&fx.fb, 0), frame(&fx.main_, 0) };
+	struct rp_frame k[3] = { frame(&fx.clear_page, 1), frame(&fx.fa, 0),
+				 frame(&fx.main_, 0) };
+
+	(void)state;
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	feed(rp_report_consumer(r), b, 2, 1);
+	feed(rp_report_consumer(r), a, 2, 2);
+	feed(rp_report_consumer(r), k, 3, 1);
+	const char *want =
+		HEAD "#\n# Total Lost Samples: 0\n#\n"
+		"# Samples: 4  of event 'cpu-clock'\n# Event count (approx.): 4000\n#\n"
+		"# Overhead  Command\n"
+		"# ........  .......\n"
+		"#\n"
+		"   100.00%  w      \n"
+		"            |\n"
+		"            ---main ??:0\n"
+		"               fb ??:0\n"
+		"               |          \n"
+		"                --25.00%--clear_page\n"
+		"\n"
 		"\n\n";
 	assert_report_text(r, want);
 	rp_report_free(r);
@@ -427,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_children_rows),
 		cmocka_unit_test(test_threshold_fractal),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_address_key),
+		cmocka_unit_test(test_srcline_key),
 		cmocka_unit_test(test_recursion_kernel),
 		cmocka_unit_test(test_children_wild_order),
 	};

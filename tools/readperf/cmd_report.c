@@ -67,7 +67,15 @@ static void report_config(void *ctx, const char *name, const char *value)
 	} else if (!strcmp(name, "call-graph.sort-key") && value) {
 		size_t n = strlen(value);
 
-		if (!n || strncmp(value, "function", n))
+		/* perf's parse_callchain_sort_key(): the first key the
+		 * word starts */
+		if (n && !strncmp(value, "function", n))
+			o->call_key = RP_CALL_KEY_FUNCTION;
+		else if (n && !strncmp(value, "address", n))
+			o->call_key = RP_CALL_KEY_ADDRESS;
+		else if (n && !strncmp(value, "srcline", n))
+			o->call_key = RP_CALL_KEY_SRCLINE;
+		else
 			cli_warnf("unsupported call-graph.sort-key '%s' in the config, ignored", value);
 	} else if (!strcmp(name, "call-graph.threshold") && value) {
 		char *end;
@@ -299,7 +307,10 @@ static const struct cli_output_cmd report_cmd = {
 		"                            entry (the default when the file has call stacks)\n"
 		"      --no-children         only the Self figures\n"
 		"  -g, --call-graph ARGS     call graph under each row, perf's graph,0.5,caller,function,percent:\n"
-		"                            graph|fractal|none, caller|callee, threshold %, print limit,\n"
+		"                            graph|fractal|flat|folded|none, caller|callee,\n"
+		"                            function|address|srcline (nodes per address or source\n"
+		"                            line, drawn with their source lines),\n"
+		"                            threshold %, print limit,\n"
 		"                            percent|period|count (default: a graph when the file has\n"
 		"                            callchains; caller order with --children)\n"
 		"  perf's config files are read for report.children, report.percent-limit and\n"
