@@ -24,6 +24,7 @@ struct rp_code {
 	struct rp_code_sect {
 		uint64_t lo, hi;
 		int64_t delta;
+		char name[64]; /* the section's name, cut ("" unknown) */
 	} *sects;
 	size_t nr_sects;
 	unsigned machine;   /* ELF e_machine */

@@ -682,17 +682,23 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 	return (int)node->nr;
 }
 
-const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err)
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line,
+			   uint32_t *discr, int *err)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 	int lineno = 0;
+	unsigned int d = 0;
 
 	*line = 0;
 	*err = 0;
+	if (discr)
+		*discr = 0;
 	if (!rp_symtab_dwarf(t) || !dwarf_addrdie(t->dwarf, vaddr, &cu) ||
 	    !(l = dwarf_getsrc_die(&cu, vaddr)) || dwarf_lineno(l, &lineno) != 0)
 		return NULL;
 	*line = lineno > 0 ? (uint32_t)lineno : 0;
+	if (discr && dwarf_linediscriminator(l, &d) == 0)
+		*discr = d;
 	return rp_line_file(t->dwarf, &t->line_files, &cu, l, err);
 }

@@ -40,4 +40,15 @@ int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t a
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found);
 int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
 
+/*
+ * The line binutils' objdump -l shows for addr (dso's address space, as
+ * al.addr): *file (the path as addr2line prints it, valid while the
+ * resolver lives), *line and *discr (the row's DWARF discriminator, 0:
+ * none).  Uncached and outside perf's A2L_FAIL_LIMIT count (perf
+ * annotate's objdump is no addr2line).  Returns 1, 0 when DWARF knows no
+ * line there, or a negative rp_err.
+ */
+int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    const char **file, uint32_t *line, uint32_t *discr);
+
 #endif

@@ -172,7 +172,8 @@ struct rp_dso_symtab {
  * t's DWARF line table; NULL when unknown (lib/symbols/inline.c).  *err:
  * 0, or a negative rp_err.
  */
-const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line,
+			   uint32_t *discr, int *err);
 
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
