@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares `perf annotate --stdio` with `readperf annotate` (docs/annotate.md).
 
-    annotate_agree.py [--insns-only] PERF.txt READPERF.txt
+    annotate_agree.py [--insns-only | --whole] PERF.txt READPERF.txt
 
 The whole text, line by line: each function's section (its header line:
 DSO, event, samples) must come in the same order, and in each every line
@@ -22,7 +22,8 @@ The other lines (objdump -l -S's preamble, function names, FILE:LINE
 lines, source lines, blank lines, and perf's numbering of them) are
 compared exactly.  With --insns-only (C++: objdump names functions with
 their parameter lists, docs/annotate.md) only the instruction lines are.
-The last line says how many sections were byte for byte the same.
+The last line says how many sections were byte for byte the same; with
+--whole every one must be (no normalisation at all).
 Exit 0 when they agree, 1 with the differences on standard output.
 """
 import re
@@ -59,7 +60,8 @@ def parse(path):
 def main():
     args = sys.argv[1:]
     insns_only = args[:1] == ['--insns-only']
-    if insns_only:
+    whole = args[:1] == ['--whole']
+    if insns_only or whole:
         args = args[1:]
     perf, rp = parse(args[0]), parse(args[1])
     bad = []
@@ -81,6 +83,8 @@ def main():
             continue
         if p['raw'] == r['raw']:
             nr_same += 1
+        elif whole:
+            bad.append('%s: not byte for byte the same (--whole)' % p['head'][-60:])
         if not insns_only:
             pt, rt = p['text'], r['text']
             for i, (a, b) in enumerate(zip(pt, rt)):

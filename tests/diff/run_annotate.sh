@@ -12,8 +12,12 @@
 # the same instruction addresses with the same percentages or sample
 # counts, the same instruction text but for the spellings that
 # docs/annotate.md lists (normalised in annotate_agree.py, each stated).
-# Then a C++ recording (tests/workload/annot_cxx.cc): template names in
-# branch targets, a notrack jmp of a jump table.
+# Every line is compared: objdump -l -S's preamble, function names,
+# FILE:LINE lines and source context as perf numbers them; for fib, the
+# whole text byte for byte.  Then a C++ recording
+# (tests/workload/annot_cxx.cc): template names in branch targets, a
+# notrack jmp of a jump table (instructions only: objdump's function
+# names with their parameters are not made).
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
@@ -41,7 +45,7 @@ record_workload two -e cpu-clock,task-clock -F 1000 -- -t 300
 
 compare() { # [--insns-only] TAG PERF-ARGS...  (readperf gets the same arguments)
 	local only=
-	[ "$1" = --insns-only ] && only=$1 && shift
+	case $1 in --insns-only | --whole) only=$1 && shift ;; esac
 	local tag=$1
 	shift
 	if ! perf annotate --stdio "$@" >"$tag.perf.txt" 2>"$tag.perf.err"; then
@@ -76,6 +80,14 @@ for rec in one two; do
 		compare "$rec.s$n" -i "$rec.data" -s "$sym"
 		[ $n -eq 1 ] && compare "$rec.n$n" -i "$rec.data" -n -s "$sym"
 	done <<<"$syms"
+done
+
+# fib (recursion, no data, no libc): every line byte for byte, objdump's
+# source context before "{" numbered from its FILE:LINE line as perf does
+for rec in one two; do
+	compare --whole "$rec.fib" -i "$rec.data" -s fib
+	grep -q ': 6 *fib():$' "$rec.fib.perf.txt" ||
+		fail "$rec.fib: perf printed no fib(): line (the case is not tested)"
 done
 
 # readperf's FILE SYM operands read as perf annotate's -i FILE -s SYM
