@@ -77,6 +77,7 @@ struct rp_annotate {
 	struct rp_hashmap sources; /* hash of path -> struct ann_source * */
 	size_t nr_sources;
 	struct rp_disasm_lib *disasm; /* capstone, loaded by ann_create() */
+	struct rp_arena fn_names;     /* objdump's function lines (ann_fn_line()) */
 };
 
 static uint64_t ann_key(const struct rp_symbol *sym, int evsel)
@@ -316,7 +317,7 @@ struct ann_line {
 	struct rp_insn insn;
 	const char *file; /* source position, NULL: none */
 	uint32_t line, discr;
-	const char *fn; /* the innermost function there (inlined too), NULL: sym's */
+	const char *fn; /* objdump's "NAME():" line for the function there, NULL: none */
 };
 
 /*
@@ -416,8 +417,7 @@ static void ann_od_show_line(struct rp_annotate *a, struct ann_objdump *o,
 	if (l->fn)
 		fn = l->fn;
 	if (!st->fn_shown || strcmp(fn, st->prev_fn)) {
-		snprintf(buf, sizeof(buf), "%s():", fn);
-		ann_od_str(o, buf);
+		ann_od_str(o, fn);
 		st->fn_shown = 1;
 		st->prev_fn = fn;
 		st->prev_line = -1;
@@ -461,6 +461,31 @@ static void ann_od_show_line(struct rp_annotate *a, struct ann_objdump *o,
 	st->prev_discr = l->discr;
 }
 
+/*
+ * objdump -l's line naming a function (show_line()): the name demangled
+ * with its parameters ("NAME(ARGS):", demangling gives the parentheses),
+ * else "NAME():".  Interned in a->fn_names; *out valid until the output
+ * is destroyed.  0 or RP_ERR_NOMEM.
+ */
+static int ann_fn_line(struct rp_annotate *a, const char *name, int plain, const char **out)
+{
+	char *dem = NULL;
+	int err = plain ? 0 : rp_demangle_params(name, &dem);
+
+	if (err < 0)
+		return err;
+	size_t n = strlen(dem ? dem : name);
+	char *line = rp_arena_alloc(&a->fn_names, n + 4);
+	if (!line) {
+		free(dem);
+		return RP_ERR_NOMEM;
+	}
+	snprintf(line, n + 4, "%s%s", dem ? dem : name, dem ? ":" : "():");
+	free(dem);
+	*out = line;
+	return 0;
+}
+
 /* A symbol of t starting at off (the first of them), or NULL. */
 static const struct rp_symbol *ann_sym_at(const struct rp_dso_symtab *t, uint64_t off)
 {
@@ -494,6 +519,7 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 	const char *why = NULL;
 	struct ann_line *lines = NULL;
 	size_t nr = 0, alloc = 0, pos = 0;
+	struct rp_hashmap renamed = RP_HASHMAP_INIT; /* objdump's naming state */
 	int ret = 0;
 
 	if (!t || !t->elf_path || !t->addr_is_offset) {
@@ -515,6 +541,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		return 0;
 	}
 	struct ann_namer namer = { symbols, h->dso, &code };
+	const char *prev_fname = NULL, *prev_fn = NULL;
+	int prev_plain = 0;
 	for (;;) {
 		if (nr == alloc) {
 			size_t n = alloc ? alloc * 2 : 64;
@@ -535,31 +563,47 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 			int r = rp_symbols_objdump_line(symbols, h->dso, off, &lines[nr].file,
 							&lines[nr].line, &lines[nr].discr);
 
-			const struct rp_inline_frame *fr;
+			const char *fname = NULL;
+			int plain = 1;
 
 			if (r < 0) {
 				ret = r;
 				goto out;
 			}
 			lines[nr].fn = NULL;
-			r = rp_symbols_inlines(symbols, h->dso, sym, off, &fr);
+			r = rp_symbols_objdump_fn(symbols, h->dso, off, &renamed, &fname, &plain);
 			if (r < 0) {
 				ret = r;
 				goto out;
 			}
-			if (r > 0 && fr[0].sym && fr[0].sym->name)
-				lines[nr].fn = fr[0].sym->name;
 			if (!lines[nr].file) {
 				/* no DWARF line: bfd's find_nearest_line still
 				 * names a function symbol at or before it in its
 				 * section (what addr2line answers "FILE:?" or
-				 * "??:?" for) */
+				 * "??:?" for), from the static symbols objdump
+				 * passes it (none in a stripped file: addr2line
+				 * falls back to the dynamic ones, objdump not) */
 				uint64_t shown;
 				const struct rp_symbol *fs;
 
-				if (rp_symbols_addr_in_func(symbols, h->dso, off, &shown, NULL) == 1 &&
+				if (code.has_symtab &&
+				    rp_symbols_addr_in_func(symbols, h->dso, off, &shown, NULL) == 1 &&
 				    (fs = rp_symbols_find(symbols, h->dso, off)) && fs->name)
-					lines[nr].fn = fs->name;
+					fname = fs->name, plain = 1;
+				else
+					fname = NULL;
+			}
+			/* DWARF's names are stable pointers: one line per run of them */
+			if (fname && fname == prev_fname && plain == prev_plain) {
+				lines[nr].fn = prev_fn;
+			} else if (fname) {
+				if ((r = ann_fn_line(a, fname, plain, &lines[nr].fn)) < 0) {
+					ret = r;
+					goto out;
+				}
+				prev_fname = fname;
+				prev_plain = plain;
+				prev_fn = lines[nr].fn;
 			}
 		}
 		nr++;
@@ -599,6 +643,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		goto out;
 	}
 
+	char fallback[1100];
+	snprintf(fallback, sizeof(fallback), "%s():", sym->name ? sym->name : "");
 	size_t ai = 0, cur_sect = 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct rp_insn *in = &lines[i].insn;
@@ -644,7 +690,7 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 			ann_od_str(&od, buf);
 		}
 		cur_sect = sect;
-		ann_od_show_line(a, &od, ods, &lines[i], sym->name ? sym->name : "");
+		ann_od_show_line(a, &od, ods, &lines[i], fallback);
 		od.nr++; /* the instruction's own line */
 		if (a->opts.show_nr_samples)
 			fprintf(a->out, " %7" PRIu64 " : ", samples);
@@ -656,6 +702,7 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 	}
 	free(ods);
 out:
+	rp_hashmap_release(&renamed);
 	free(lines);
 	rp_disasm_free(d);
 	rp_code_release(&code);
@@ -704,6 +751,7 @@ static void ann_destroy(void *state)
 	}
 	rp_hashmap_release(&a->sources);
 	rp_disasm_lib_free(a->disasm);
+	rp_arena_release(&a->fn_names);
 	free(a);
 }
 

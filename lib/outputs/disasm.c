@@ -94,6 +94,8 @@ int rp_code_read(struct rp_code *code, const char *path, uint64_t off, uint64_t 
 		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
 
+		if (scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			code->has_symtab = 1;
 		if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
 			continue;

@@ -29,6 +29,7 @@ struct rp_code {
 	size_t nr_sects;
 	unsigned machine;   /* ELF e_machine */
 	int is64;           /* ELFCLASS64 */
+	int has_symtab;     /* the file has a SHT_SYMTAB section (objdump's static symbols) */
 };
 
 /*

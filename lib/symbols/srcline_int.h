@@ -12,6 +12,7 @@
 
 struct rp_symbols;
 struct rp_dso;
+struct rp_hashmap;
 
 /*
  * What perf 6.1 makes of addr (dso's address space, as al.addr) where
@@ -50,5 +51,18 @@ int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
  */
 int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
 			    const char **file, uint32_t *line, uint32_t *discr);
+
+/*
+ * The innermost function (inlined ones too) DWARF places addr (dso's
+ * address space) in, as objdump -l names it: *name its linkage name
+ * (mangled, valid while the resolver lives) or its DW_AT_name (*plain
+ * 1).  A function without linkage name in a language that mangles is
+ * named as addr2line names it (rp_symbols_inlines()), with renamed (DIE
+ * offset -> name; the caller's, released by it) as binutils' state: one
+ * per objdump run.  Returns 1, 0 when DWARF names none there, or a
+ * negative rp_err.
+ */
+int rp_symbols_objdump_fn(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			  struct rp_hashmap *renamed, const char **name, int *plain);
 
 #endif

@@ -298,6 +298,9 @@ int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i);
  * when name is not mangled.  Returns 0 or RP_ERR_NOMEM (*out NULL).
  */
 int rp_demangle(const char *name, char **out);
+/* name demangled as objdump -C does (parameter lists, const, ...; no
+ * OCaml); the same contract as rp_demangle(). */
+int rp_demangle_params(const char *name, char **out);
 
 /* Loaders: each fills b; returns the number of symbols (>= 0) or a
  * negative rp_err.  A source that cannot be read (missing, unreadable,
