@@ -142,7 +142,7 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1 &&
 	"${CXX:-c++}" -O2 -g -fno-omit-frame-pointer -fcf-protection=full -o annot_cxx \
 		"$root/tests/workload/annot_cxx.cc" 2>cxx.err; then
 	if perf record -q -e cpu-clock -o cxx.data -- ./annot_cxx 400 >cxx.out 2>&1; then
-		compare --insns-only cxx.all -i cxx.data
+		compare cxx.all -i cxx.data
 		grep -q 'notrack jmp' cxx.all.perf.txt ||
 			fail "cxx: perf annotate shows no notrack jmp (the case is not tested)"
 		grep -q 'call .*<Acc<' cxx.all.perf.txt ||
