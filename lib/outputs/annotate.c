@@ -520,6 +520,7 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 	struct ann_line *lines = NULL;
 	size_t nr = 0, alloc = 0, pos = 0;
 	struct rp_hashmap renamed = RP_HASHMAP_INIT; /* objdump's naming state */
+	struct ann_od_state *ods = NULL;
 	int ret = 0;
 
 	if (!t || !t->elf_path || !t->addr_is_offset) {
@@ -637,14 +638,15 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 	char buf[1200];
 	ann_od_str(&od, "");
 	ann_od_str(&od, "");
-	struct ann_od_state *ods = calloc(1, sizeof(*ods));
+	ods = calloc(1, sizeof(*ods));
 	if (!ods) {
 		ret = RP_ERR_NOMEM;
 		goto out;
 	}
 
-	char fallback[1100];
-	snprintf(fallback, sizeof(fallback), "%s():", sym->name ? sym->name : "");
+	const char *fallback;
+	if ((ret = ann_fn_line(a, sym->name ? sym->name : "", 1, &fallback)) < 0)
+		goto out;
 	size_t ai = 0, cur_sect = 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct rp_insn *in = &lines[i].insn;
@@ -684,10 +686,12 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 			ann_od_str(&od, buf);
 		}
 		if (at || i == 0 || sect != cur_sect) {
+			/* "ADDR <NAME>:", printed whole (ann_od_text() would
+			 * leave it as it is but for its length) */
 			ann_od_str(&od, "");
-			snprintf(buf, sizeof(buf), "%0*" PRIx64 " <%s>:", code.is64 ? 16 : 8,
-				 in->addr, at && at->name ? at->name : "");
-			ann_od_str(&od, buf);
+			fprintf(a->out, "%9s: %-*ld %0*" PRIx64 " <%s>:\n", "", od.width, od.nr,
+				code.is64 ? 16 : 8, in->addr, at && at->name ? at->name : "");
+			od.nr++;
 		}
 		cur_sect = sect;
 		ann_od_show_line(a, &od, ods, &lines[i], fallback);
@@ -700,8 +704,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		fprintf(a->out, "  %*" PRIx64 ":%*s%s\n", width, in->addr, ann_pad(in->addr), "",
 			in->text);
 	}
-	free(ods);
 out:
+	free(ods);
 	rp_hashmap_release(&renamed);
 	free(lines);
 	rp_disasm_free(d);

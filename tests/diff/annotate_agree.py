@@ -20,8 +20,7 @@ docs/annotate.md lists, normalised here and only here:
 
 The other lines (objdump -l -S's preamble, function names, FILE:LINE
 lines, source lines, blank lines, and perf's numbering of them) are
-compared exactly.  With --insns-only (C++: objdump names functions with
-their parameter lists, docs/annotate.md) only the instruction lines are.
+compared exactly.  With --insns-only only the instruction lines are.
 The last line says how many sections were byte for byte the same; with
 --whole every one must be (no normalisation at all).
 Exit 0 when they agree, 1 with the differences on standard output.

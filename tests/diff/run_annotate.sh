@@ -16,8 +16,8 @@
 # FILE:LINE lines and source context as perf numbers them; for fib, the
 # whole text byte for byte.  Then a C++ recording
 # (tests/workload/annot_cxx.cc): template names in branch targets, a
-# notrack jmp of a jump table (instructions only: objdump's function
-# names with their parameters are not made).
+# notrack jmp of a jump table, objdump's function lines with their
+# parameters.
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
