@@ -59,8 +59,7 @@ struct ann_hist {
 struct ann_source {
 	char *text;         /* NULL: unreadable */
 	size_t *starts;     /* line i (from 1) starts at text + starts[i - 1] */
-	size_t nr_lines;
-	size_t max_line;    /* objdump's count: a last '\n' ends a line, starts none */
+	size_t nr_lines;    /* objdump's count (index_file()) */
 };
 
 struct rp_annotate {
@@ -253,26 +252,41 @@ static const struct ann_source *ann_source(struct rp_annotate *a, const char *pa
 	}
 	fclose(f);
 	text[size] = '\0';
-	size_t nr = 1;
-	for (size_t i = 0; i < size; i++)
-		nr += text[i] == '\n';
-	if (nr > RP_ANNOTATE_MAX_SOURCE_LINES) {
-		free(text);
-		return NULL;
-	}
-	s->starts = malloc(nr * sizeof(*s->starts));
-	if (!s->starts) {
-		free(text);
-		return NULL;
-	}
-	s->starts[0] = 0;
-	s->nr_lines = 1;
-	s->max_line = size && text[size - 1] == '\n' ? nr - 1 : size ? nr : 0;
-	for (size_t i = 0; i < size; i++)
-		if (text[i] == '\n') {
-			text[i] = '\0';
-			s->starts[s->nr_lines++] = i + 1;
+	/*
+	 * objdump's index_file(): a line ends at "\n", "\n\r", "\r" or
+	 * "\r\n"; a last line without an end is no line.  Lines are shown up
+	 * to their first '\n', '\r' or NUL (print_line()).
+	 */
+	size_t nr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t start = 0;
+
+		nr = 0;
+		for (size_t i = 0; i < size; i++) {
+			if (text[i] == '\n' || text[i] == '\r') {
+				if (i + 1 < size && text[i + 1] == (text[i] == '\n' ? '\r' : '\n'))
+					i++;
+			} else {
+				continue;
+			}
+			if (pass)
+				s->starts[nr] = start;
+			nr++;
+			start = i + 1;
 		}
+		if (pass)
+			break;
+		if (nr > RP_ANNOTATE_MAX_SOURCE_LINES) {
+			free(text);
+			return NULL;
+		}
+		s->starts = malloc((nr ? nr : 1) * sizeof(*s->starts));
+		if (!s->starts) {
+			free(text);
+			return NULL;
+		}
+	}
+	s->nr_lines = nr;
 	s->text = text;
 	return s;
 }
@@ -449,8 +463,11 @@ static void ann_od_show_line(struct rp_annotate *a, struct ann_objdump *o,
 				from = 1;
 			if (f->max_printed >= from)
 				from = f->max_printed < l->line ? f->max_printed + 1 : l->line;
-			for (uint32_t n = from; n <= l->line && n - 1 < f->src->max_line; n++)
-				ann_od_str(o, f->src->text + f->src->starts[n - 1]);
+			for (uint32_t n = from; n <= l->line && n - 1 < f->src->nr_lines; n++) {
+				const char *t = f->src->text + f->src->starts[n - 1];
+
+				ann_od_text(o, t, strcspn(t, "\n\r"));
+			}
 			if (f->max_printed < l->line)
 				f->max_printed = l->line;
 			f->last_line = l->line;

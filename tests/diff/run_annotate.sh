@@ -90,6 +90,38 @@ for rec in one two; do
 		fail "$rec.fib: perf printed no fib(): line (the case is not tested)"
 done
 
+# objdump's reading of source files, on a program written here: a
+# function inlined from a header, comments that perf takes for FILE:LINE
+# lines ("// x:7"), tabs inside lines; then, the binary built, the files
+# rewritten with CR, LF CR and CR LF line ends, a NUL, a line cut short by
+# a CR and a header whose last line has no end (objdump shows up to the
+# first CR, LF or NUL, and never an unended last line)
+printf '#define N 1000\nstatic inline int sq(int x)\n{\n\treturn x * x;\t/* sq:1 */\n}\n' >edge.h
+{
+	printf '#include "edge.h"\nvolatile long sink;\n'
+	for i in 1 2 3 4 5 6 7 8; do printf '// x:7 looks like a FILE:LINE line\t(%s)\n' "$i"; done
+	printf '__attribute__((noinline)) long work(int n)\n{\n\tlong s = 0;\t\t// acc\n'
+	printf '\tfor (int i = 0; i < n; i++)   \n\t\ts += sq(i) %% 7 ? sq(i + 1) : i;\n\treturn s;\n}\n'
+	printf 'int main(int argc, char **argv)\n{\n\tlong t = 0;\n\t(void)argv;\n'
+	printf '\tfor (int k = 0; k < 3000; k++)\n\t\tt += work(argc * 20000 + k);\n\tsink = t;\n\treturn 0;\n}\n'
+} >edge.c
+if "${CC:-cc}" -O2 -g -o edge edge.c 2>edge.err &&
+	perf record -q -e cpu-clock -F 2000 -o edge.data -- ./edge >edge.out 2>&1; then
+	python3 - <<'PY' || fail "edge: cannot rewrite the sources"
+d = open('edge.c', 'rb').read()
+d = d.replace(b'\n', b'\r', 3).replace(b'(2)\n', b'(2)\r\n').replace(b'(3)\n', b'(3)\n\r')
+d = d.replace(b'// acc', b'// a\rcc').replace(b'(4)', b'(\x004)')
+open('edge.c', 'wb').write(d)
+open('edge.h', 'wb').write(b'#define N 1000\r\nstatic inline int sq(int x)\n{\n\treturn x * x;')
+PY
+	compare --whole edge -i edge.data -s work
+	grep -q ': [0-9]* *sq():$' edge.perf.txt ||
+		fail "edge: perf shows no sq() line (the inlined header function is not tested)"
+else
+	cat edge.err edge.out >&2 2>/dev/null
+	fail "edge: cannot build or record the program"
+fi
+
 # readperf's FILE SYM operands read as perf annotate's -i FILE -s SYM
 sym=$(sed -n 's/.*<\([a-z_]*\)>:$/\1/p' one.s1.rp.txt | head -1)
 if [ -n "$sym" ]; then
