@@ -10,6 +10,7 @@
  */
 #include <readperf/annotate.h>
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "symbols/symbols_int.h"
 
 /* Caps on what a recording can make the output hold. */
+#define RP_ANNOTATE_MAX_FN_FILES 256u      /* source files shown per function */
 #define RP_ANNOTATE_MAX_HISTS (1u << 20)     /* (event, function) pairs */
 #define RP_ANNOTATE_MAX_ADDRS (64u << 20)    /* distinct sampled addresses */
 #define RP_ANNOTATE_MAX_EVSELS 65536u
@@ -57,7 +59,7 @@ struct ann_hist {
 struct ann_source {
 	char *text;         /* NULL: unreadable */
 	size_t *starts;     /* line i (from 1) starts at text + starts[i - 1] */
-	size_t nr_lines;
+	size_t nr_lines;    /* objdump's count (index_file()) */
 };
 
 struct rp_annotate {
@@ -74,6 +76,7 @@ struct rp_annotate {
 	struct rp_hashmap sources; /* hash of path -> struct ann_source * */
 	size_t nr_sources;
 	struct rp_disasm_lib *disasm; /* capstone, loaded by ann_create() */
+	struct rp_arena fn_names;     /* objdump's function lines (ann_fn_line()) */
 };
 
 static uint64_t ann_key(const struct rp_symbol *sym, int evsel)
@@ -249,25 +252,41 @@ static const struct ann_source *ann_source(struct rp_annotate *a, const char *pa
 	}
 	fclose(f);
 	text[size] = '\0';
-	size_t nr = 1;
-	for (size_t i = 0; i < size; i++)
-		nr += text[i] == '\n';
-	if (nr > RP_ANNOTATE_MAX_SOURCE_LINES) {
-		free(text);
-		return NULL;
-	}
-	s->starts = malloc(nr * sizeof(*s->starts));
-	if (!s->starts) {
-		free(text);
-		return NULL;
-	}
-	s->starts[0] = 0;
-	s->nr_lines = 1;
-	for (size_t i = 0; i < size; i++)
-		if (text[i] == '\n') {
-			text[i] = '\0';
-			s->starts[s->nr_lines++] = i + 1;
+	/*
+	 * objdump's index_file(): a line ends at "\n", "\n\r", "\r" or
+	 * "\r\n"; a last line without an end is no line.  Lines are shown up
+	 * to their first '\n', '\r' or NUL (print_line()).
+	 */
+	size_t nr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t start = 0;
+
+		nr = 0;
+		for (size_t i = 0; i < size; i++) {
+			if (text[i] == '\n' || text[i] == '\r') {
+				if (i + 1 < size && text[i + 1] == (text[i] == '\n' ? '\r' : '\n'))
+					i++;
+			} else {
+				continue;
+			}
+			if (pass)
+				s->starts[nr] = start;
+			nr++;
+			start = i + 1;
 		}
+		if (pass)
+			break;
+		if (nr > RP_ANNOTATE_MAX_SOURCE_LINES) {
+			free(text);
+			return NULL;
+		}
+		s->starts = malloc((nr ? nr : 1) * sizeof(*s->starts));
+		if (!s->starts) {
+			free(text);
+			return NULL;
+		}
+	}
+	s->nr_lines = nr;
 	s->text = text;
 	return s;
 }
@@ -311,8 +330,194 @@ static int ann_pad(uint64_t addr)
 struct ann_line {
 	struct rp_insn insn;
 	const char *file; /* source position, NULL: none */
-	uint32_t line;
+	uint32_t line, discr;
+	const char *fn; /* objdump's "NAME():" line for the function there, NULL: none */
 };
+
+/*
+ * perf's reading of objdump -l -S's output (util/annotate.c,
+ * symbol__disassemble(), symbol__parse_objdump_line(),
+ * annotation_line__print()): every line is trimmed (isspace at both ends)
+ * and its tabs expanded to the next multiple of 8 columns; a line
+ * "/FILE:N..." (an absolute path, no ':' in it, then digits) is not
+ * printed but sets the number of the next line to N; every other line,
+ * instructions too, takes the current number and adds one.  A blank line
+ * prints no number.
+ */
+struct ann_objdump {
+	FILE *out;
+	int width; /* perf's addr_fmt_width: the last instruction's hex digits */
+	long nr;   /* perf's line_nr */
+};
+
+static void ann_od_text(struct ann_objdump *o, const char *s, size_t n)
+{
+	size_t i, col = 0;
+
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n && s[0] == '/') {
+		for (i = 1; i < n && s[i] != ':'; i++)
+			;
+		if (i > 1 && i + 1 < n && isdigit((unsigned char)s[i + 1])) {
+			long v = 0;
+
+			/* atoi(): digits up to the first other byte */
+			for (i++; i < n && isdigit((unsigned char)s[i]) && v < 100000000; i++)
+				v = v * 10 + (s[i] - '0');
+			o->nr = v;
+			return;
+		}
+	}
+	if (!n) {
+		fprintf(o->out, "%9s:\n", "");
+		o->nr++;
+		return;
+	}
+	fprintf(o->out, "%9s: %-*ld ", "", o->width, o->nr);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\t') {
+			do {
+				fputc(' ', o->out);
+			} while (++col % 8);
+			continue;
+		}
+		fputc(s[i], o->out);
+		col++;
+	}
+	fputc('\n', o->out);
+	o->nr++;
+}
+
+static void ann_od_str(struct ann_objdump *o, const char *s)
+{
+	ann_od_text(o, s, strlen(s));
+}
+
+/* objdump -S's state of one source file (binutils 2.40 objdump.c,
+ * struct print_file_list: max_printed, last_line), for one function:
+ * perf runs objdump once per function. */
+struct ann_od_file {
+	const char *path;
+	const struct ann_source *src; /* NULL: objdump cannot open it */
+	uint32_t max_printed, last_line;
+};
+
+/*
+ * objdump -l -S's show_line() before the instruction of lines[i]: the
+ * function's name the first time a line is known, the "FILE:LINE" (and
+ * " (discriminator N)") line when the line or discriminator changed,
+ * then (with the source) the file's lines from the last one shown, or
+ * up to SHOW_PRECEDING_CONTEXT_LINES (5) before, to this one.
+ */
+struct ann_od_state {
+	struct ann_od_file files[RP_ANNOTATE_MAX_FN_FILES];
+	size_t nr_files;
+	int fn_shown;
+	const char *prev_fn;
+	int64_t prev_line; /* -1: none, as after a new function name */
+	uint32_t prev_discr;
+};
+
+static void ann_od_show_line(struct rp_annotate *a, struct ann_objdump *o,
+			     struct ann_od_state *st, const struct ann_line *l, const char *fn)
+{
+	char buf[4200];
+
+	if (!l->file && !l->fn)
+		return;
+	if (l->fn)
+		fn = l->fn;
+	if (!st->fn_shown || strcmp(fn, st->prev_fn)) {
+		ann_od_str(o, fn);
+		st->fn_shown = 1;
+		st->prev_fn = fn;
+		st->prev_line = -1;
+	}
+	if (!l->file)
+		return; /* bfd named the function from the symbol table alone */
+	if (l->line && ((int64_t)l->line != st->prev_line || l->discr != st->prev_discr)) {
+		if (l->discr)
+			snprintf(buf, sizeof(buf), "%s:%" PRIu32 " (discriminator %" PRIu32 ")",
+				 l->file, l->line, l->discr);
+		else
+			snprintf(buf, sizeof(buf), "%s:%" PRIu32, l->file, l->line);
+		ann_od_str(o, buf);
+	}
+	if (!a->opts.no_source && l->line) {
+		struct ann_od_file *f = NULL;
+
+		for (size_t i = 0; i < st->nr_files && !f; i++)
+			if (!strcmp(st->files[i].path, l->file))
+				f = &st->files[i];
+		if (!f && st->nr_files < RP_ANNOTATE_MAX_FN_FILES) {
+			f = &st->files[st->nr_files++];
+			*f = (struct ann_od_file){ l->file, ann_source(a, l->file), 0, 0 };
+		}
+		if (f && f->src && l->line != f->last_line) {
+			uint32_t from = l->line - 5;
+
+			if (from >= l->line)
+				from = 1;
+			if (f->max_printed >= from)
+				from = f->max_printed < l->line ? f->max_printed + 1 : l->line;
+			for (uint32_t n = from; n <= l->line && n - 1 < f->src->nr_lines; n++) {
+				const char *t = f->src->text + f->src->starts[n - 1];
+
+				ann_od_text(o, t, strcspn(t, "\n\r"));
+			}
+			if (f->max_printed < l->line)
+				f->max_printed = l->line;
+			f->last_line = l->line;
+		}
+	}
+	if (l->line)
+		st->prev_line = l->line;
+	st->prev_discr = l->discr;
+}
+
+/*
+ * objdump -l's line naming a function (show_line()): the name demangled
+ * with its parameters ("NAME(ARGS):", demangling gives the parentheses),
+ * else "NAME():".  Interned in a->fn_names; *out valid until the output
+ * is destroyed.  0 or RP_ERR_NOMEM.
+ */
+static int ann_fn_line(struct rp_annotate *a, const char *name, int plain, const char **out)
+{
+	char *dem = NULL;
+	int err = plain ? 0 : rp_demangle_params(name, &dem);
+
+	if (err < 0)
+		return err;
+	size_t n = strlen(dem ? dem : name);
+	char *line = rp_arena_alloc(&a->fn_names, n + 4);
+	if (!line) {
+		free(dem);
+		return RP_ERR_NOMEM;
+	}
+	snprintf(line, n + 4, "%s%s", dem ? dem : name, dem ? ":" : "():");
+	free(dem);
+	*out = line;
+	return 0;
+}
+
+/* A symbol of t starting at off (the first of them), or NULL. */
+static const struct rp_symbol *ann_sym_at(const struct rp_dso_symtab *t, uint64_t off)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nr && t->syms[lo].start == off ? &t->syms[lo] : NULL;
+}
 
 static void ann_skipped(struct rp_annotate *a, const struct ann_hist *h, const char *why)
 {
@@ -331,6 +536,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 	const char *why = NULL;
 	struct ann_line *lines = NULL;
 	size_t nr = 0, alloc = 0, pos = 0;
+	struct rp_hashmap renamed = RP_HASHMAP_INIT; /* objdump's naming state */
+	struct ann_od_state *ods = NULL;
 	int ret = 0;
 
 	if (!t || !t->elf_path || !t->addr_is_offset) {
@@ -352,6 +559,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		return 0;
 	}
 	struct ann_namer namer = { symbols, h->dso, &code };
+	const char *prev_fname = NULL, *prev_fn = NULL;
+	int prev_plain = 0;
 	for (;;) {
 		if (nr == alloc) {
 			size_t n = alloc ? alloc * 2 : 64;
@@ -366,17 +575,53 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 		}
 		if (rp_disasm_next(d, &code, &pos, &lines[nr].insn, ann_name, &namer) <= 0)
 			break;
-		lines[nr].file = NULL;
-		lines[nr].line = 0;
-		if (!a->opts.no_source) {
+		{
 			/* back to the DSO's space: the function's own offset */
 			uint64_t off = sym->start + (lines[nr].insn.addr - code.vaddr);
-			const char *file;
-			uint32_t line;
+			int r = rp_symbols_objdump_line(symbols, h->dso, off, &lines[nr].file,
+							&lines[nr].line, &lines[nr].discr);
 
-			if (rp_symbols_srcline(symbols, h->dso, off, &file, &line) == 1) {
-				lines[nr].file = file;
-				lines[nr].line = line;
+			const char *fname = NULL;
+			int plain = 1;
+
+			if (r < 0) {
+				ret = r;
+				goto out;
+			}
+			lines[nr].fn = NULL;
+			r = rp_symbols_objdump_fn(symbols, h->dso, off, &renamed, &fname, &plain);
+			if (r < 0) {
+				ret = r;
+				goto out;
+			}
+			if (!lines[nr].file) {
+				/* no DWARF line: bfd's find_nearest_line still
+				 * names a function symbol at or before it in its
+				 * section (what addr2line answers "FILE:?" or
+				 * "??:?" for), from the static symbols objdump
+				 * passes it (none in a stripped file: addr2line
+				 * falls back to the dynamic ones, objdump not) */
+				uint64_t shown;
+				const struct rp_symbol *fs;
+
+				if (code.has_symtab &&
+				    rp_symbols_addr_in_func(symbols, h->dso, off, &shown, NULL) == 1 &&
+				    (fs = rp_symbols_find(symbols, h->dso, off)) && fs->name)
+					fname = fs->name, plain = 1;
+				else
+					fname = NULL;
+			}
+			/* DWARF's names are stable pointers: one line per run of them */
+			if (fname && fname == prev_fname && plain == prev_plain) {
+				lines[nr].fn = prev_fn;
+			} else if (fname) {
+				if ((r = ann_fn_line(a, fname, plain, &lines[nr].fn)) < 0) {
+					ret = r;
+					goto out;
+				}
+				prev_fname = fname;
+				prev_plain = plain;
+				prev_fn = lines[nr].fn;
 			}
 		}
 		nr++;
@@ -403,12 +648,23 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 
 	char tmp[24];
 	int width = snprintf(tmp, sizeof(tmp), "%" PRIx64, lines[nr - 1].insn.addr);
-	fprintf(a->out, "%9s:\n%9s: %-*s %016" PRIx64 " <%s>:\n", "", "", width, "", code.vaddr,
-		sym->name ? sym->name : "");
+	/* objdump's preamble: its blank line, "FILE:     file format ..."
+	 * (perf skips the lines holding "FILE:"), the section's and the
+	 * symbol's lines */
+	struct ann_objdump od = { a->out, width, 0 };
+	char buf[1200];
+	ann_od_str(&od, "");
+	ann_od_str(&od, "");
+	ods = calloc(1, sizeof(*ods));
+	if (!ods) {
+		ret = RP_ERR_NOMEM;
+		goto out;
+	}
 
-	size_t ai = 0;
-	const char *prev_file = NULL;
-	uint32_t prev_line = 0;
+	const char *fallback;
+	if ((ret = ann_fn_line(a, sym->name ? sym->name : "", 1, &fallback)) < 0)
+		goto out;
+	size_t ai = 0, cur_sect = 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct rp_insn *in = &lines[i].insn;
 		uint64_t off = in->addr - code.vaddr;
@@ -424,29 +680,39 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 			period += h->v[ai].period;
 			ai++;
 		}
-		if (lines[i].file &&
-		    (lines[i].line != prev_line || !prev_file || strcmp(lines[i].file, prev_file))) {
-			const struct ann_source *src = ann_source(a, lines[i].file);
+		/* objdump's lines before each section it disassembles, and
+		 * before each symbol that starts in it (the function's own
+		 * name first; the names are its own choice: docs/annotate.md) */
+		size_t sect = 0;
+		while (sect < code.nr_sects &&
+		       (in->addr < code.sects[sect].lo || in->addr >= code.sects[sect].hi))
+			sect++;
+		const struct rp_symbol *at = NULL;
+		if (i == 0) {
+			at = sym;
+		} else {
+			uint64_t doff;
 
-			if (src && lines[i].line && lines[i].line <= src->nr_lines) {
-				/* objdump's source line, trimmed as perf trims it */
-				const char *st = src->text + src->starts[lines[i].line - 1];
-				size_t n;
-
-				while (*st == ' ' || *st == '\t')
-					st++;
-				n = strlen(st);
-				while (n && (st[n - 1] == ' ' || st[n - 1] == '\t' || st[n - 1] == '\r'))
-					n--;
-				fprintf(a->out, "%9s: %-*" PRIu32 " %.*s\n", "", width, lines[i].line,
-					(int)n, st);
-			}
-			else
-				fprintf(a->out, "%9s: %-*" PRIu32 " %s:%" PRIu32 "\n", "", width,
-					lines[i].line, lines[i].file, lines[i].line);
-			prev_file = lines[i].file;
-			prev_line = lines[i].line;
+			if (rp_code_offset(&code, in->addr, &doff) == 0)
+				at = ann_sym_at(t, doff);
 		}
+		if (i == 0 || sect != cur_sect) {
+			ann_od_str(&od, "");
+			snprintf(buf, sizeof(buf), "Disassembly of section %s:",
+				 sect < code.nr_sects ? code.sects[sect].name : "");
+			ann_od_str(&od, buf);
+		}
+		if (at || i == 0 || sect != cur_sect) {
+			/* "ADDR <NAME>:", printed whole (ann_od_text() would
+			 * leave it as it is but for its length) */
+			ann_od_str(&od, "");
+			fprintf(a->out, "%9s: %-*ld %0*" PRIx64 " <%s>:\n", "", od.width, od.nr,
+				code.is64 ? 16 : 8, in->addr, at && at->name ? at->name : "");
+			od.nr++;
+		}
+		cur_sect = sect;
+		ann_od_show_line(a, &od, ods, &lines[i], fallback);
+		od.nr++; /* the instruction's own line */
 		if (a->opts.show_nr_samples)
 			fprintf(a->out, " %7" PRIu64 " : ", samples);
 		else
@@ -456,6 +722,8 @@ static int ann_print(struct rp_annotate *a, struct ann_hist *h)
 			in->text);
 	}
 out:
+	free(ods);
+	rp_hashmap_release(&renamed);
 	free(lines);
 	rp_disasm_free(d);
 	rp_code_release(&code);
@@ -504,6 +772,7 @@ static void ann_destroy(void *state)
 	}
 	rp_hashmap_release(&a->sources);
 	rp_disasm_lib_free(a->disasm);
+	rp_arena_release(&a->fn_names);
 	free(a);
 }
 

@@ -94,6 +94,8 @@ int rp_code_read(struct rp_code *code, const char *path, uint64_t off, uint64_t 
 		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
 
+		if (scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			code->has_symtab = 1;
 		if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
 			continue;
@@ -108,8 +110,15 @@ int rp_code_read(struct rp_code *code, const char *path, uint64_t off, uint64_t 
 			continue;
 		if (code->nr_sects == RP_CODE_MAX_EXEC_SECTIONS)
 			continue;
-		code->sects[code->nr_sects++] = (struct rp_code_sect){
-			sh.sh_addr, sh.sh_addr + size, (int64_t)(sh.sh_offset - sh.sh_addr) };
+		struct rp_code_sect *cs = &code->sects[code->nr_sects++];
+		size_t shstrndx;
+		const char *name;
+
+		*cs = (struct rp_code_sect){ sh.sh_addr, sh.sh_addr + size,
+					     (int64_t)(sh.sh_offset - sh.sh_addr), "" };
+		if (elf_getshdrstrndx(elf, &shstrndx) == 0 &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			snprintf(cs->name, sizeof(cs->name), "%s", name);
 		if (!found && off >= sh.sh_offset && off - sh.sh_offset < size) {
 			code->vaddr = sh.sh_addr + (off - sh.sh_offset);
 			found = 1;

@@ -24,10 +24,12 @@ struct rp_code {
 	struct rp_code_sect {
 		uint64_t lo, hi;
 		int64_t delta;
+		char name[64]; /* the section's name, cut ("" unknown) */
 	} *sects;
 	size_t nr_sects;
 	unsigned machine;   /* ELF e_machine */
 	int is64;           /* ELFCLASS64 */
+	int has_symtab;     /* the file has a SHT_SYMTAB section (objdump's static symbols) */
 };
 
 /*

@@ -682,17 +682,74 @@ int rp_symbols_inlines(struct rp_symbols *s, struct rp_dso *dso, const struct rp
 	return (int)node->nr;
 }
 
-const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err)
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line,
+			   uint32_t *discr, int *err)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 	int lineno = 0;
+	unsigned int d = 0;
 
 	*line = 0;
 	*err = 0;
+	if (discr)
+		*discr = 0;
 	if (!rp_symtab_dwarf(t) || !dwarf_addrdie(t->dwarf, vaddr, &cu) ||
 	    !(l = dwarf_getsrc_die(&cu, vaddr)) || dwarf_lineno(l, &lineno) != 0)
 		return NULL;
 	*line = lineno > 0 ? (uint32_t)lineno : 0;
+	if (discr && dwarf_linediscriminator(l, &d) == 0)
+		*discr = d;
 	return rp_line_file(t->dwarf, &t->line_files, &cu, l, err);
+}
+
+int rp_symbols_objdump_fn(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			  struct rp_hashmap *renamed, const char **name, int *plain)
+{
+	*name = NULL;
+	*plain = 0;
+	if (!s || !dso)
+		return 0;
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
+	uint64_t vaddr;
+	Dwarf_Die cu, die;
+	int err = 0;
+
+	if (!t || !t->dwarf_path || rp_symtab_vaddr(t, addr, &vaddr) < 0 || !rp_symtab_dwarf(t) ||
+	    !dwarf_addrdie(t->dwarf, vaddr, &cu))
+		return 0;
+	struct rp_cu_index *x = cu_index(t, &cu, &err);
+
+	if (!x)
+		return err;
+	uint32_t i = innermost(x, vaddr);
+
+	if (i == UINT32_MAX || !dwarf_offdie(t->dwarf, x->v[i].die, &die))
+		return 0;
+	if (!name_is_linkage(&cu) && !has_linkage_name(&die)) {
+		/* binutils' naming of a function without linkage name
+		 * (parse_chain()), its state kept per objdump run */
+		uint64_t off = x->v[i].die;
+		const char *kept = rp_hashmap_get(renamed, off);
+
+		if (kept) {
+			*name = kept == looked_up_marker ? NULL : kept;
+		} else {
+			uint64_t start = 0;
+
+			*name = a2l_symbol(t, dwarf_getelf(t->dwarf), vaddr, &start, &err);
+			if (err)
+				return err;
+			kept = *name && starts_at(&die, start) ? *name : looked_up_marker;
+			if (rp_hashmap_put(renamed, off, (void *)kept) < 0)
+				return RP_ERR_NOMEM;
+		}
+		if (*name)
+			return 1; /* a symbol's name, mangled or not */
+	}
+	*name = die_name(&die);
+	/* bfd takes DW_AT_name for the linkage name in the languages that
+	 * do not mangle (name_is_linkage()) and where DWARF gives none */
+	*plain = name_is_linkage(&cu) || !has_linkage_name(&die);
+	return *name ? 1 : 0;
 }

@@ -45,7 +45,7 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 		e = &unknown_line;
 		if (t->srclines.nr < RP_SYMBOLS_MAX_INLINE_ADDRS &&
 		    rp_symtab_vaddr(t, addr, &vaddr) == 0)
-			path = rp_symtab_line(t, vaddr, &lineno, &err);
+			path = rp_symtab_line(t, vaddr, &lineno, NULL, &err);
 		if (err) {
 			s->error = err;
 			return err;
@@ -73,6 +73,28 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 	*file = e->file;
 	*line = e->line;
 	return 1;
+}
+
+int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    const char **file, uint32_t *line, uint32_t *discr)
+{
+	*file = NULL;
+	*line = 0;
+	*discr = 0;
+	if (!s || !dso)
+		return 0;
+	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
+	uint64_t vaddr;
+	int err = 0;
+
+	if (!t || !t->dwarf_path || rp_symtab_vaddr(t, addr, &vaddr) < 0)
+		return 0;
+	*file = rp_symtab_line(t, vaddr, line, discr, &err);
+	if (err) {
+		s->error = err;
+		return err;
+	}
+	return *file ? 1 : 0;
 }
 
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found)

@@ -12,6 +12,7 @@
 
 struct rp_symbols;
 struct rp_dso;
+struct rp_hashmap;
 
 /*
  * What perf 6.1 makes of addr (dso's address space, as al.addr) where
@@ -39,5 +40,29 @@ int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t a
  */
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found);
 int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
+
+/*
+ * The line binutils' objdump -l shows for addr (dso's address space, as
+ * al.addr): *file (the path as addr2line prints it, valid while the
+ * resolver lives), *line and *discr (the row's DWARF discriminator, 0:
+ * none).  Uncached and outside perf's A2L_FAIL_LIMIT count (perf
+ * annotate's objdump is no addr2line).  Returns 1, 0 when DWARF knows no
+ * line there, or a negative rp_err.
+ */
+int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			    const char **file, uint32_t *line, uint32_t *discr);
+
+/*
+ * The innermost function (inlined ones too) DWARF places addr (dso's
+ * address space) in, as objdump -l names it: *name its linkage name
+ * (mangled, valid while the resolver lives) or its DW_AT_name (*plain
+ * 1).  A function without linkage name in a language that mangles is
+ * named as addr2line names it (rp_symbols_inlines()), with renamed (DIE
+ * offset -> name; the caller's, released by it) as binutils' state: one
+ * per objdump run.  Returns 1, 0 when DWARF names none there, or a
+ * negative rp_err.
+ */
+int rp_symbols_objdump_fn(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			  struct rp_hashmap *renamed, const char **name, int *plain);
 
 #endif

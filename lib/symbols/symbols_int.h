@@ -172,7 +172,8 @@ struct rp_dso_symtab {
  * t's DWARF line table; NULL when unknown (lib/symbols/inline.c).  *err:
  * 0, or a negative rp_err.
  */
-const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line, int *err);
+const char *rp_symtab_line(struct rp_dso_symtab *t, uint64_t vaddr, uint32_t *line,
+			   uint32_t *discr, int *err);
 
 /* Frees t's inline lookup state (lib/symbols/inline.c). */
 void rp_symtab_inline_release(struct rp_dso_symtab *t);
@@ -297,6 +298,9 @@ int rp_symtab_demangle(struct rp_dso_symtab *t, size_t i);
  * when name is not mangled.  Returns 0 or RP_ERR_NOMEM (*out NULL).
  */
 int rp_demangle(const char *name, char **out);
+/* name demangled as objdump -C does (parameter lists, const, ...; no
+ * OCaml); the same contract as rp_demangle(). */
+int rp_demangle_params(const char *name, char **out);
 
 /* Loaders: each fills b; returns the number of symbols (>= 0) or a
  * negative rp_err.  A source that cannot be read (missing, unreadable,

@@ -165,10 +165,10 @@ static void demangle_append(const char *piece, size_t n, void *opaque)
  * 1 (demangled into *d), 0 (not that language's name) or RP_ERR_NOMEM.
  */
 static int demangle_with(int (*fn)(const char *, int, demangle_callbackref, void *),
-			 const char *name, struct rp_demangled *d)
+			 const char *name, int options, struct rp_demangled *d)
 {
 	memset(d, 0, sizeof(*d));
-	if (!fn(name, DMGL_NO_OPTS, demangle_append, d)) {
+	if (!fn(name, options, demangle_append, d)) {
 		free(d->p);
 		d->p = NULL;
 		return 0;
@@ -184,7 +184,7 @@ static int demangle_with(int (*fn)(const char *, int, demangle_callbackref, void
 }
 #endif
 
-int rp_demangle(const char *name, char **out)
+static int demangle_opts(const char *name, int options, int ocaml, char **out)
 {
 	*out = NULL;
 #ifdef RP_HAVE_LIBIBERTY
@@ -196,18 +196,37 @@ int rp_demangle(const char *name, char **out)
 	 * perf prints for them too.  The same two, by their callbacks.
 	 */
 	struct rp_demangled d;
-	int ret = demangle_with(rust_demangle_callback, name, &d);
+	int ret = demangle_with(rust_demangle_callback, name, options, &d);
 
 	if (!ret)
-		ret = demangle_with(cplus_demangle_v3_callback, name, &d);
+		ret = demangle_with(cplus_demangle_v3_callback, name, options, &d);
 	if (ret < 0)
 		return ret;
 	if (ret) {
 		*out = d.p;
 		return 0;
 	}
+#else
+	(void)options;
 #endif
-	return demangle_ocaml(name, out);
+	return ocaml ? demangle_ocaml(name, out) : 0;
+}
+
+int rp_demangle(const char *name, char **out)
+{
+	return demangle_opts(name, DMGL_NO_OPTS, 1, out);
+}
+
+int rp_demangle_params(const char *name, char **out)
+{
+	*out = NULL;
+#ifdef RP_HAVE_LIBIBERTY
+	/* objdump -C's bfd_demangle(): cplus_demangle(DMGL_ANSI | DMGL_PARAMS) */
+	return demangle_opts(name, DMGL_ANSI | DMGL_PARAMS, 0, out);
+#else
+	(void)name;
+	return 0;
+#endif
 }
 
 /*

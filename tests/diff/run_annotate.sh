@@ -12,8 +12,12 @@
 # the same instruction addresses with the same percentages or sample
 # counts, the same instruction text but for the spellings that
 # docs/annotate.md lists (normalised in annotate_agree.py, each stated).
-# Then a C++ recording (tests/workload/annot_cxx.cc): template names in
-# branch targets, a notrack jmp of a jump table.
+# Every line is compared: objdump -l -S's preamble, function names,
+# FILE:LINE lines and source context as perf numbers them; for fib, the
+# whole text byte for byte.  Then a C++ recording
+# (tests/workload/annot_cxx.cc): template names in branch targets, a
+# notrack jmp of a jump table, objdump's function lines with their
+# parameters.
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
@@ -39,7 +43,9 @@ rp_compile_workload || exit 1
 record_workload one -e cpu-clock -F 2000 -- -t 400
 record_workload two -e cpu-clock,task-clock -F 1000 -- -t 300
 
-compare() { # TAG PERF-ARGS...  (readperf gets the same arguments)
+compare() { # [--insns-only] TAG PERF-ARGS...  (readperf gets the same arguments)
+	local only=
+	case $1 in --insns-only | --whole) only=$1 && shift ;; esac
 	local tag=$1
 	shift
 	if ! perf annotate --stdio "$@" >"$tag.perf.txt" 2>"$tag.perf.err"; then
@@ -52,7 +58,7 @@ compare() { # TAG PERF-ARGS...  (readperf gets the same arguments)
 		fail "$tag: readperf annotate $* failed"
 		return
 	fi
-	if python3 "$agree" "$tag.perf.txt" "$tag.rp.txt" >"$tag.agree.txt"; then
+	if python3 "$agree" $only "$tag.perf.txt" "$tag.rp.txt" >"$tag.agree.txt"; then
 		echo "ok $tag: $(tail -1 "$tag.agree.txt")"
 	else
 		fail "$tag: readperf annotate $* differs from perf:"
@@ -75,6 +81,46 @@ for rec in one two; do
 		[ $n -eq 1 ] && compare "$rec.n$n" -i "$rec.data" -n -s "$sym"
 	done <<<"$syms"
 done
+
+# fib (recursion, no data, no libc): every line byte for byte, objdump's
+# source context before "{" numbered from its FILE:LINE line as perf does
+for rec in one two; do
+	compare --whole "$rec.fib" -i "$rec.data" -s fib
+	grep -q ': 6 *fib():$' "$rec.fib.perf.txt" ||
+		fail "$rec.fib: perf printed no fib(): line (the case is not tested)"
+done
+
+# objdump's reading of source files, on a program written here: a
+# function inlined from a header, comments that perf takes for FILE:LINE
+# lines ("// x:7"), tabs inside lines; then, the binary built, the files
+# rewritten with CR, LF CR and CR LF line ends, a NUL, a line cut short by
+# a CR and a header whose last line has no end (objdump shows up to the
+# first CR, LF or NUL, and never an unended last line)
+printf '#define N 1000\nstatic inline int sq(int x)\n{\n\treturn x * x;\t/* sq:1 */\n}\n' >edge.h
+{
+	printf '#include "edge.h"\nvolatile long sink;\n'
+	for i in 1 2 3 4 5 6 7 8; do printf '// x:7 looks like a FILE:LINE line\t(%s)\n' "$i"; done
+	printf '__attribute__((noinline)) long work(int n)\n{\n\tlong s = 0;\t\t// acc\n'
+	printf '\tfor (int i = 0; i < n; i++)   \n\t\ts += sq(i) %% 7 ? sq(i + 1) : i;\n\treturn s;\n}\n'
+	printf 'int main(int argc, char **argv)\n{\n\tlong t = 0;\n\t(void)argv;\n'
+	printf '\tfor (int k = 0; k < 3000; k++)\n\t\tt += work(argc * 20000 + k);\n\tsink = t;\n\treturn 0;\n}\n'
+} >edge.c
+if "${CC:-cc}" -O2 -g -o edge edge.c 2>edge.err &&
+	perf record -q -e cpu-clock -F 2000 -o edge.data -- ./edge >edge.out 2>&1; then
+	python3 - <<'PY' || fail "edge: cannot rewrite the sources"
+d = open('edge.c', 'rb').read()
+d = d.replace(b'\n', b'\r', 3).replace(b'(2)\n', b'(2)\r\n').replace(b'(3)\n', b'(3)\n\r')
+d = d.replace(b'// acc', b'// a\rcc').replace(b'(4)', b'(\x004)')
+open('edge.c', 'wb').write(d)
+open('edge.h', 'wb').write(b'#define N 1000\r\nstatic inline int sq(int x)\n{\n\treturn x * x;')
+PY
+	compare --whole edge -i edge.data -s work
+	grep -q ': [0-9]* *sq():$' edge.perf.txt ||
+		fail "edge: perf shows no sq() line (the inlined header function is not tested)"
+else
+	cat edge.err edge.out >&2 2>/dev/null
+	fail "edge: cannot build or record the program"
+fi
 
 # readperf's FILE SYM operands read as perf annotate's -i FILE -s SYM
 sym=$(sed -n 's/.*<\([a-z_]*\)>:$/\1/p' one.s1.rp.txt | head -1)
