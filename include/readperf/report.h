@@ -244,6 +244,16 @@ struct rp_report_opts {
 	 * RP_ERR_INVAL.
 	 */
 	const char *ignore_callees;
+	/*
+	 * perf's --hierarchy: a level per sort key (comm, then dso, then
+	 * sym, ...), each entry's figures the sums of the rows below it,
+	 * the siblings of each level ordered by their own figures, indented
+	 * by their depth; call graphs under the last level.  No Children
+	 * column (perf turns --children off; its default still chooses the
+	 * graphs' caller order).  With field_order, rp_report_new() returns
+	 * RP_ERR_INVAL, as perf refuses -F with --hierarchy.
+	 */
+	int hierarchy;
 };
 
 struct rp_report;

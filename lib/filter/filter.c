@@ -24,6 +24,7 @@
 
 #include "common/error_int.h"
 #include "common/opts.h"
+#include "filter/filter_int.h"
 
 /* Entries of each verdict cache (a power of two). */
 #define RP_FILTER_CACHE 64u
@@ -795,4 +796,9 @@ const char *rp_filter_single(const struct rp_filter *f, enum rp_filter_list whic
 const char *rp_filter_time_str(const struct rp_filter *f)
 {
 	return f ? f->time_str : NULL;
+}
+
+int rp_filter_has_entry(const struct rp_filter *filter)
+{
+	return filter && filter->entry;
 }

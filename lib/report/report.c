@@ -34,6 +34,7 @@
 #include "common/opts.h"
 #include "common/strbuf.h"
 #include "common/strpool.h"
+#include "filter/filter_int.h"
 #include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
 #include "machine/machine_int.h"
@@ -313,6 +314,7 @@ struct rp_report {
 	int input_ordered; /* the entries are in the input tree's order */
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
+	int hierarchy;               /* perf's --hierarchy */
 	/* perf's mispredict cell keeps the text of the last row it printed
 	 * for a branch neither predicted nor mispredicted (a static in
 	 * sort.c). */
@@ -855,6 +857,12 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		return RP_ERR_INVAL;
 	if (o.nr_keys > RP_REPORT_MAX_KEYS)
 		return RP_ERR_INVAL;
+	/* perf: "--hierarchy and --fields options cannot be used together" */
+	if (o.hierarchy && o.field_order)
+		return RP_ERR_INVAL;
+	/* not implemented: perf filters level by level there */
+	if (o.hierarchy && (o.symbol_filter || (o.exclude_other && o.parent_pattern)))
+		return RP_ERR_UNSUPPORTED;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return RP_ERR_NOMEM;
@@ -922,7 +930,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->want_srcline = (r->need & ((1ull << RP_SORT_SRCLINE) | (1ull << RP_SORT_SRCFILE) |
 				      (1ull << RP_SORT_SRCLINE_FROM) | (1ull << RP_SORT_SRCLINE_TO))) != 0;
 	/* perf turns the children view off in branch and memory mode. */
-	r->children = o.children && r->mode == RP_MODE_NORMAL;
+	r->children = o.children && r->mode == RP_MODE_NORMAL && !o.hierarchy;
+	r->hierarchy = o.hierarchy;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
 		r->graph_mode = RP_CALL_GRAPH_GRAPH;
@@ -1090,6 +1099,10 @@ int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filte
 {
 	if (!report)
 		return RP_ERR_INVAL;
+	/* perf's hierarchy keeps the rows these filters hide in the sums of
+	 * the levels above them; the report has no entry for them. */
+	if (report->hierarchy && rp_filter_has_entry(filter))
+		return RP_ERR_UNSUPPORTED;
 	if (rp_key_singles_set(&report->singles, filter) ||
 	    rp_dup_or_null(&report->time_str, rp_filter_time_str(filter)))
 		return RP_ERR_NOMEM;
@@ -3948,6 +3961,344 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 	return rp_key_width((enum rp_sort_key)dim, w);
 }
 
+/* ---- --hierarchy (perf's hierarchy mode) --------------------------------- */
+
+/*
+ * perf's hierarchy mode (util/hist.c hierarchy_insert_entry(),
+ * hists__hierarchy_output_resort(); ui/stdio/hist.c
+ * hist_entry__hierarchy_fprintf(), hists__fprintf_hierarchy_headers()):
+ * an entry per level, a level per sort key; an entry above the last level
+ * is a copy of the first row that made it, with the sums of the rows
+ * below it; siblings are ordered as rows are (their figures, then the
+ * sort keys); each level is indented by 3 more columns.
+ */
+#define RP_HIER_INDENT 3
+/* perf prints its dotted lines from a string of 207 dots, "%.*s": no
+ * more (measured: a 1268-character C++ symbol) */
+#define RP_HIER_DOTS 207
+
+struct rp_hnode {
+	struct rp_hist_entry *e;
+	struct rp_hnode *kids;
+	size_t nr_kids;
+};
+
+struct rp_hier {
+	struct rp_report *r;
+	const struct rp_sorting *st;
+	enum rp_sort_key levels[RP_MAX_DIMS];
+	size_t nr_levels;
+	struct rp_hist_entry **leaves;
+	struct rp_hist_entry **made; /* the copies, freed after the write */
+	size_t nr_made;
+	uint32_t nr_shown; /* the group's events shown (1: alone) */
+};
+
+static int rp_hier_leaf_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
+	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
+	const struct rp_hier *hr = ctx;
+	int c;
+
+	for (size_t l = 0; l < hr->nr_levels; l++)
+		if ((c = rp_cmp_key_collapse(hr->r, hr->levels[l], a, b)))
+			return c;
+	return 0;
+}
+
+static int rp_hier_node_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct rp_hnode *a = pa, *b = pb;
+
+	return rp_entry_order(&a->e, &b->e, ctx);
+}
+
+static void rp_hier_free(struct rp_hnode *kids, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		rp_hier_free(kids[i].kids, kids[i].nr_kids);
+	free(kids);
+}
+
+/* The entries of `level` over leaves [lo, hi), all equal on the levels
+ * above; their own levels below. */
+static int rp_hier_build(struct rp_hier *hr, size_t level, size_t lo, size_t hi,
+			 struct rp_hnode **out, size_t *nr_out)
+{
+	struct rp_hnode *kids = calloc(hi - lo, sizeof(*kids));
+	size_t nr = 0;
+	int rc = 0;
+
+	if (!kids)
+		return RP_ERR_NOMEM;
+	for (size_t i = lo; i < hi && !rc;) {
+		size_t j = i + 1;
+		struct rp_hnode *n = &kids[nr++];
+
+		while (j < hi) {
+			int same = 1;
+
+			for (size_t l = 0; same && l <= level; l++)
+				same = !rp_cmp_key_collapse(hr->r, hr->levels[l], hr->leaves[i],
+							    hr->leaves[j]);
+			if (!same)
+				break;
+			j++;
+		}
+		if (level + 1 == hr->nr_levels && j == i + 1) {
+			n->e = hr->leaves[i];
+		} else {
+			struct rp_hist_entry *e = malloc(sizeof(*e));
+
+			if (!e) {
+				rc = RP_ERR_NOMEM;
+				break;
+			}
+			hr->made[hr->nr_made++] = e;
+			*e = *hr->leaves[i];
+			e->pairs = NULL;
+			e->period = e->nr_samples = e->acc_period = e->acc_samples = 0;
+			e->period_sys = e->period_us = e->period_guest_sys = e->period_guest_us = 0;
+			/* rows of the last level that perf's collapse merges
+			 * (its input tree kept them apart: docs/report.md, "sym
+			 * without dso") merge their call graphs too */
+			e->chain = NULL;
+			for (size_t k = i; level + 1 == hr->nr_levels && k < j && !rc; k++)
+				rc = rp_entry_merge(hr->r, e, hr->leaves[k]);
+			for (size_t k = i; level + 1 < hr->nr_levels && k < j; k++) {
+				const struct rp_hist_entry *x = hr->leaves[k];
+
+				e->period += x->period;
+				e->nr_samples += x->nr_samples;
+				e->period_sys += x->period_sys;
+				e->period_us += x->period_us;
+				e->period_guest_sys += x->period_guest_sys;
+				e->period_guest_us += x->period_guest_us;
+			}
+			/* the members' figures (perf links them level by level) */
+			if (hr->nr_shown > 1 && !(e->pairs = rp_pairs_new(hr->r, hr->nr_shown)))
+				rc = RP_ERR_NOMEM;
+			for (size_t k = i; e->pairs && k < j; k++) {
+				const struct rp_hist_entry *x = hr->leaves[k];
+
+				for (uint32_t m = 0; x->pairs && m + 1 < hr->nr_shown; m++) {
+					struct rp_pair *d = &e->pairs[m];
+					const struct rp_pair *f = &x->pairs[m];
+
+					d->period += f->period;
+					d->nr_samples += f->nr_samples;
+					d->period_sys += f->period_sys;
+					d->period_us += f->period_us;
+					d->period_guest_sys += f->period_guest_sys;
+					d->period_guest_us += f->period_guest_us;
+				}
+			}
+			n->e = e;
+		}
+		if (level + 1 < hr->nr_levels)
+			rc = rp_hier_build(hr, level + 1, i, j, &n->kids, &n->nr_kids);
+		i = j;
+	}
+	if (!rc)
+		qsort_r(kids, nr, sizeof(*kids), rp_hier_node_order, (void *)hr->st);
+	*out = kids;
+	*nr_out = nr;
+	return rc;
+}
+
+struct rp_hier_print {
+	struct rp_hier *hr;
+	size_t idx;
+	const struct rp_key_widths *w;
+	struct rp_cgraph_params *cg;
+	uint64_t total;
+	int graph;
+	FILE *out;
+	struct rp_strbuf *b;
+	size_t overhead_width; /* perf's hists__overhead_width() */
+};
+
+static float rp_hier_percent(const struct rp_hier_print *p, const struct rp_hist_entry *e)
+{
+	return p->total ? (float)((double)e->period * 100.0 / (double)p->total) : 0.0f;
+}
+
+static int rp_hier_print(struct rp_hier_print *p, const struct rp_hnode *kids, size_t nr,
+			 size_t depth)
+{
+	struct rp_report *r = p->hr->r;
+	const char *sep = r->field_sep;
+	size_t nr_levels = p->hr->nr_levels;
+	struct rp_strbuf *b = p->b;
+	int rc = 0;
+
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const struct rp_hnode *n = &kids[i];
+		enum rp_sort_key key = p->hr->levels[depth];
+		size_t nr_hpp = 0, start;
+
+		if (rp_hier_percent(p, n->e) < (float)r->percent_limit)
+			continue;
+		b->len = 0;
+		rc = rp_strbuf_printf(b, "%*s", (int)(depth * RP_HIER_INDENT), "");
+		for (size_t k = 0; !rc && k < r->nr_cols; k++) {
+			int dim = r->cols[k];
+
+			if (!rp_dim_is_hpp(dim))
+				continue;
+			rc = rp_strbuf_printf(b, "%s", sep ? (nr_hpp ? sep : "") : "  ");
+			nr_hpp++;
+			if (!rc)
+				rc = rp_format_hpp(r, p->idx, p->hr->nr_shown, dim, n->e, 0, b);
+		}
+		if (!rc && !sep)
+			rc = rp_strbuf_printf(b, "%*s", (int)((nr_levels - 1) * RP_HIER_INDENT), "");
+		if (!rc)
+			rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
+		start = b->len;
+		/* perf prints the key as the last column (a symbol is not
+		 * padded), without its leading blanks */
+		if (!rc)
+			rc = rp_format_key(r, key, n->e, rp_key_width(key, p->w), 1, b);
+		if (rc)
+			return rc;
+		size_t lead = start;
+
+		while (lead < b->len && b->p[lead] == ' ')
+			lead++;
+		fwrite(b->p, 1, start, p->out);
+		fwrite(b->p + lead, 1, b->len - lead, p->out);
+		fputc('\n', p->out);
+		if (depth + 1 == nr_levels) {
+			if (p->graph && n->e->chain) {
+				p->cg->parent_samples = n->e->period;
+				rc = p->cg->mode == RP_CGRAPH_FLAT || p->cg->mode == RP_CGRAPH_FOLDED
+					     ? rp_ctree_fprint_flat(p->out, n->e->chain, p->cg)
+					     : rp_ctree_fprint_graph(p->out, n->e->chain, p->cg);
+			}
+			continue;
+		}
+		/* perf's "no entry" line: no entry below is shown (the
+		 * largest is below the limit) */
+		if (!n->nr_kids || rp_hier_percent(p, n->kids[0].e) < (float)r->percent_limit) {
+			if (!sep)
+				fprintf(p->out, "%*s",
+					(int)((nr_levels + depth) * RP_HIER_INDENT), "");
+			fprintf(p->out, "%*sno entry >= %.2f%%\n", (int)p->overhead_width + 4, "",
+				r->percent_limit);
+		}
+		rc = rp_hier_print(p, n->kids, n->nr_kids, depth + 1);
+	}
+	return rc;
+}
+
+/* The column header and rows of one event's section in hierarchy mode. */
+static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown, FILE *out,
+			      struct rp_strbuf *b, const struct rp_key_widths *w,
+			      const struct rp_sorting *st, struct rp_cgraph_params *cg, int graph)
+{
+	struct rp_hists *h = &r->hists[idx];
+	const char *sep = r->field_sep;
+	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown };
+	struct rp_hnode *top = NULL;
+	size_t nr_top = 0, nr_leaves = 0, header_width = 0, overhead_width = 0, nr_hpp = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		if (rp_dim_is_hpp(dim) || dim == RP_SORT_IPC_NULL || dim == RP_SORT_IPC_LBR ||
+		    rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
+			continue;
+		hr.levels[hr.nr_levels++] = (enum rp_sort_key)dim;
+	}
+
+	/* The header: hpp names right-aligned, then the levels' names joined
+	 * by " / "; the dots of the hpp columns, then of the widest level
+	 * at its indentation (or of the names). */
+	fputs("# ", out);
+	if (!sep && hr.nr_levels)
+		fprintf(out, "%*s", (int)((hr.nr_levels - 1) * RP_HIER_INDENT), "");
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		if (!rp_dim_is_hpp(dim))
+			continue;
+		fprintf(out, "%*s%s", rp_col_width(dim, w, nr_shown), rp_key_header((enum rp_sort_key)dim),
+			sep ? sep : "  ");
+	}
+	for (size_t l = 0; l < hr.nr_levels; l++) {
+		const char *hdr = rp_key_header(hr.levels[l]);
+		size_t len;
+
+		while (*hdr == ' ')
+			hdr++;
+		len = strlen(hdr);
+		while (len && hdr[len - 1] == ' ')
+			len--;
+		header_width += (size_t)fprintf(out, "%s%.*s", l ? " / " : "", (int)len, hdr);
+	}
+	for (size_t l = 0; l < hr.nr_levels; l++) {
+		size_t lw = l * RP_HIER_INDENT + (size_t)rp_key_width(hr.levels[l], w);
+
+		if (lw > header_width)
+			header_width = lw;
+	}
+	fputs("\n# ", out);
+	if (!sep && hr.nr_levels)
+		for (size_t d = 0; d < (hr.nr_levels - 1) * RP_HIER_INDENT; d++)
+			fputc(d < RP_HIER_DOTS ? '.' : ' ', out);
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		if (!rp_dim_is_hpp(dim))
+			continue;
+		if (nr_hpp++) {
+			fputs(sep ? sep : "..", out);
+			overhead_width += 2;
+		}
+		int cw = rp_col_width(dim, w, nr_shown);
+
+		for (int d = 0; d < cw && d < RP_HIER_DOTS; d++)
+			fputc('.', out);
+		overhead_width += (size_t)cw;
+	}
+	fputs(sep ? sep : "  ", out);
+	for (size_t d = header_width < RP_HIER_DOTS ? header_width : RP_HIER_DOTS; d > 0; d--)
+		fputc('.', out);
+	fputs("\n#\n", out);
+	if (!hr.nr_levels)
+		return 0;
+
+	hr.leaves = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*hr.leaves));
+	hr.made = malloc((h->nr_entries ? h->nr_entries : 1) * hr.nr_levels * sizeof(*hr.made));
+	if (!hr.leaves || !hr.made) {
+		rc = RP_ERR_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->nr_entries; i++)
+		if (!rp_entry_hidden(r, h->entries[i]))
+			hr.leaves[nr_leaves++] = h->entries[i];
+	/* stable for leaves that tie: the entries' order */
+	qsort_r(hr.leaves, nr_leaves, sizeof(*hr.leaves), rp_hier_leaf_order, &hr);
+	rc = rp_hier_build(&hr, 0, 0, nr_leaves, &top, &nr_top);
+	if (!rc) {
+		struct rp_hier_print p = { .hr = &hr, .idx = idx, .w = w, .cg = cg,
+					   .total = rp_shown_total(r, h), .graph = graph, .out = out,
+					   .b = b, .overhead_width = overhead_width };
+
+		rc = rp_hier_print(&p, top, nr_top, 0);
+	}
+out:
+	rp_hier_free(top, nr_top);
+	for (size_t i = 0; hr.made && i < hr.nr_made; i++)
+		free(hr.made[i]);
+	free(hr.made);
+	free(hr.leaves);
+	return rc;
+}
+
 /*
  * Writes the section of hists `idx`: alone, or, when it leads a group in
  * the group view, with its members' figures beside its own.
@@ -4059,6 +4410,13 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
 	cg.skip_first = r->sort_sym_first;
+
+	if (r->hierarchy) {
+		rc = rp_write_hierarchy(r, idx, nr_shown, out, b, &w, &st, &cg, graph);
+		if (!rc)
+			fputs("\n\n", out);
+		return rc;
+	}
 
 	/* The column header (perf's hists__fprintf_headers): hpp names
 	 * right-aligned, keys left-aligned, in their widths. */
@@ -4323,6 +4681,10 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	int branch = o->branch_mode > 0 ||
 		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
 
+	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy &&
+	    (o->symbol_filter || (o->exclude_other && o->parent_pattern)))
+		return rp_error_set(err, rc, "--hierarchy with --symbol-filter or -x is not "
+					     "implemented");
 	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
 		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
 					     "(was perf record run without -d?)");
@@ -4332,6 +4694,8 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	if (rc == RP_ERR_UNSUPPORTED)
 		return rp_error_set(err, rc, "selected --sort parent, but no callchain data "
 					     "(was perf record run without -g?)");
+	if (rc == RP_ERR_INVAL && o->hierarchy && o->field_order)
+		return rp_error_set(err, rc, "--hierarchy and -F (--fields) cannot be used together");
 	if (rc == RP_ERR_INVAL && o->mem_mode && branch)
 		return rp_error_set(err, rc, "branch and mem mode incompatible (the file has "
 					     "branch stacks: add --no-branch-stack)");
@@ -4374,8 +4738,11 @@ static int rp_report_output_create(void **state, const struct rp_output_env *env
 		free(o);
 		return rp_report_refused(rc, &ro, env->session, err);
 	}
-	if (rp_report_set_filter(o->report, env->filter) < 0) {
+	if ((rc = rp_report_set_filter(o->report, env->filter)) < 0) {
 		rp_report_output_destroy(o);
+		if (rc == RP_ERR_UNSUPPORTED)
+			return rp_error_set(err, rc, "--hierarchy with --comms, --pid, --tid, "
+						     "--dsos or --symbols is not implemented");
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
 	*state = o;
