@@ -3978,9 +3978,12 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 #define RP_HIER_DOTS 207
 
 struct rp_hnode {
-	struct rp_hist_entry *e;
-	struct rp_hnode *kids;
-	size_t nr_kids;
+	struct rp_hist_entry *e;         /* a copy (nodes[] of rp_hier's) */
+	const struct rp_hist_entry *first; /* the first row under it */
+	struct rp_hnode **kids;
+	size_t nr_kids, alloc_kids;
+	struct rp_rbinc tree;            /* perf's hroot_in: node i is kids[i] */
+	int own_chain;                   /* e->chain is the node's, not first's */
 };
 
 struct rp_hier {
@@ -3988,122 +3991,150 @@ struct rp_hier {
 	const struct rp_sorting *st;
 	enum rp_sort_key levels[RP_MAX_DIMS];
 	size_t nr_levels;
-	struct rp_hist_entry **leaves;
-	struct rp_hist_entry **made; /* the copies, freed after the write */
-	size_t nr_made;
+	struct rp_hnode *nodes; /* every node; nodes[0] is the root */
+	struct rp_hist_entry *copies;
+	size_t nr_nodes;
 	uint32_t nr_shown; /* the group's events shown (1: alone) */
 };
 
-static int rp_hier_leaf_order(const void *pa, const void *pb, void *ctx)
-{
-	const struct rp_hist_entry *a = *(const struct rp_hist_entry *const *)pa;
-	const struct rp_hist_entry *b = *(const struct rp_hist_entry *const *)pb;
-	const struct rp_hier *hr = ctx;
-	int c;
+struct rp_hier_cmp {
+	const struct rp_report *r;
+	enum rp_sort_key key;
+};
 
-	for (size_t l = 0; l < hr->nr_levels; l++)
-		if ((c = rp_cmp_key_collapse(hr->r, hr->levels[l], a, b)))
-			return c;
-	return 0;
+/* perf's hierarchy_insert_entry() descent: the level's collapse of the
+ * node's entry against the row (a positive value goes left). */
+static int rp_hier_tree_cmp(void *ctx, const void *node, const void *key)
+{
+	const struct rp_hier_cmp *c = ctx;
+
+	return rp_cmp_key_collapse(c->r, c->key, ((const struct rp_hnode *)node)->e, key);
 }
 
 static int rp_hier_node_order(const void *pa, const void *pb, void *ctx)
 {
-	const struct rp_hnode *a = pa, *b = pb;
+	const struct rp_hnode *a = *(const struct rp_hnode *const *)pa;
+	const struct rp_hnode *b = *(const struct rp_hnode *const *)pb;
 
 	return rp_entry_order(&a->e, &b->e, ctx);
 }
 
-static void rp_hier_free(struct rp_hnode *kids, size_t nr)
+static void rp_hier_release(struct rp_hier *hr)
 {
-	for (size_t i = 0; i < nr; i++)
-		rp_hier_free(kids[i].kids, kids[i].nr_kids);
-	free(kids);
+	for (size_t i = 0; hr->nodes && i < hr->nr_nodes; i++) {
+		free(hr->nodes[i].kids);
+		rp_rbinc_release(&hr->nodes[i].tree);
+	}
+	free(hr->nodes);
+	free(hr->copies);
 }
 
-/* The entries of `level` over leaves [lo, hi), all equal on the levels
- * above; their own levels below. */
-static int rp_hier_build(struct rp_hier *hr, size_t level, size_t lo, size_t hi,
-			 struct rp_hnode **out, size_t *nr_out)
+/* Adds row x's figures (and its members') to node n's copy. */
+static void rp_hier_add(const struct rp_hier *hr, struct rp_hnode *n, const struct rp_hist_entry *x)
 {
-	struct rp_hnode *kids = calloc(hi - lo, sizeof(*kids));
-	size_t nr = 0;
+	struct rp_hist_entry *e = n->e;
+
+	e->period += x->period;
+	e->nr_samples += x->nr_samples;
+	e->period_sys += x->period_sys;
+	e->period_us += x->period_us;
+	e->period_guest_sys += x->period_guest_sys;
+	e->period_guest_us += x->period_guest_us;
+	for (uint32_t m = 0; e->pairs && x->pairs && m + 1 < hr->nr_shown; m++) {
+		struct rp_pair *d = &e->pairs[m];
+		const struct rp_pair *f = &x->pairs[m];
+
+		d->period += f->period;
+		d->nr_samples += f->nr_samples;
+		d->period_sys += f->period_sys;
+		d->period_us += f->period_us;
+		d->period_guest_sys += f->period_guest_sys;
+		d->period_guest_us += f->period_guest_us;
+	}
+}
+
+/* Row x into the levels below node n, level `level` first, as perf's
+ * hierarchy_insert_entry() walks them. */
+static int rp_hier_insert(struct rp_hier *hr, struct rp_hnode *n, size_t level,
+			  const struct rp_hist_entry *x)
+{
+	struct rp_hier_cmp c = { hr->r, hr->levels[level] };
+	size_t where[2];
+	int last = level + 1 == hr->nr_levels, rc;
+	size_t i = rp_rbinc_find(&n->tree, (void *const *)n->kids, x, rp_hier_tree_cmp, &c, where);
+	struct rp_hnode *k;
+
+	if (i != (size_t)-1) {
+		k = n->kids[i];
+		if (last) {
+			/* perf's callchain_merge() into the entry it found */
+			if (!k->own_chain) {
+				k->e->chain = NULL;
+				k->e->period = k->e->nr_samples = 0;
+				k->e->period_sys = k->e->period_us = 0;
+				k->e->period_guest_sys = k->e->period_guest_us = 0;
+				k->own_chain = 1;
+				if ((rc = rp_entry_merge(hr->r, k->e, (void *)k->first)))
+					return rc;
+			}
+			struct rp_pair *pairs = k->e->pairs;
+
+			k->e->pairs = NULL; /* rp_hier_add() sums them */
+			rc = rp_entry_merge(hr->r, k->e, (void *)x);
+			k->e->pairs = pairs;
+			k->e->period -= x->period;
+			k->e->nr_samples -= x->nr_samples;
+			k->e->period_sys -= x->period_sys;
+			k->e->period_us -= x->period_us;
+			k->e->period_guest_sys -= x->period_guest_sys;
+			k->e->period_guest_us -= x->period_guest_us;
+			if (rc)
+				return rc;
+		}
+		rp_hier_add(hr, k, x);
+	} else {
+		if (n->nr_kids == n->alloc_kids) {
+			size_t na = n->alloc_kids ? 2 * n->alloc_kids : 4;
+			struct rp_hnode **nk = realloc(n->kids, na * sizeof(*nk));
+
+			if (!nk)
+				return RP_ERR_NOMEM;
+			n->kids = nk;
+			n->alloc_kids = na;
+		}
+		k = &hr->nodes[hr->nr_nodes];
+		k->e = &hr->copies[hr->nr_nodes++];
+		*k->e = *x;
+		k->first = x;
+		k->e->pairs = NULL;
+		k->e->period = k->e->nr_samples = k->e->acc_period = k->e->acc_samples = 0;
+		k->e->period_sys = k->e->period_us = 0;
+		k->e->period_guest_sys = k->e->period_guest_us = 0;
+		if (!last)
+			k->e->chain = NULL;
+		if (hr->nr_shown > 1 && !(k->e->pairs = rp_pairs_new(hr->r, hr->nr_shown)))
+			return RP_ERR_NOMEM;
+		n->kids[n->nr_kids++] = k;
+		if ((rc = rp_rbinc_add(&n->tree, where)))
+			return rc;
+		rp_hier_add(hr, k, x);
+	}
+	return last ? 0 : rp_hier_insert(hr, k, level + 1, x);
+}
+
+/* Each node's children in perf's output order: its collapsed tree's
+ * order inserted into the output tree (hierarchy_insert_output_entry()). */
+static int rp_hier_order(struct rp_hier *hr, struct rp_hnode *n)
+{
 	int rc = 0;
 
-	if (!kids)
-		return RP_ERR_NOMEM;
-	for (size_t i = lo; i < hi && !rc;) {
-		size_t j = i + 1;
-		struct rp_hnode *n = &kids[nr++];
-
-		while (j < hi) {
-			int same = 1;
-
-			for (size_t l = 0; same && l <= level; l++)
-				same = !rp_cmp_key_collapse(hr->r, hr->levels[l], hr->leaves[i],
-							    hr->leaves[j]);
-			if (!same)
-				break;
-			j++;
-		}
-		if (level + 1 == hr->nr_levels && j == i + 1) {
-			n->e = hr->leaves[i];
-		} else {
-			struct rp_hist_entry *e = malloc(sizeof(*e));
-
-			if (!e) {
-				rc = RP_ERR_NOMEM;
-				break;
-			}
-			hr->made[hr->nr_made++] = e;
-			*e = *hr->leaves[i];
-			e->pairs = NULL;
-			e->period = e->nr_samples = e->acc_period = e->acc_samples = 0;
-			e->period_sys = e->period_us = e->period_guest_sys = e->period_guest_us = 0;
-			/* rows of the last level that perf's collapse merges
-			 * (its input tree kept them apart: docs/report.md, "sym
-			 * without dso") merge their call graphs too */
-			e->chain = NULL;
-			for (size_t k = i; level + 1 == hr->nr_levels && k < j && !rc; k++)
-				rc = rp_entry_merge(hr->r, e, hr->leaves[k]);
-			for (size_t k = i; level + 1 < hr->nr_levels && k < j; k++) {
-				const struct rp_hist_entry *x = hr->leaves[k];
-
-				e->period += x->period;
-				e->nr_samples += x->nr_samples;
-				e->period_sys += x->period_sys;
-				e->period_us += x->period_us;
-				e->period_guest_sys += x->period_guest_sys;
-				e->period_guest_us += x->period_guest_us;
-			}
-			/* the members' figures (perf links them level by level) */
-			if (hr->nr_shown > 1 && !(e->pairs = rp_pairs_new(hr->r, hr->nr_shown)))
-				rc = RP_ERR_NOMEM;
-			for (size_t k = i; e->pairs && k < j; k++) {
-				const struct rp_hist_entry *x = hr->leaves[k];
-
-				for (uint32_t m = 0; x->pairs && m + 1 < hr->nr_shown; m++) {
-					struct rp_pair *d = &e->pairs[m];
-					const struct rp_pair *f = &x->pairs[m];
-
-					d->period += f->period;
-					d->nr_samples += f->nr_samples;
-					d->period_sys += f->period_sys;
-					d->period_us += f->period_us;
-					d->period_guest_sys += f->period_guest_sys;
-					d->period_guest_us += f->period_guest_us;
-				}
-			}
-			n->e = e;
-		}
-		if (level + 1 < hr->nr_levels)
-			rc = rp_hier_build(hr, level + 1, i, j, &n->kids, &n->nr_kids);
-		i = j;
-	}
-	if (!rc)
-		qsort_r(kids, nr, sizeof(*kids), rp_hier_node_order, (void *)hr->st);
-	*out = kids;
-	*nr_out = nr;
+	if (!n->nr_kids)
+		return 0;
+	if ((rc = rp_rbinc_order(&n->tree, (void **)n->kids)) ||
+	    (rc = rp_rbsort((void **)n->kids, n->nr_kids, rp_hier_node_order, (void *)hr->st)))
+		return rc;
+	for (size_t i = 0; !rc && i < n->nr_kids; i++)
+		rc = rp_hier_order(hr, n->kids[i]);
 	return rc;
 }
 
@@ -4124,7 +4155,7 @@ static float rp_hier_percent(const struct rp_hier_print *p, const struct rp_hist
 	return p->total ? (float)((double)e->period * 100.0 / (double)p->total) : 0.0f;
 }
 
-static int rp_hier_print(struct rp_hier_print *p, const struct rp_hnode *kids, size_t nr,
+static int rp_hier_print(struct rp_hier_print *p, struct rp_hnode *const *kids, size_t nr,
 			 size_t depth)
 {
 	struct rp_report *r = p->hr->r;
@@ -4134,7 +4165,7 @@ static int rp_hier_print(struct rp_hier_print *p, const struct rp_hnode *kids, s
 	int rc = 0;
 
 	for (size_t i = 0; i < nr && !rc; i++) {
-		const struct rp_hnode *n = &kids[i];
+		const struct rp_hnode *n = kids[i];
 		enum rp_sort_key key = p->hr->levels[depth];
 		size_t nr_hpp = 0, start;
 
@@ -4181,7 +4212,7 @@ static int rp_hier_print(struct rp_hier_print *p, const struct rp_hnode *kids, s
 		}
 		/* perf's "no entry" line: no entry below is shown (the
 		 * largest is below the limit) */
-		if (!n->nr_kids || rp_hier_percent(p, n->kids[0].e) < (float)r->percent_limit) {
+		if (!n->nr_kids || rp_hier_percent(p, n->kids[0]->e) < (float)r->percent_limit) {
 			if (!sep)
 				fprintf(p->out, "%*s",
 					(int)((nr_levels + depth) * RP_HIER_INDENT), "");
@@ -4201,8 +4232,7 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 	struct rp_hists *h = &r->hists[idx];
 	const char *sep = r->field_sep;
 	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown };
-	struct rp_hnode *top = NULL;
-	size_t nr_top = 0, nr_leaves = 0, header_width = 0, overhead_width = 0, nr_hpp = 0;
+	size_t header_width = 0, overhead_width = 0, nr_hpp = 0;
 	int rc = 0;
 
 	for (size_t k = 0; k < r->nr_cols; k++) {
@@ -4271,31 +4301,34 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 	if (!hr.nr_levels)
 		return 0;
 
-	hr.leaves = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*hr.leaves));
-	hr.made = malloc((h->nr_entries ? h->nr_entries : 1) * hr.nr_levels * sizeof(*hr.made));
-	if (!hr.leaves || !hr.made) {
+	/* the root and at most a node per row and level */
+	size_t cap = h->nr_entries * hr.nr_levels + 1;
+
+	hr.nodes = calloc(cap, sizeof(*hr.nodes));
+	hr.copies = calloc(cap, sizeof(*hr.copies));
+	if (!hr.nodes || !hr.copies) {
 		rc = RP_ERR_NOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < h->nr_entries; i++)
+	hr.nr_nodes = 1;
+	for (size_t i = 0; i < cap; i++)
+		rp_rbinc_init(&hr.nodes[i].tree);
+	/* the rows in perf's input tree order, level by level into the
+	 * levels' trees (perf's hierarchy collapse) */
+	for (size_t i = 0; !rc && i < h->nr_entries; i++)
 		if (!rp_entry_hidden(r, h->entries[i]))
-			hr.leaves[nr_leaves++] = h->entries[i];
-	/* stable for leaves that tie: the entries' order */
-	qsort_r(hr.leaves, nr_leaves, sizeof(*hr.leaves), rp_hier_leaf_order, &hr);
-	rc = rp_hier_build(&hr, 0, 0, nr_leaves, &top, &nr_top);
+			rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
+	if (!rc)
+		rc = rp_hier_order(&hr, &hr.nodes[0]);
 	if (!rc) {
 		struct rp_hier_print p = { .hr = &hr, .idx = idx, .w = w, .cg = cg,
 					   .total = rp_shown_total(r, h), .graph = graph, .out = out,
 					   .b = b, .overhead_width = overhead_width };
 
-		rc = rp_hier_print(&p, top, nr_top, 0);
+		rc = rp_hier_print(&p, hr.nodes[0].kids, hr.nodes[0].nr_kids, 0);
 	}
 out:
-	rp_hier_free(top, nr_top);
-	for (size_t i = 0; hr.made && i < hr.nr_made; i++)
-		free(hr.made[i]);
-	free(hr.made);
-	free(hr.leaves);
+	rp_hier_release(&hr);
 	return rc;
 }
 
@@ -4377,7 +4410,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 
 	for (size_t j = 0; j < r->nr_keys; j++)
 		comm_key |= r->keys[j] == RP_SORT_COMM;
-	if (!rc && comm_key) {
+	/* perf's hierarchy mode has a collapse of its own, level by level
+	 * from the input tree (rp_write_hierarchy()) */
+	if (!rc && comm_key && !r->hierarchy) {
 		/* With a key that is no total order, perf's collapse merges
 		 * entries its input tree kept apart, when it meets them. */
 		if (r->nontotal)
@@ -4387,7 +4422,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			rc = rp_rbsort((void **)h->entries, h->nr_entries,
 				       rp_entry_collapse_order, &st);
 	}
-	if (!rc)
+	if (!rc && !r->hierarchy)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	if (rc)
 		return rc;
