@@ -798,7 +798,10 @@ const char *rp_filter_time_str(const struct rp_filter *f)
 	return f ? f->time_str : NULL;
 }
 
-int rp_filter_has_entry(const struct rp_filter *filter)
+unsigned rp_filter_entry_types(const struct rp_filter *filter)
 {
-	return filter && filter->entry;
+	if (!filter)
+		return 0;
+	return (filter->comms.set || filter->pids.set || filter->tids.set ? RP_FILTERED_THREAD : 0) |
+	       (filter->dsos.set ? RP_FILTERED_DSO : 0) | (filter->syms.set ? RP_FILTERED_SYMBOL : 0);
 }

@@ -5,8 +5,9 @@
 
 #include <readperf/filter.h>
 
-/* 1 when some entry filter (--comms, --pid, --tid, --dsos, --symbols) is
- * set; 0 for none or a NULL filter. */
-int rp_filter_has_entry(const struct rp_filter *filter);
+/* The entry filters set, as RP_FILTERED_* bits: THREAD for --comms,
+ * --pid or --tid, DSO for --dsos, SYMBOL for --symbols; 0 for a NULL
+ * filter. */
+unsigned rp_filter_entry_types(const struct rp_filter *filter);
 
 #endif

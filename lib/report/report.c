@@ -315,6 +315,7 @@ struct rp_report {
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
 	int hierarchy;               /* perf's --hierarchy */
+	unsigned hier_filters;       /* the entry filters set (RP_FILTERED_*), in hierarchy */
 	/* perf's mispredict cell keeps the text of the last row it printed
 	 * for a branch neither predicted nor mispredicted (a static in
 	 * sort.c). */
@@ -1099,10 +1100,13 @@ int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filte
 {
 	if (!report)
 		return RP_ERR_INVAL;
-	/* perf's hierarchy keeps the rows these filters hide in the sums of
-	 * the levels above them; the report has no entry for them. */
-	if (report->hierarchy && rp_filter_has_entry(filter))
+	/* perf's hierarchy filters level by level (rp_hier_filter()); with
+	 * --percentage relative its total is then that of the shown top
+	 * level's sums, hidden rows included: not implemented. */
+	if (report->hierarchy && report->relative && rp_filter_entry_types(filter))
 		return RP_ERR_UNSUPPORTED;
+	if (report->hierarchy)
+		report->hier_filters = rp_filter_entry_types(filter);
 	if (rp_key_singles_set(&report->singles, filter) ||
 	    rp_dup_or_null(&report->time_str, rp_filter_time_str(filter)))
 		return RP_ERR_NOMEM;
@@ -3979,6 +3983,7 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 
 struct rp_hnode {
 	struct rp_hist_entry *e;         /* a copy (nodes[] of rp_hier's) */
+	struct rp_hnode *parent;         /* NULL on the first level */
 	const struct rp_hist_entry *first; /* the first row under it */
 	struct rp_hnode **kids;
 	size_t nr_kids, alloc_kids;
@@ -4053,6 +4058,36 @@ static void rp_hier_add(const struct rp_hier *hr, struct rp_hnode *n, const stru
 	}
 }
 
+/*
+ * perf's hist_entry__check_and_remove_filter() for a new entry k of a
+ * level whose key is `key`, for each entry filter set: an entry of the
+ * filter's own key (comm, pid or tid for --comms, --pid, --tid; dso; sym)
+ * keeps its first row's mark and, when unmarked, unmarks every entry
+ * above it; any other entry is marked on the first level and takes its
+ * parent's mark below.  The sums keep the marked rows.
+ */
+static void rp_hier_filter(const struct rp_hier *hr, struct rp_hnode *k, enum rp_sort_key key)
+{
+	static const unsigned types[] = { RP_FILTERED_THREAD, RP_FILTERED_DSO, RP_FILTERED_SYMBOL };
+
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		unsigned bit = types[t];
+		int own = bit == RP_FILTERED_THREAD ? key == RP_SORT_COMM || key == RP_SORT_PID ||
+							      key == RP_SORT_TID
+			  : bit == RP_FILTERED_DSO  ? key == RP_SORT_DSO
+						    : key == RP_SORT_SYM;
+
+		if (!(hr->r->hier_filters & bit))
+			continue;
+		if (own) {
+			for (struct rp_hnode *a = k->parent; a && !(k->e->filtered & bit); a = a->parent)
+				a->e->filtered &= ~bit;
+		} else {
+			k->e->filtered |= k->parent ? k->parent->e->filtered & bit : bit;
+		}
+	}
+}
+
 /* Row x into the levels below node n, level `level` first, as perf's
  * hierarchy_insert_entry() walks them. */
 static int rp_hier_insert(struct rp_hier *hr, struct rp_hnode *n, size_t level,
@@ -4117,6 +4152,8 @@ static int rp_hier_insert(struct rp_hier *hr, struct rp_hnode *n, size_t level,
 		n->kids[n->nr_kids++] = k;
 		if ((rc = rp_rbinc_add(&n->tree, where)))
 			return rc;
+		k->parent = n == &hr->nodes[0] ? NULL : n;
+		rp_hier_filter(hr, k, hr->levels[level]);
 		rp_hier_add(hr, k, x);
 	}
 	return last ? 0 : rp_hier_insert(hr, k, level + 1, x);
@@ -4169,8 +4206,12 @@ static int rp_hier_print(struct rp_hier_print *p, struct rp_hnode *const *kids, 
 		enum rp_sort_key key = p->hr->levels[depth];
 		size_t nr_hpp = 0, start;
 
-		if (rp_hier_percent(p, n->e) < (float)r->percent_limit)
+		/* perf walks every entry (HMD_FORCE_CHILD): one not shown
+		 * still has its levels below looked at */
+		if (n->e->filtered || rp_hier_percent(p, n->e) < (float)r->percent_limit) {
+			rc = rp_hier_print(p, n->kids, n->nr_kids, depth + 1);
 			continue;
+		}
 		b->len = 0;
 		rc = rp_strbuf_printf(b, "%*s", (int)(depth * RP_HIER_INDENT), "");
 		for (size_t k = 0; !rc && k < r->nr_cols; k++) {
@@ -4210,9 +4251,14 @@ static int rp_hier_print(struct rp_hier_print *p, struct rp_hnode *const *kids, 
 			}
 			continue;
 		}
-		/* perf's "no entry" line: no entry below is shown (the
-		 * largest is below the limit) */
-		if (!n->nr_kids || rp_hier_percent(p, n->kids[0]->e) < (float)r->percent_limit) {
+		/* perf's "no entry" line (hist_entry__has_hierarchy_children()):
+		 * the first entry below that no filter hides is below the
+		 * limit, or there is none */
+		size_t f = 0;
+
+		while (f < n->nr_kids && n->kids[f]->e->filtered)
+			f++;
+		if (f == n->nr_kids || rp_hier_percent(p, n->kids[f]->e) < (float)r->percent_limit) {
 			if (!sep)
 				fprintf(p->out, "%*s",
 					(int)((nr_levels + depth) * RP_HIER_INDENT), "");
@@ -4233,15 +4279,58 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 	const char *sep = r->field_sep;
 	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown };
 	size_t header_width = 0, overhead_width = 0, nr_hpp = 0;
+	struct rp_key_widths fw;
 	int rc = 0;
 
 	for (size_t k = 0; k < r->nr_cols; k++) {
 		int dim = r->cols[k];
 
-		if (rp_dim_is_hpp(dim) || dim == RP_SORT_IPC_NULL || dim == RP_SORT_IPC_LBR ||
-		    rp_key_elided(&r->singles, r->cols, r->nr_cols, dim))
+		/* perf keeps the level of a column a filter elides */
+		if (rp_dim_is_hpp(dim) || dim == RP_SORT_IPC_NULL || dim == RP_SORT_IPC_LBR)
 			continue;
 		hr.levels[hr.nr_levels++] = (enum rp_sort_key)dim;
+	}
+
+	/* the root and at most a node per row and level */
+	size_t cap = h->nr_entries * hr.nr_levels + 1;
+
+	hr.nodes = calloc(cap, sizeof(*hr.nodes));
+	hr.copies = calloc(cap, sizeof(*hr.copies));
+	if (!hr.nodes || !hr.copies) {
+		rc = RP_ERR_NOMEM;
+		goto out;
+	}
+	hr.nr_nodes = 1;
+	for (size_t i = 0; i < cap; i++)
+		rp_rbinc_init(&hr.nodes[i].tree);
+	/* the rows in perf's input tree order, level by level into the
+	 * levels' trees (perf's hierarchy collapse) */
+	for (size_t i = 0; !rc && hr.nr_levels && i < h->nr_entries; i++)
+		rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
+	if (!rc)
+		rc = rp_hier_order(&hr, &hr.nodes[0]);
+	if (rc)
+		goto out;
+	/* perf takes the widths over the entries of every level that no
+	 * filter hides (copies of their first rows): with filters, rows
+	 * hidden below a shown entry count through it */
+	if (r->hier_filters) {
+		struct rp_hists shown;
+		size_t nr = 0;
+
+		memset(&shown, 0, sizeof(shown));
+		shown.entries = malloc(hr.nr_nodes * sizeof(*shown.entries));
+		if (!shown.entries) {
+			rc = RP_ERR_NOMEM;
+			goto out;
+		}
+		for (size_t i = 1; i < hr.nr_nodes; i++)
+			if (!hr.nodes[i].e->filtered)
+				shown.entries[nr++] = hr.nodes[i].e;
+		shown.nr_entries = nr;
+		rp_calc_widths(r, &shown, &fw);
+		free(shown.entries);
+		w = &fw;
 	}
 
 	/* The header: hpp names right-aligned, then the levels' names joined
@@ -4298,29 +4387,7 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 	for (size_t d = header_width < RP_HIER_DOTS ? header_width : RP_HIER_DOTS; d > 0; d--)
 		fputc('.', out);
 	fputs("\n#\n", out);
-	if (!hr.nr_levels)
-		return 0;
-
-	/* the root and at most a node per row and level */
-	size_t cap = h->nr_entries * hr.nr_levels + 1;
-
-	hr.nodes = calloc(cap, sizeof(*hr.nodes));
-	hr.copies = calloc(cap, sizeof(*hr.copies));
-	if (!hr.nodes || !hr.copies) {
-		rc = RP_ERR_NOMEM;
-		goto out;
-	}
-	hr.nr_nodes = 1;
-	for (size_t i = 0; i < cap; i++)
-		rp_rbinc_init(&hr.nodes[i].tree);
-	/* the rows in perf's input tree order, level by level into the
-	 * levels' trees (perf's hierarchy collapse) */
-	for (size_t i = 0; !rc && i < h->nr_entries; i++)
-		if (!rp_entry_hidden(r, h->entries[i]))
-			rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
-	if (!rc)
-		rc = rp_hier_order(&hr, &hr.nodes[0]);
-	if (!rc) {
+	if (hr.nr_levels) {
 		struct rp_hier_print p = { .hr = &hr, .idx = idx, .w = w, .cg = cg,
 					   .total = rp_shown_total(r, h), .graph = graph, .out = out,
 					   .b = b, .overhead_width = overhead_width };
@@ -4776,8 +4843,9 @@ static int rp_report_output_create(void **state, const struct rp_output_env *env
 	if ((rc = rp_report_set_filter(o->report, env->filter)) < 0) {
 		rp_report_output_destroy(o);
 		if (rc == RP_ERR_UNSUPPORTED)
-			return rp_error_set(err, rc, "--hierarchy with --comms, --pid, --tid, "
-						     "--dsos or --symbols is not implemented");
+			return rp_error_set(err, rc, "--hierarchy and --percentage relative with "
+						     "--comms, --pid, --tid, --dsos or --symbols is not "
+						     "implemented");
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
 	*state = o;

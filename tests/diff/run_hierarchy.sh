@@ -14,7 +14,8 @@
 # and orders, -n, --show-total-period, --show-cpu-utilization, -t SEP,
 # --percent-limit (the "no entry" lines), several sort lists (one key,
 # two, four, pid, cpu, parent), the group view and --no-group, a
-# tracepoint file's trace key; sort lists with sym but no dso on
+# tracepoint file's trace key; --comms, --dsos and --symbols (perf
+# filters level by level); sort lists with sym but no dso on
 # `rp-mkdata two-dso` (perf's level trees keep rows of one key apart);
 # branch mode's default keys on a file of tests/tools/rp-gen-lbrmem.c;
 # and that -F is refused, as perf refuses it.
@@ -87,6 +88,13 @@ same g.data -p main --sort parent,sym -g none
 same grp.data
 same grp.data -n --percent-limit 5 -g none
 same grp.data --no-group -g none
+# entry filters: perf marks entries level by level and keeps the hidden
+# rows in the sums above them
+same g.data --comms workload,wl-fork -n
+same g.data --dsos libm.so.6
+same g.data --dsos libm.so.6,libc.so.6 --sort dso,comm -g none
+same g.data --symbols fib,checksum --sort sym,comm -g none
+same grp.data --dsos libm.so.6 -g none -n
 same two.data -n --sort dso,comm
 same tp.data --sort comm,trace -n
 # system-wide: other processes' stacks and unresolved addresses (sym
