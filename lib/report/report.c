@@ -861,8 +861,9 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	/* perf: "--hierarchy and --fields options cannot be used together" */
 	if (o.hierarchy && o.field_order)
 		return RP_ERR_INVAL;
-	/* not implemented: perf filters level by level there */
-	if (o.hierarchy && (o.symbol_filter || (o.exclude_other && o.parent_pattern)))
+	/* not implemented: perf's total of the shown first level there */
+	if (o.hierarchy && o.percentage_relative &&
+	    (o.symbol_filter || (o.exclude_other && o.parent_pattern)))
 		return RP_ERR_UNSUPPORTED;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -3980,6 +3981,8 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 /* perf prints its dotted lines from a string of 207 dots, "%.*s": no
  * more (measured: a 1268-character C++ symbol) */
 #define RP_HIER_DOTS 207
+/* an entry's first row has no parent, with -x (perf's HIST_FILTER__PARENT) */
+#define RP_FILTERED_HIER_PARENT 0x200u
 
 struct rp_hnode {
 	struct rp_hist_entry *e;         /* a copy (nodes[] of rp_hier's) */
@@ -4000,6 +4003,7 @@ struct rp_hier {
 	struct rp_hist_entry *copies;
 	size_t nr_nodes;
 	uint32_t nr_shown; /* the group's events shown (1: alone) */
+	const char *symbol_filter; /* --symbol-filter, for this event */
 };
 
 struct rp_hier_cmp {
@@ -4032,6 +4036,12 @@ static void rp_hier_release(struct rp_hier *hr)
 	}
 	free(hr->nodes);
 	free(hr->copies);
+}
+
+/* A row of the leader's table that only members have (rp_group_link()). */
+static int rp_hier_member_only(const struct rp_hier *hr, const struct rp_hist_entry *x)
+{
+	return hr->nr_shown > 1 && !x->nr_samples && !x->period;
 }
 
 /* Adds row x's figures (and its members') to node n's copy. */
@@ -4153,7 +4163,23 @@ static int rp_hier_insert(struct rp_hier *hr, struct rp_hnode *n, size_t level,
 		if ((rc = rp_rbinc_add(&n->tree, where)))
 			return rc;
 		k->parent = n == &hr->nodes[0] ? NULL : n;
-		rp_hier_filter(hr, k, hr->levels[level]);
+		/* an entry only members have is linked in after the leader's
+		 * collapse (perf's hists__link_hierarchy(): a copy of the
+		 * member's entry, with its marks): rp_write_hierarchy() inserts
+		 * those rows last */
+		int member_only = rp_hier_member_only(hr, x);
+
+		if (!member_only)
+			rp_hier_filter(hr, k, hr->levels[level]);
+		/* perf's hists__apply_filters() on the new entry, by its first
+		 * row: --symbol-filter (the first event's, perf's symbol bit),
+		 * and -x (the row's parent mark) */
+		k->e->filtered &= ~RP_FILTERED_SYMBOL_STR;
+		if (hr->symbol_filter && !member_only &&
+		    (!k->e->k.sym || !strstr(k->e->k.sym, hr->symbol_filter)))
+			k->e->filtered |= RP_FILTERED_SYMBOL;
+		if (hr->r->exclude_other && !k->e->parent)
+			k->e->filtered |= RP_FILTERED_HIER_PARENT;
 		rp_hier_add(hr, k, x);
 	}
 	return last ? 0 : rp_hier_insert(hr, k, level + 1, x);
@@ -4277,7 +4303,9 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 {
 	struct rp_hists *h = &r->hists[idx];
 	const char *sep = r->field_sep;
-	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown };
+	/* perf gives --symbol-filter to the first event's histogram alone */
+	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown,
+			      .symbol_filter = idx == 0 ? r->symbol_filter : NULL };
 	size_t header_width = 0, overhead_width = 0, nr_hpp = 0;
 	struct rp_key_widths fw;
 	int rc = 0;
@@ -4305,8 +4333,10 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 		rp_rbinc_init(&hr.nodes[i].tree);
 	/* the rows in perf's input tree order, level by level into the
 	 * levels' trees (perf's hierarchy collapse) */
-	for (size_t i = 0; !rc && hr.nr_levels && i < h->nr_entries; i++)
-		rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !rc && hr.nr_levels && i < h->nr_entries; i++)
+			if (rp_hier_member_only(&hr, h->entries[i]) == pass)
+				rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
 	if (!rc)
 		rc = rp_hier_order(&hr, &hr.nodes[0]);
 	if (rc)
@@ -4314,7 +4344,7 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 	/* perf takes the widths over the entries of every level that no
 	 * filter hides (copies of their first rows): with filters, rows
 	 * hidden below a shown entry count through it */
-	if (r->hier_filters) {
+	if (r->hier_filters || hr.symbol_filter || r->exclude_other) {
 		struct rp_hists shown;
 		size_t nr = 0;
 
@@ -4783,10 +4813,10 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	int branch = o->branch_mode > 0 ||
 		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
 
-	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy &&
+	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy && o->percentage_relative &&
 	    (o->symbol_filter || (o->exclude_other && o->parent_pattern)))
-		return rp_error_set(err, rc, "--hierarchy with --symbol-filter or -x is not "
-					     "implemented");
+		return rp_error_set(err, rc, "--hierarchy and --percentage relative with "
+					     "--symbol-filter or -x is not implemented");
 	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
 		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
 					     "(was perf record run without -d?)");

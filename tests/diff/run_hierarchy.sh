@@ -14,8 +14,9 @@
 # and orders, -n, --show-total-period, --show-cpu-utilization, -t SEP,
 # --percent-limit (the "no entry" lines), several sort lists (one key,
 # two, four, pid, cpu, parent), the group view and --no-group, a
-# tracepoint file's trace key; --comms, --dsos and --symbols (perf
-# filters level by level); sort lists with sym but no dso on
+# tracepoint file's trace key; --comms, --dsos, --symbols,
+# --symbol-filter and -x (perf filters level by level); sort lists with
+# sym but no dso on
 # `rp-mkdata two-dso` (perf's level trees keep rows of one key apart);
 # branch mode's default keys on a file of tests/tools/rp-gen-lbrmem.c;
 # and that -F is refused, as perf refuses it.
@@ -95,6 +96,11 @@ same g.data --dsos libm.so.6
 same g.data --dsos libm.so.6,libc.so.6 --sort dso,comm -g none
 same g.data --symbols fib,checksum --sort sym,comm -g none
 same grp.data --dsos libm.so.6 -g none -n
+# --symbol-filter and -x: perf's marks of each new entry by its first
+# row; rows only the group's members have are linked in unmarked
+same g.data --symbol-filter fib --sort dso,sym
+same grp.data --symbol-filter sin -g none
+same grp.data -x -p main -g none
 same two.data -n --sort dso,comm
 same tp.data --sort comm,trace -n
 # system-wide: other processes' stacks and unresolved addresses (sym
