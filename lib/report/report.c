@@ -861,10 +861,6 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	/* perf: "--hierarchy and --fields options cannot be used together" */
 	if (o.hierarchy && o.field_order)
 		return RP_ERR_INVAL;
-	/* not implemented: perf's total of the shown first level there */
-	if (o.hierarchy && o.percentage_relative &&
-	    (o.symbol_filter || (o.exclude_other && o.parent_pattern)))
-		return RP_ERR_UNSUPPORTED;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return RP_ERR_NOMEM;
@@ -1101,11 +1097,7 @@ int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filte
 {
 	if (!report)
 		return RP_ERR_INVAL;
-	/* perf's hierarchy filters level by level (rp_hier_filter()); with
-	 * --percentage relative its total is then that of the shown top
-	 * level's sums, hidden rows included: not implemented. */
-	if (report->hierarchy && report->relative && rp_filter_entry_types(filter))
-		return RP_ERR_UNSUPPORTED;
+	/* perf's hierarchy filters level by level (rp_hier_filter()) */
 	if (report->hierarchy)
 		report->hier_filters = rp_filter_entry_types(filter);
 	if (rp_key_singles_set(&report->singles, filter) ||
@@ -3966,6 +3958,29 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 	return rp_key_width((enum rp_sort_key)dim, w);
 }
 
+/* A section's "# Samples:" and "# Event count" lines. */
+static void rp_write_counts(const struct rp_report *r, const struct rp_evgroup *g, size_t idx,
+			    uint64_t nr_samples, uint64_t total, const char *name, FILE *out)
+{
+	char unit;
+
+	nr_samples = rp_convert_unit(nr_samples, &unit);
+	/* perf says "events" for any leader of a group, also with --no-group. */
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'", nr_samples, unit,
+		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
+	if (r->time_str)
+		fprintf(out, " (time slices: %s)", r->time_str);
+	fputc('\n', out);
+	if (r->mode == RP_MODE_MEMORY) {
+		/* perf's hists__fprintf_nr_sample_events() with --mem-mode */
+		fprintf(out, "# Total weight : %" PRIu64 "\n", total);
+		fprintf(out, "# Sort order   : %s\n", RP_STR_OR_EMPTY(r->sort_order_str));
+	} else {
+		fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
+	}
+	fputs("#\n", out);
+}
+
 /* ---- --hierarchy (perf's hierarchy mode) --------------------------------- */
 
 /*
@@ -4297,9 +4312,11 @@ static int rp_hier_print(struct rp_hier_print *p, struct rp_hnode *const *kids, 
 }
 
 /* The column header and rows of one event's section in hierarchy mode. */
-static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown, FILE *out,
-			      struct rp_strbuf *b, const struct rp_key_widths *w,
-			      const struct rp_sorting *st, struct rp_cgraph_params *cg, int graph)
+static int rp_write_hierarchy(struct rp_report *r, const struct rp_evgroup *g, size_t idx,
+			      uint32_t nr_shown, uint64_t nr_samples, uint64_t total,
+			      const char *name, FILE *out, struct rp_strbuf *b,
+			      const struct rp_key_widths *w, const struct rp_sorting *st,
+			      struct rp_cgraph_params *cg, int graph)
 {
 	struct rp_hists *h = &r->hists[idx];
 	const char *sep = r->field_sep;
@@ -4341,6 +4358,27 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 		rc = rp_hier_order(&hr, &hr.nodes[0]);
 	if (rc)
 		goto out;
+	/* perf's hierarchy_recalc_total_periods(): with --percentage
+	 * relative, the total is that of the first level's entries no
+	 * filter hides (the rows they hide included), the samples those of
+	 * the rows no filter but --symbol-filter hides (-x's too) */
+	uint64_t rel_period = 0, rel_samples = 0;
+
+	for (size_t i = 0; i < hr.nodes[0].nr_kids; i++)
+		if (!hr.nodes[0].kids[i]->e->filtered)
+			rel_period += hr.nodes[0].kids[i]->e->period;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *x = h->entries[i];
+
+		if (!rp_hier_member_only(&hr, x) && !(x->filtered & ~RP_FILTERED_SYMBOL_STR) &&
+		    !(r->exclude_other && !x->parent))
+			rel_samples += x->nr_samples;
+	}
+	if (r->relative) {
+		total = total - h->nf_period + rel_period;
+		nr_samples = nr_samples - h->nf_samples + rel_samples;
+	}
+	rp_write_counts(r, g, idx, nr_samples, total, name, out);
 	/* perf takes the widths over the entries of every level that no
 	 * filter hides (copies of their first rows): with filters, rows
 	 * hidden below a shown entry count through it */
@@ -4418,11 +4456,17 @@ static int rp_write_hierarchy(struct rp_report *r, size_t idx, uint32_t nr_shown
 		fputc('.', out);
 	fputs("\n#\n", out);
 	if (hr.nr_levels) {
+		uint64_t nf_period = h->nf_period;
+
+		if (r->relative)
+			h->nf_period = rel_period;
+
 		struct rp_hier_print p = { .hr = &hr, .idx = idx, .w = w, .cg = cg,
 					   .total = rp_shown_total(r, h), .graph = graph, .out = out,
 					   .b = b, .overhead_width = overhead_width };
 
 		rc = rp_hier_print(&p, hr.nodes[0].kids, hr.nodes[0].nr_kids, 0);
+		h->nf_period = nf_period;
 	}
 out:
 	rp_hier_release(&hr);
@@ -4444,7 +4488,6 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
 	char desc[RP_GROUP_DESC_MAX];
 	struct rp_key_widths w;
-	char unit;
 	size_t i, k;
 	int rc;
 
@@ -4462,21 +4505,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			total += rp_shown_total(r, mh);
 		}
 	}
-	nr_samples = rp_convert_unit(nr_samples, &unit);
-	/* perf says "events" for any leader of a group, also with --no-group. */
-	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'", nr_samples, unit,
-		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
-	if (r->time_str)
-		fprintf(out, " (time slices: %s)", r->time_str);
-	fputc('\n', out);
-	if (r->mode == RP_MODE_MEMORY) {
-		/* perf's hists__fprintf_nr_sample_events() with --mem-mode */
-		fprintf(out, "# Total weight : %" PRIu64 "\n", total);
-		fprintf(out, "# Sort order   : %s\n", RP_STR_OR_EMPTY(r->sort_order_str));
-	} else {
-		fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
-	}
-	fputs("#\n", out);
+	/* in hierarchy mode once its levels are made (--percentage relative) */
+	if (!r->hierarchy)
+		rp_write_counts(r, g, idx, nr_samples, total, name, out);
 
 	/* Widths cover the entries added for the members too. */
 	if ((rc = rp_mark_trace_cut(r, h)))
@@ -4544,7 +4575,8 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	cg.skip_first = r->sort_sym_first;
 
 	if (r->hierarchy) {
-		rc = rp_write_hierarchy(r, idx, nr_shown, out, b, &w, &st, &cg, graph);
+		rc = rp_write_hierarchy(r, g, idx, nr_shown, nr_samples, total, name, out, b, &w,
+					&st, &cg, graph);
 		if (!rc)
 			fputs("\n\n", out);
 		return rc;
@@ -4813,10 +4845,6 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	int branch = o->branch_mode > 0 ||
 		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
 
-	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy && o->percentage_relative &&
-	    (o->symbol_filter || (o->exclude_other && o->parent_pattern)))
-		return rp_error_set(err, rc, "--hierarchy and --percentage relative with "
-					     "--symbol-filter or -x is not implemented");
 	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
 		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
 					     "(was perf record run without -d?)");
@@ -4870,12 +4898,8 @@ static int rp_report_output_create(void **state, const struct rp_output_env *env
 		free(o);
 		return rp_report_refused(rc, &ro, env->session, err);
 	}
-	if ((rc = rp_report_set_filter(o->report, env->filter)) < 0) {
+	if (rp_report_set_filter(o->report, env->filter) < 0) {
 		rp_report_output_destroy(o);
-		if (rc == RP_ERR_UNSUPPORTED)
-			return rp_error_set(err, rc, "--hierarchy and --percentage relative with "
-						     "--comms, --pid, --tid, --dsos or --symbols is not "
-						     "implemented");
 		return rp_error_set(err, RP_ERR_NOMEM, "out of memory");
 	}
 	*state = o;

@@ -15,7 +15,8 @@
 # --percent-limit (the "no entry" lines), several sort lists (one key,
 # two, four, pid, cpu, parent), the group view and --no-group, a
 # tracepoint file's trace key; --comms, --dsos, --symbols,
-# --symbol-filter and -x (perf filters level by level); sort lists with
+# --symbol-filter and -x (perf filters level by level), with
+# --percentage relative; sort lists with
 # sym but no dso on
 # `rp-mkdata two-dso` (perf's level trees keep rows of one key apart);
 # branch mode's default keys on a file of tests/tools/rp-gen-lbrmem.c;
@@ -101,6 +102,9 @@ same grp.data --dsos libm.so.6 -g none -n
 same g.data --symbol-filter fib --sort dso,sym
 same grp.data --symbol-filter sin -g none
 same grp.data -x -p main -g none
+# --percentage relative: perf's total of the shown first level
+same g.data --percentage relative --dsos libm.so.6 -n
+same g.data --percentage relative -x -p main -g none
 same two.data -n --sort dso,comm
 same tp.data --sort comm,trace -n
 # system-wide: other processes' stacks and unresolved addresses (sym
