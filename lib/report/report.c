@@ -3987,10 +3987,14 @@ static void rp_write_counts(const struct rp_report *r, const struct rp_evgroup *
  * perf's hierarchy mode (util/hist.c hierarchy_insert_entry(),
  * hists__hierarchy_output_resort(); ui/stdio/hist.c
  * hist_entry__hierarchy_fprintf(), hists__fprintf_hierarchy_headers()):
- * an entry per level, a level per sort key; an entry above the last level
- * is a copy of the first row that made it, with the sums of the rows
- * below it; siblings are ordered as rows are (their figures, then the
- * sort keys); each level is indented by 3 more columns.
+ * a level per sort key; the rows, in perf's input tree order, walk down
+ * the levels through each node's tree of children (its level's collapse
+ * comparison), merging into the child found or making one, a copy of the
+ * row, that sums the rows under it; each node's children are then
+ * ordered by inserting them into an output tree as rows are ordered
+ * (their figures, then the sort keys).  Both trees are replayed, as
+ * perf's comparisons are not always an order.  Each level is indented by
+ * 3 more columns.  Only rp_report_write() pays for any of this.
  */
 #define RP_HIER_INDENT 3
 /* perf prints its dotted lines from a string of 207 dots, "%.*s": no
