@@ -14,10 +14,10 @@
 # and orders, -n, --show-total-period, --show-cpu-utilization, -t SEP,
 # --percent-limit (the "no entry" lines), several sort lists (one key,
 # two, four, pid, cpu, parent), the group view and --no-group, a
-# tracepoint file's trace key; --comms, --dsos, --symbols,
-# --symbol-filter and -x (perf filters level by level), with
-# --percentage relative; sort lists with
-# sym but no dso on
+# tracepoint file's trace key; perf's config (report.children,
+# call-graph.*, report.percent-limit); --comms, --dsos, --symbols,
+# --symbol-filter and -x (perf filters level by level), also with
+# --percentage relative; sort lists with sym but no dso on
 # `rp-mkdata two-dso` (perf's level trees keep rows of one key apart);
 # branch mode's default keys on a file of tests/tools/rp-gen-lbrmem.c;
 # and that -F is refused, as perf refuses it.
@@ -53,15 +53,17 @@ perf record -q -e sched:sched_switch -o tp.data ./workload -q -t 150 >/dev/null 
 
 n=0
 # same FILE ARGS...: perf report --stdio --hierarchy ARGS and readperf
-# report --hierarchy ARGS, whole text.  No perf config file counts.
+# report --hierarchy ARGS, whole text.  No perf config file counts
+# unless the caller sets cfg (PERF_CONFIG's value).
 same() {
 	local file=$1
 	shift
 	n=$((n + 1))
 	local tag="${file%.data} --hierarchy $*"
 
-	PERF_CONFIG= perf report -i "$file" --stdio --hierarchy "$@" >"h$n.perf.full" 2>"h$n.perf.err"
-	PERF_CONFIG= "$RP" report --hierarchy "$@" "$file" >"h$n.rp" 2>"h$n.rp.err"
+	PERF_CONFIG=${cfg-} perf report -i "$file" --stdio --hierarchy "$@" >"h$n.perf.full" \
+		2>"h$n.perf.err"
+	PERF_CONFIG=${cfg-} "$RP" report --hierarchy "$@" "$file" >"h$n.rp" 2>"h$n.rp.err"
 	local rrc=$?
 	# perf's last lines: "#", "# (Tip: ...)", "#"; perf 6.1 may add
 	# " (inlined)" to a "[...]" line (docs/report.md)
@@ -102,6 +104,13 @@ same grp.data --dsos libm.so.6 -g none -n
 same g.data --symbol-filter fib --sort dso,sym
 same grp.data --symbol-filter sin -g none
 same grp.data -x -p main -g none
+# perf's config: report.children (the graphs' order), call-graph.*,
+# report.percent-limit
+printf '[report]\n\tchildren = false\n' >nochildren.cfg
+printf '[call-graph]\nprint-type = fractal\norder=callee\nthreshold = 5\n[report]\npercent-limit=3\n' >cg.cfg
+cfg=$work/nochildren.cfg same g.data
+cfg=$work/cg.cfg same g.data
+unset cfg
 # --percentage relative: perf's total of the shown first level
 same g.data --percentage relative --dsos libm.so.6 -n
 same g.data --percentage relative -x -p main -g none
