@@ -251,7 +251,9 @@ struct rp_report_opts {
 	 * by their depth; call graphs under the last level.  No Children
 	 * column (perf turns --children off; its default still chooses the
 	 * graphs' caller order).  With field_order, rp_report_new() returns
-	 * RP_ERR_INVAL, as perf refuses -F with --hierarchy.
+	 * RP_ERR_INVAL, as perf refuses -F with --hierarchy; with a number
+	 * column (overhead, sample, period, ...) in the sort list,
+	 * RP_ERR_UNSUPPORTED (not implemented).
 	 */
 	int hierarchy;
 };

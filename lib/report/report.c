@@ -891,6 +891,11 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	    ((r->mode == RP_MODE_BRANCH && !rp_sample_type_any(session, RP_SAMPLE_BRANCH_STACK)) ||
 	     (r->mode == RP_MODE_MEMORY && !rp_sample_type_any(session, RP_SAMPLE_DATA_SRC))))
 		rc = RP_ERR_UNSUPPORTED; /* perf: "Selected -b but no branch data" */
+	/* Not implemented: perf makes a number column of --sort a level of
+	 * its own in hierarchy mode (or, after a key, prints another layout) */
+	for (size_t i = 0; !rc && o.hierarchy && i < r->nr_sort0; i++)
+		if (rp_dim_is_hpp(r->sort0[i]))
+			rc = RP_ERR_UNSUPPORTED;
 	if (rc) {
 		free(r->sort_order_str);
 		free(r);
@@ -4842,6 +4847,21 @@ struct rp_report_output {
 	FILE *f;
 };
 
+/* Whether a --sort string names a number column (overhead, sample, ...). */
+static int rp_sort_names_hpp(const char *sort)
+{
+	struct rp_report_opts t;
+
+	memset(&t, 0, sizeof(t));
+	t.sz = sizeof(t);
+	if (!sort || rp_report_parse_sort(&t, sort[0] == '+' ? sort + 1 : sort) < 0)
+		return 0;
+	for (size_t k = 0; k < t.nr_keys; k++)
+		if (rp_dim_is_hpp(t.keys[k]))
+			return 1;
+	return 0;
+}
+
 /* perf's words for what rp_report_new() refused. */
 static int rp_report_refused(int rc, const struct rp_report_opts *o,
 			     const struct rp_session *session, struct rp_error *err)
@@ -4849,6 +4869,10 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	int branch = o->branch_mode > 0 ||
 		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
 
+	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy && rp_sort_names_hpp(o->sort_order))
+		return rp_error_set(err, rc, "--hierarchy with a number column (overhead, sample, "
+					     "period, ...) in --sort '%s' is not implemented",
+				    o->sort_order);
 	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
 		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
 					     "(was perf record run without -d?)");

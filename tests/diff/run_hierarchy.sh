@@ -164,6 +164,15 @@ else
 	echo "ok   --hierarchy -F refused, as perf"
 fi
 
+# a number column in --sort: perf makes it a level (or, after a key,
+# prints another layout); readperf refuses it (docs/report.md)
+n=$((n + 1))
+if "$RP" report --hierarchy --sort sample,comm g.data >"h$n.rp" 2>"h$n.rp.err"; then
+	fail "--hierarchy --sort sample,comm: readperf did not refuse it"
+else
+	echo "ok   --hierarchy --sort sample,comm refused (not implemented)"
+fi
+
 if [ "$failures" -ne 0 ]; then
 	echo "run_hierarchy: $failures of $n comparisons FAILED; recordings kept in $work" >&2
 	exit 1
