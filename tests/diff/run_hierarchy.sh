@@ -135,7 +135,7 @@ same td.data --sort comm,sym -g none
 # perf's tip
 if [ -x "$gen" ] && "$gen" branch b.data ./workload 3 >/dev/null 2>&1; then
 	n=$((n + 1))
-	PERF_CONFIG= perf report -i b.data --stdio --hierarchy >"h$n.perf.full" 2>/dev/null
+	PERF_CONFIG='' perf report -i b.data --stdio --hierarchy >"h$n.perf.full" 2>/dev/null
 	awk '{ l[NR] = $0 }
 	     END {
 		for (i = 1; i <= NR; i++) {
@@ -146,7 +146,7 @@ if [ -x "$gen" ] && "$gen" branch b.data ./workload 3 >/dev/null 2>&1; then
 			print l[i]
 		}
 	     }' "h$n.perf.full" >"h$n.perf"
-	PERF_CONFIG= "$RP" report --hierarchy b.data >"h$n.rp" 2>/dev/null ||
+	PERF_CONFIG='' "$RP" report --hierarchy b.data >"h$n.rp" 2>/dev/null ||
 		fail "b --hierarchy: readperf failed"
 	rp_same "b --hierarchy (branch mode)" "h$n.perf" "h$n.rp" &&
 		echo "ok   b --hierarchy (branch mode, $(wc -l <"h$n.perf") lines)"
