@@ -266,6 +266,18 @@ struct rp_report_opts {
 	const char *ignore_callees;
 	/* perf's -g key: RP_CALL_KEY_FUNCTION (0), _ADDRESS or _SRCLINE */
 	int call_key;
+	/*
+	 * perf's --hierarchy: a level per sort key (comm, then dso, then
+	 * sym, ...), each entry's figures the sums of the rows below it,
+	 * the siblings of each level ordered by their own figures, indented
+	 * by their depth; call graphs under the last level.  No Children
+	 * column (perf turns --children off; its default still chooses the
+	 * graphs' caller order).  With field_order, rp_report_new() returns
+	 * RP_ERR_INVAL, as perf refuses -F with --hierarchy; with a number
+	 * column (overhead, sample, period, ...) in the sort list,
+	 * RP_ERR_UNSUPPORTED (not implemented).
+	 */
+	int hierarchy;
 };
 
 struct rp_report;

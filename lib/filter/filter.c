@@ -24,6 +24,7 @@
 
 #include "common/error_int.h"
 #include "common/opts.h"
+#include "filter/filter_int.h"
 
 /* Entries of each verdict cache (a power of two). */
 #define RP_FILTER_CACHE 64u
@@ -795,4 +796,12 @@ const char *rp_filter_single(const struct rp_filter *f, enum rp_filter_list whic
 const char *rp_filter_time_str(const struct rp_filter *f)
 {
 	return f ? f->time_str : NULL;
+}
+
+unsigned rp_filter_entry_types(const struct rp_filter *filter)
+{
+	if (!filter)
+		return 0;
+	return (filter->comms.set || filter->pids.set || filter->tids.set ? RP_FILTERED_THREAD : 0) |
+	       (filter->dsos.set ? RP_FILTERED_DSO : 0) | (filter->syms.set ? RP_FILTERED_SYMBOL : 0);
 }

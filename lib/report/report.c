@@ -34,6 +34,7 @@
 #include "common/opts.h"
 #include "common/strbuf.h"
 #include "common/strpool.h"
+#include "filter/filter_int.h"
 #include "outputs/output_int.h"
 #include "outputs/tracepoint.h"
 #include "machine/machine_int.h"
@@ -320,6 +321,8 @@ struct rp_report {
 	int input_ordered; /* the entries are in the input tree's order */
 	uint64_t cacheline_size;     /* bytes, a power of two (dcacheline) */
 	char *sort_order_str;        /* --mem-mode's "# Sort order" line */
+	int hierarchy;               /* perf's --hierarchy */
+	unsigned hier_filters;       /* the entry filters set (RP_FILTERED_*), in hierarchy */
 	/* perf's mispredict cell keeps the text of the last row it printed
 	 * for a branch neither predicted nor mispredicted (a static in
 	 * sort.c). */
@@ -865,6 +868,9 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		return RP_ERR_INVAL;
 	if (o.nr_keys > RP_REPORT_MAX_KEYS)
 		return RP_ERR_INVAL;
+	/* perf: "--hierarchy and --fields options cannot be used together" */
+	if (o.hierarchy && o.field_order)
+		return RP_ERR_INVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return RP_ERR_NOMEM;
@@ -895,6 +901,11 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	    ((r->mode == RP_MODE_BRANCH && !rp_sample_type_any(session, RP_SAMPLE_BRANCH_STACK)) ||
 	     (r->mode == RP_MODE_MEMORY && !rp_sample_type_any(session, RP_SAMPLE_DATA_SRC))))
 		rc = RP_ERR_UNSUPPORTED; /* perf: "Selected -b but no branch data" */
+	/* Not implemented: perf makes a number column of --sort a level of
+	 * its own in hierarchy mode (or, after a key, prints another layout) */
+	for (size_t i = 0; !rc && o.hierarchy && i < r->nr_sort0; i++)
+		if (rp_dim_is_hpp(r->sort0[i]))
+			rc = RP_ERR_UNSUPPORTED;
 	if (rc) {
 		free(r->sort_order_str);
 		free(r);
@@ -932,7 +943,8 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	r->want_srcline = (r->need & ((1ull << RP_SORT_SRCLINE) | (1ull << RP_SORT_SRCFILE) |
 				      (1ull << RP_SORT_SRCLINE_FROM) | (1ull << RP_SORT_SRCLINE_TO))) != 0;
 	/* perf turns the children view off in branch and memory mode. */
-	r->children = o.children && r->mode == RP_MODE_NORMAL;
+	r->children = o.children && r->mode == RP_MODE_NORMAL && !o.hierarchy;
+	r->hierarchy = o.hierarchy;
 	r->graph_mode = o.call_graph;
 	if (r->graph_mode == RP_CALL_GRAPH_AUTO)
 		r->graph_mode = RP_CALL_GRAPH_GRAPH;
@@ -1109,6 +1121,9 @@ int rp_report_set_filter(struct rp_report *report, const struct rp_filter *filte
 {
 	if (!report)
 		return RP_ERR_INVAL;
+	/* perf's hierarchy filters level by level (rp_hier_filter()) */
+	if (report->hierarchy)
+		report->hier_filters = rp_filter_entry_types(filter);
 	if (rp_key_singles_set(&report->singles, filter) ||
 	    rp_dup_or_null(&report->time_str, rp_filter_time_str(filter)))
 		return RP_ERR_NOMEM;
@@ -4025,6 +4040,525 @@ static int rp_col_width(int dim, const struct rp_key_widths *w, uint32_t nr_show
 	return rp_key_width((enum rp_sort_key)dim, w);
 }
 
+/* A section's "# Samples:" and "# Event count" lines. */
+static void rp_write_counts(const struct rp_report *r, const struct rp_evgroup *g, size_t idx,
+			    uint64_t nr_samples, uint64_t total, const char *name, FILE *out)
+{
+	char unit;
+
+	nr_samples = rp_convert_unit(nr_samples, &unit);
+	/* perf says "events" for any leader of a group, also with --no-group. */
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'", nr_samples, unit,
+		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
+	if (r->time_str)
+		fprintf(out, " (time slices: %s)", r->time_str);
+	fputc('\n', out);
+	if (r->mode == RP_MODE_MEMORY) {
+		/* perf's hists__fprintf_nr_sample_events() with --mem-mode */
+		fprintf(out, "# Total weight : %" PRIu64 "\n", total);
+		fprintf(out, "# Sort order   : %s\n", RP_STR_OR_EMPTY(r->sort_order_str));
+	} else {
+		fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
+	}
+	fputs("#\n", out);
+}
+
+/* ---- --hierarchy (perf's hierarchy mode) --------------------------------- */
+
+/*
+ * perf's hierarchy mode (util/hist.c hierarchy_insert_entry(),
+ * hists__hierarchy_output_resort(); ui/stdio/hist.c
+ * hist_entry__hierarchy_fprintf(), hists__fprintf_hierarchy_headers()):
+ * a level per sort key; the rows, in perf's input tree order, walk down
+ * the levels through each node's tree of children (its level's collapse
+ * comparison), merging into the child found or making one, a copy of the
+ * row, that sums the rows under it; each node's children are then
+ * ordered by inserting them into an output tree as rows are ordered
+ * (their figures, then the sort keys).  Both trees are replayed, as
+ * perf's comparisons are not always an order.  Each level is indented by
+ * 3 more columns.  Only rp_report_write() pays for any of this.
+ */
+#define RP_HIER_INDENT 3
+/* perf prints its dotted lines from a string of 207 dots, "%.*s": no
+ * more (measured: a 1268-character C++ symbol) */
+#define RP_HIER_DOTS 207
+/* an entry's first row has no parent, with -x (perf's HIST_FILTER__PARENT) */
+#define RP_FILTERED_HIER_PARENT 0x200u
+
+struct rp_hnode {
+	struct rp_hist_entry *e;         /* a copy (nodes[] of rp_hier's) */
+	struct rp_hnode *parent;         /* NULL on the first level */
+	const struct rp_hist_entry *first; /* the first row under it */
+	struct rp_hnode **kids;
+	size_t nr_kids, alloc_kids;
+	struct rp_rbinc tree;            /* perf's hroot_in: node i is kids[i] */
+	int own_chain;                   /* e->chain is the node's, not first's */
+};
+
+struct rp_hier {
+	struct rp_report *r;
+	const struct rp_sorting *st;
+	enum rp_sort_key levels[RP_MAX_DIMS];
+	size_t nr_levels;
+	struct rp_hnode *nodes; /* every node; nodes[0] is the root */
+	struct rp_hist_entry *copies;
+	size_t nr_nodes;
+	uint32_t nr_shown; /* the group's events shown (1: alone) */
+	const char *symbol_filter; /* --symbol-filter, for this event */
+};
+
+struct rp_hier_cmp {
+	const struct rp_report *r;
+	enum rp_sort_key key;
+};
+
+/* perf's hierarchy_insert_entry() descent: the level's collapse of the
+ * node's entry against the row (a positive value goes left). */
+static int rp_hier_tree_cmp(void *ctx, const void *node, const void *key)
+{
+	const struct rp_hier_cmp *c = ctx;
+
+	return rp_cmp_key_collapse(c->r, c->key, ((const struct rp_hnode *)node)->e, key);
+}
+
+static int rp_hier_node_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct rp_hnode *a = *(const struct rp_hnode *const *)pa;
+	const struct rp_hnode *b = *(const struct rp_hnode *const *)pb;
+
+	return rp_entry_order(&a->e, &b->e, ctx);
+}
+
+static void rp_hier_release(struct rp_hier *hr)
+{
+	for (size_t i = 0; hr->nodes && i < hr->nr_nodes; i++) {
+		free(hr->nodes[i].kids);
+		rp_rbinc_release(&hr->nodes[i].tree);
+	}
+	free(hr->nodes);
+	free(hr->copies);
+}
+
+/* A row of the leader's table that only members have (rp_group_link()). */
+static int rp_hier_member_only(const struct rp_hier *hr, const struct rp_hist_entry *x)
+{
+	return hr->nr_shown > 1 && !x->nr_samples && !x->period;
+}
+
+/* Adds row x's figures (and its members') to node n's copy. */
+static void rp_hier_add(const struct rp_hier *hr, struct rp_hnode *n, const struct rp_hist_entry *x)
+{
+	struct rp_hist_entry *e = n->e;
+
+	e->period += x->period;
+	e->nr_samples += x->nr_samples;
+	e->period_sys += x->period_sys;
+	e->period_us += x->period_us;
+	e->period_guest_sys += x->period_guest_sys;
+	e->period_guest_us += x->period_guest_us;
+	for (uint32_t m = 0; e->pairs && x->pairs && m + 1 < hr->nr_shown; m++) {
+		struct rp_pair *d = &e->pairs[m];
+		const struct rp_pair *f = &x->pairs[m];
+
+		d->period += f->period;
+		d->nr_samples += f->nr_samples;
+		d->period_sys += f->period_sys;
+		d->period_us += f->period_us;
+		d->period_guest_sys += f->period_guest_sys;
+		d->period_guest_us += f->period_guest_us;
+	}
+}
+
+/*
+ * perf's hist_entry__check_and_remove_filter() for a new entry k of a
+ * level whose key is `key`, for each entry filter set: an entry of the
+ * filter's own key (comm, pid or tid for --comms, --pid, --tid; dso; sym)
+ * keeps its first row's mark and, when unmarked, unmarks every entry
+ * above it; any other entry is marked on the first level and takes its
+ * parent's mark below.  The sums keep the marked rows.
+ */
+static void rp_hier_filter(const struct rp_hier *hr, struct rp_hnode *k, enum rp_sort_key key)
+{
+	static const unsigned types[] = { RP_FILTERED_THREAD, RP_FILTERED_DSO, RP_FILTERED_SYMBOL };
+
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		unsigned bit = types[t];
+		int own = bit == RP_FILTERED_THREAD ? key == RP_SORT_COMM || key == RP_SORT_PID ||
+							      key == RP_SORT_TID
+			  : bit == RP_FILTERED_DSO  ? key == RP_SORT_DSO
+						    : key == RP_SORT_SYM;
+
+		if (!(hr->r->hier_filters & bit))
+			continue;
+		if (own) {
+			for (struct rp_hnode *a = k->parent; a && !(k->e->filtered & bit); a = a->parent)
+				a->e->filtered &= ~bit;
+		} else {
+			k->e->filtered |= k->parent ? k->parent->e->filtered & bit : bit;
+		}
+	}
+}
+
+/* Row x into the levels below node n, level `level` first, as perf's
+ * hierarchy_insert_entry() walks them. */
+static int rp_hier_insert(struct rp_hier *hr, struct rp_hnode *n, size_t level,
+			  const struct rp_hist_entry *x)
+{
+	struct rp_hier_cmp c = { hr->r, hr->levels[level] };
+	size_t where[2];
+	int last = level + 1 == hr->nr_levels, rc;
+	size_t i = rp_rbinc_find(&n->tree, (void *const *)n->kids, x, rp_hier_tree_cmp, &c, where);
+	struct rp_hnode *k;
+
+	if (i != (size_t)-1) {
+		k = n->kids[i];
+		if (last) {
+			/* perf's callchain_merge() into the entry it found */
+			if (!k->own_chain) {
+				k->e->chain = NULL;
+				k->e->period = k->e->nr_samples = 0;
+				k->e->period_sys = k->e->period_us = 0;
+				k->e->period_guest_sys = k->e->period_guest_us = 0;
+				k->own_chain = 1;
+				if ((rc = rp_entry_merge(hr->r, k->e, (void *)k->first)))
+					return rc;
+			}
+			struct rp_pair *pairs = k->e->pairs;
+
+			k->e->pairs = NULL; /* rp_hier_add() sums them */
+			rc = rp_entry_merge(hr->r, k->e, (void *)x);
+			k->e->pairs = pairs;
+			k->e->period -= x->period;
+			k->e->nr_samples -= x->nr_samples;
+			k->e->period_sys -= x->period_sys;
+			k->e->period_us -= x->period_us;
+			k->e->period_guest_sys -= x->period_guest_sys;
+			k->e->period_guest_us -= x->period_guest_us;
+			if (rc)
+				return rc;
+		}
+		rp_hier_add(hr, k, x);
+	} else {
+		if (n->nr_kids == n->alloc_kids) {
+			size_t na = n->alloc_kids ? 2 * n->alloc_kids : 4;
+			struct rp_hnode **nk = realloc(n->kids, na * sizeof(*nk));
+
+			if (!nk)
+				return RP_ERR_NOMEM;
+			n->kids = nk;
+			n->alloc_kids = na;
+		}
+		k = &hr->nodes[hr->nr_nodes];
+		k->e = &hr->copies[hr->nr_nodes++];
+		*k->e = *x;
+		k->first = x;
+		k->e->pairs = NULL;
+		k->e->period = k->e->nr_samples = k->e->acc_period = k->e->acc_samples = 0;
+		k->e->period_sys = k->e->period_us = 0;
+		k->e->period_guest_sys = k->e->period_guest_us = 0;
+		if (!last)
+			k->e->chain = NULL;
+		if (hr->nr_shown > 1 && !(k->e->pairs = rp_pairs_new(hr->r, hr->nr_shown)))
+			return RP_ERR_NOMEM;
+		n->kids[n->nr_kids++] = k;
+		if ((rc = rp_rbinc_add(&n->tree, where)))
+			return rc;
+		k->parent = n == &hr->nodes[0] ? NULL : n;
+		/* an entry only members have is linked in after the leader's
+		 * collapse (perf's hists__link_hierarchy(): a copy of the
+		 * member's entry, with its marks): rp_write_hierarchy() inserts
+		 * those rows last */
+		int member_only = rp_hier_member_only(hr, x);
+
+		if (!member_only)
+			rp_hier_filter(hr, k, hr->levels[level]);
+		/* perf's hists__apply_filters() on the new entry, by its first
+		 * row: --symbol-filter (the first event's, perf's symbol bit),
+		 * and -x (the row's parent mark) */
+		k->e->filtered &= ~RP_FILTERED_SYMBOL_STR;
+		if (hr->symbol_filter && !member_only &&
+		    (!k->e->k.sym || !strstr(k->e->k.sym, hr->symbol_filter)))
+			k->e->filtered |= RP_FILTERED_SYMBOL;
+		if (hr->r->exclude_other && !k->e->parent)
+			k->e->filtered |= RP_FILTERED_HIER_PARENT;
+		rp_hier_add(hr, k, x);
+	}
+	return last ? 0 : rp_hier_insert(hr, k, level + 1, x);
+}
+
+/* Each node's children in perf's output order: its collapsed tree's
+ * order inserted into the output tree (hierarchy_insert_output_entry()). */
+static int rp_hier_order(struct rp_hier *hr, struct rp_hnode *n)
+{
+	int rc = 0;
+
+	if (!n->nr_kids)
+		return 0;
+	if ((rc = rp_rbinc_order(&n->tree, (void **)n->kids)) ||
+	    (rc = rp_rbsort((void **)n->kids, n->nr_kids, rp_hier_node_order, (void *)hr->st)))
+		return rc;
+	for (size_t i = 0; !rc && i < n->nr_kids; i++)
+		rc = rp_hier_order(hr, n->kids[i]);
+	return rc;
+}
+
+struct rp_hier_print {
+	struct rp_hier *hr;
+	size_t idx;
+	const struct rp_key_widths *w;
+	struct rp_cgraph_params *cg;
+	uint64_t total;
+	int graph;
+	FILE *out;
+	struct rp_strbuf *b;
+	size_t overhead_width; /* perf's hists__overhead_width() */
+};
+
+static float rp_hier_percent(const struct rp_hier_print *p, const struct rp_hist_entry *e)
+{
+	return p->total ? (float)((double)e->period * 100.0 / (double)p->total) : 0.0f;
+}
+
+static int rp_hier_print(struct rp_hier_print *p, struct rp_hnode *const *kids, size_t nr,
+			 size_t depth)
+{
+	struct rp_report *r = p->hr->r;
+	const char *sep = r->field_sep;
+	size_t nr_levels = p->hr->nr_levels;
+	struct rp_strbuf *b = p->b;
+	int rc = 0;
+
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const struct rp_hnode *n = kids[i];
+		enum rp_sort_key key = p->hr->levels[depth];
+		size_t nr_hpp = 0, start;
+
+		/* perf walks every entry (HMD_FORCE_CHILD): one not shown
+		 * still has its levels below looked at */
+		if (n->e->filtered || rp_hier_percent(p, n->e) < (float)r->percent_limit) {
+			rc = rp_hier_print(p, n->kids, n->nr_kids, depth + 1);
+			continue;
+		}
+		b->len = 0;
+		rc = rp_strbuf_printf(b, "%*s", (int)(depth * RP_HIER_INDENT), "");
+		for (size_t k = 0; !rc && k < r->nr_cols; k++) {
+			int dim = r->cols[k];
+
+			if (!rp_dim_is_hpp(dim))
+				continue;
+			rc = rp_strbuf_printf(b, "%s", sep ? (nr_hpp ? sep : "") : "  ");
+			nr_hpp++;
+			if (!rc)
+				rc = rp_format_hpp(r, p->idx, p->hr->nr_shown, dim, n->e, 0, b);
+		}
+		if (!rc && !sep)
+			rc = rp_strbuf_printf(b, "%*s", (int)((nr_levels - 1) * RP_HIER_INDENT), "");
+		if (!rc)
+			rc = rp_strbuf_printf(b, "%s", sep ? sep : "  ");
+		start = b->len;
+		/* perf prints the key as the last column (a symbol is not
+		 * padded), without its leading blanks */
+		if (!rc)
+			rc = rp_format_key(r, key, n->e, rp_key_width(key, p->w), 1, b);
+		if (rc)
+			return rc;
+		size_t lead = start;
+
+		while (lead < b->len && b->p[lead] == ' ')
+			lead++;
+		fwrite(b->p, 1, start, p->out);
+		fwrite(b->p + lead, 1, b->len - lead, p->out);
+		fputc('\n', p->out);
+		if (depth + 1 == nr_levels) {
+			if (p->graph && n->e->chain) {
+				p->cg->parent_samples = n->e->period;
+				rc = p->cg->mode == RP_CGRAPH_FLAT || p->cg->mode == RP_CGRAPH_FOLDED
+					     ? rp_ctree_fprint_flat(p->out, n->e->chain, p->cg)
+					     : rp_ctree_fprint_graph(p->out, n->e->chain, p->cg);
+			}
+			continue;
+		}
+		/* perf's "no entry" line (hist_entry__has_hierarchy_children()):
+		 * the first entry below that no filter hides is below the
+		 * limit, or there is none */
+		size_t f = 0;
+
+		while (f < n->nr_kids && n->kids[f]->e->filtered)
+			f++;
+		if (f == n->nr_kids || rp_hier_percent(p, n->kids[f]->e) < (float)r->percent_limit) {
+			if (!sep)
+				fprintf(p->out, "%*s",
+					(int)((nr_levels + depth) * RP_HIER_INDENT), "");
+			fprintf(p->out, "%*sno entry >= %.2f%%\n", (int)p->overhead_width + 4, "",
+				r->percent_limit);
+		}
+		rc = rp_hier_print(p, n->kids, n->nr_kids, depth + 1);
+	}
+	return rc;
+}
+
+/* The column header and rows of one event's section in hierarchy mode. */
+static int rp_write_hierarchy(struct rp_report *r, const struct rp_evgroup *g, size_t idx,
+			      uint32_t nr_shown, uint64_t nr_samples, uint64_t total,
+			      const char *name, FILE *out, struct rp_strbuf *b,
+			      const struct rp_key_widths *w, const struct rp_sorting *st,
+			      struct rp_cgraph_params *cg, int graph)
+{
+	struct rp_hists *h = &r->hists[idx];
+	const char *sep = r->field_sep;
+	/* perf gives --symbol-filter to the first event's histogram alone */
+	struct rp_hier hr = { .r = r, .st = st, .nr_shown = nr_shown,
+			      .symbol_filter = idx == 0 ? r->symbol_filter : NULL };
+	size_t header_width = 0, overhead_width = 0, nr_hpp = 0;
+	struct rp_key_widths fw;
+	int rc = 0;
+
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		/* perf keeps the level of a column a filter elides */
+		if (rp_dim_is_hpp(dim) || dim == RP_SORT_IPC_NULL || dim == RP_SORT_IPC_LBR)
+			continue;
+		hr.levels[hr.nr_levels++] = (enum rp_sort_key)dim;
+	}
+
+	/* the root and at most a node per row and level */
+	size_t cap = h->nr_entries * hr.nr_levels + 1;
+
+	hr.nodes = calloc(cap, sizeof(*hr.nodes));
+	hr.copies = calloc(cap, sizeof(*hr.copies));
+	if (!hr.nodes || !hr.copies) {
+		rc = RP_ERR_NOMEM;
+		goto out;
+	}
+	hr.nr_nodes = 1;
+	for (size_t i = 0; i < cap; i++)
+		rp_rbinc_init(&hr.nodes[i].tree);
+	/* the rows in perf's input tree order, level by level into the
+	 * levels' trees (perf's hierarchy collapse) */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !rc && hr.nr_levels && i < h->nr_entries; i++)
+			if (rp_hier_member_only(&hr, h->entries[i]) == pass)
+				rc = rp_hier_insert(&hr, &hr.nodes[0], 0, h->entries[i]);
+	if (!rc)
+		rc = rp_hier_order(&hr, &hr.nodes[0]);
+	if (rc)
+		goto out;
+	/* perf's hierarchy_recalc_total_periods(): with --percentage
+	 * relative, the total is that of the first level's entries no
+	 * filter hides (the rows they hide included), the samples those of
+	 * the rows no filter but --symbol-filter hides (-x's too) */
+	uint64_t rel_period = 0, rel_samples = 0;
+
+	for (size_t i = 0; i < hr.nodes[0].nr_kids; i++)
+		if (!hr.nodes[0].kids[i]->e->filtered)
+			rel_period += hr.nodes[0].kids[i]->e->period;
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		const struct rp_hist_entry *x = h->entries[i];
+
+		if (!rp_hier_member_only(&hr, x) && !(x->filtered & ~RP_FILTERED_SYMBOL_STR) &&
+		    !(r->exclude_other && !x->parent))
+			rel_samples += x->nr_samples;
+	}
+	if (r->relative) {
+		total = total - h->nf_period + rel_period;
+		nr_samples = nr_samples - h->nf_samples + rel_samples;
+	}
+	rp_write_counts(r, g, idx, nr_samples, total, name, out);
+	/* perf takes the widths over the entries of every level that no
+	 * filter hides (copies of their first rows): with filters, rows
+	 * hidden below a shown entry count through it */
+	if (r->hier_filters || hr.symbol_filter || r->exclude_other) {
+		struct rp_hists shown;
+		size_t nr = 0;
+
+		memset(&shown, 0, sizeof(shown));
+		shown.entries = malloc(hr.nr_nodes * sizeof(*shown.entries));
+		if (!shown.entries) {
+			rc = RP_ERR_NOMEM;
+			goto out;
+		}
+		for (size_t i = 1; i < hr.nr_nodes; i++)
+			if (!hr.nodes[i].e->filtered)
+				shown.entries[nr++] = hr.nodes[i].e;
+		shown.nr_entries = nr;
+		rp_calc_widths(r, &shown, &fw);
+		free(shown.entries);
+		w = &fw;
+	}
+
+	/* The header: hpp names right-aligned, then the levels' names joined
+	 * by " / "; the dots of the hpp columns, then of the widest level
+	 * at its indentation (or of the names). */
+	fputs("# ", out);
+	if (!sep && hr.nr_levels)
+		fprintf(out, "%*s", (int)((hr.nr_levels - 1) * RP_HIER_INDENT), "");
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		if (!rp_dim_is_hpp(dim))
+			continue;
+		fprintf(out, "%*s%s", rp_col_width(dim, w, nr_shown), rp_key_header((enum rp_sort_key)dim),
+			sep ? sep : "  ");
+	}
+	for (size_t l = 0; l < hr.nr_levels; l++) {
+		const char *hdr = rp_key_header(hr.levels[l]);
+		size_t len;
+
+		while (*hdr == ' ')
+			hdr++;
+		len = strlen(hdr);
+		while (len && hdr[len - 1] == ' ')
+			len--;
+		header_width += (size_t)fprintf(out, "%s%.*s", l ? " / " : "", (int)len, hdr);
+	}
+	for (size_t l = 0; l < hr.nr_levels; l++) {
+		size_t lw = l * RP_HIER_INDENT + (size_t)rp_key_width(hr.levels[l], w);
+
+		if (lw > header_width)
+			header_width = lw;
+	}
+	fputs("\n# ", out);
+	if (!sep && hr.nr_levels)
+		for (size_t d = 0; d < (hr.nr_levels - 1) * RP_HIER_INDENT; d++)
+			fputc(d < RP_HIER_DOTS ? '.' : ' ', out);
+	for (size_t k = 0; k < r->nr_cols; k++) {
+		int dim = r->cols[k];
+
+		if (!rp_dim_is_hpp(dim))
+			continue;
+		if (nr_hpp++) {
+			fputs(sep ? sep : "..", out);
+			overhead_width += 2;
+		}
+		int cw = rp_col_width(dim, w, nr_shown);
+
+		for (int d = 0; d < cw && d < RP_HIER_DOTS; d++)
+			fputc('.', out);
+		overhead_width += (size_t)cw;
+	}
+	fputs(sep ? sep : "  ", out);
+	for (size_t d = header_width < RP_HIER_DOTS ? header_width : RP_HIER_DOTS; d > 0; d--)
+		fputc('.', out);
+	fputs("\n#\n", out);
+	if (hr.nr_levels) {
+		uint64_t nf_period = h->nf_period;
+
+		if (r->relative)
+			h->nf_period = rel_period;
+
+		struct rp_hier_print p = { .hr = &hr, .idx = idx, .w = w, .cg = cg,
+					   .total = rp_shown_total(r, h), .graph = graph, .out = out,
+					   .b = b, .overhead_width = overhead_width };
+
+		rc = rp_hier_print(&p, hr.nodes[0].kids, hr.nodes[0].nr_kids, 0);
+		h->nf_period = nf_period;
+	}
+out:
+	rp_hier_release(&hr);
+	return rc;
+}
+
 /*
  * Writes the section of hists `idx`: alone, or, when it leads a group in
  * the group view, with its members' figures beside its own.
@@ -4040,7 +4574,6 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	const char *name = rp_evsel_name(rp_session_evsel(r->session, idx));
 	char desc[RP_GROUP_DESC_MAX];
 	struct rp_key_widths w;
-	char unit;
 	size_t i, k;
 	int rc;
 
@@ -4058,21 +4591,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			total += rp_shown_total(r, mh);
 		}
 	}
-	nr_samples = rp_convert_unit(nr_samples, &unit);
-	/* perf says "events" for any leader of a group, also with --no-group. */
-	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '%s'", nr_samples, unit,
-		g[idx].nr_members > 1 ? "s" : "", name ? name : "");
-	if (r->time_str)
-		fprintf(out, " (time slices: %s)", r->time_str);
-	fputc('\n', out);
-	if (r->mode == RP_MODE_MEMORY) {
-		/* perf's hists__fprintf_nr_sample_events() with --mem-mode */
-		fprintf(out, "# Total weight : %" PRIu64 "\n", total);
-		fprintf(out, "# Sort order   : %s\n", RP_STR_OR_EMPTY(r->sort_order_str));
-	} else {
-		fprintf(out, "# Event count (approx.): %" PRIu64 "\n", total);
-	}
-	fputs("#\n", out);
+	/* in hierarchy mode once its levels are made (--percentage relative) */
+	if (!r->hierarchy)
+		rp_write_counts(r, g, idx, nr_samples, total, name, out);
 
 	/* Widths cover the entries added for the members too. */
 	if ((rc = rp_mark_trace_cut(r, h)))
@@ -4103,7 +4624,9 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 
 	for (size_t j = 0; j < r->nr_keys; j++)
 		comm_key |= r->keys[j] == RP_SORT_COMM;
-	if (!rc && comm_key) {
+	/* perf's hierarchy mode has a collapse of its own, level by level
+	 * from the input tree (rp_write_hierarchy()) */
+	if (!rc && comm_key && !r->hierarchy) {
 		/* With a key that is no total order, perf's collapse merges
 		 * entries its input tree kept apart, when it meets them. */
 		if (r->nontotal)
@@ -4113,7 +4636,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			rc = rp_rbsort((void **)h->entries, h->nr_entries,
 				       rp_entry_collapse_order, &st);
 	}
-	if (!rc)
+	if (!rc && !r->hierarchy)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);
 	if (rc)
 		return rc;
@@ -4136,6 +4659,14 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
 	cg.skip_first = r->sort_sym_first;
+
+	if (r->hierarchy) {
+		rc = rp_write_hierarchy(r, g, idx, nr_shown, nr_samples, total, name, out, b, &w,
+					&st, &cg, graph);
+		if (!rc)
+			fputs("\n\n", out);
+		return rc;
+	}
 
 	/* The column header (perf's hists__fprintf_headers): hpp names
 	 * right-aligned, keys left-aligned, in their widths. */
@@ -4393,6 +4924,21 @@ struct rp_report_output {
 	FILE *f;
 };
 
+/* Whether a --sort string names a number column (overhead, sample, ...). */
+static int rp_sort_names_hpp(const char *sort)
+{
+	struct rp_report_opts t;
+
+	memset(&t, 0, sizeof(t));
+	t.sz = sizeof(t);
+	if (!sort || rp_report_parse_sort(&t, sort[0] == '+' ? sort + 1 : sort) < 0)
+		return 0;
+	for (size_t k = 0; k < t.nr_keys; k++)
+		if (rp_dim_is_hpp(t.keys[k]))
+			return 1;
+	return 0;
+}
+
 /* perf's words for what rp_report_new() refused. */
 static int rp_report_refused(int rc, const struct rp_report_opts *o,
 			     const struct rp_session *session, struct rp_error *err)
@@ -4400,6 +4946,10 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	int branch = o->branch_mode > 0 ||
 		     (o->branch_mode == 0 && rp_report_has_branch_feature(session));
 
+	if (rc == RP_ERR_UNSUPPORTED && o->hierarchy && rp_sort_names_hpp(o->sort_order))
+		return rp_error_set(err, rc, "--hierarchy with a number column (overhead, sample, "
+					     "period, ...) in --sort '%s' is not implemented",
+				    o->sort_order);
 	if (rc == RP_ERR_UNSUPPORTED && o->mem_mode)
 		return rp_error_set(err, rc, "selected --mem-mode, but no memory data "
 					     "(was perf record run without -d?)");
@@ -4409,6 +4959,8 @@ static int rp_report_refused(int rc, const struct rp_report_opts *o,
 	if (rc == RP_ERR_UNSUPPORTED)
 		return rp_error_set(err, rc, "selected --sort parent, but no callchain data "
 					     "(was perf record run without -g?)");
+	if (rc == RP_ERR_INVAL && o->hierarchy && o->field_order)
+		return rp_error_set(err, rc, "--hierarchy and -F (--fields) cannot be used together");
 	if (rc == RP_ERR_INVAL && o->mem_mode && branch)
 		return rp_error_set(err, rc, "branch and mem mode incompatible (the file has "
 					     "branch stacks: add --no-branch-stack)");

@@ -22,6 +22,7 @@ enum {
 	OPT_SYMBOL_FILTER,
 	OPT_PERCENTAGE,
 	OPT_IGNORE_CALLEES,
+	OPT_HIERARCHY,
 };
 
 /* What perf's config keys set (report__config, perf_callchain_config). */
@@ -123,6 +124,7 @@ static const struct option report_longopts[] = {
 	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -155,6 +157,9 @@ static int report_option(void *o, int c, const char *arg)
 		return 1;
 	case 'T':
 		opts->show_threads = 1;
+		return 1;
+	case OPT_HIERARCHY:
+		opts->hierarchy = 1;
 		return 1;
 	case OPT_IGNORE_CALLEES:
 		opts->ignore_callees = arg;
@@ -306,6 +311,8 @@ static const struct cli_output_cmd report_cmd = {
 		"      --children            a Children column: the period of the stacks that hold the\n"
 		"                            entry (the default when the file has call stacks)\n"
 		"      --no-children         only the Self figures\n"
+		"      --hierarchy           a level per sort key, each indented under the one\n"
+		"                            before (not with -F; no Children column)\n"
 		"  -g, --call-graph ARGS     call graph under each row, perf's graph,0.5,caller,function,percent:\n"
 		"                            graph|fractal|flat|folded|none, caller|callee,\n"
 		"                            function|address|srcline (nodes per address or source\n"
