@@ -283,6 +283,22 @@ record_workload() {
 	fi
 }
 
+# rp_perf_text FILE: perf's report text without its tip ("#", "# (Tip:
+# ...)", "#", wherever it is: branch mode prints its statistics after it),
+# ending with a newline.
+rp_perf_text() {
+	awk '{ l[NR] = $0 }
+	     END {
+		for (i = 1; i <= NR; i++) {
+			if (l[i] == "#" && i + 2 <= NR && l[i + 1] ~ /^# \(Tip: / && l[i + 2] == "#") {
+				i += 2
+				continue
+			}
+			print l[i]
+		}
+	     }' "$1"
+}
+
 # rp_wild_frames FILE: the unresolved call-stack frames at 2^63 or above
 # in perf script's text of FILE.  A system-wide -g recording holds the
 # stacks of whatever else runs (in make check, the other tests: programs

@@ -28,22 +28,6 @@ brmem_gen() {
 	"$GEN" "$1" "$2" ./workload "$3" || { echo "$rp_name: rp-gen-lbrmem $1 failed" >&2; exit 1; }
 }
 
-# perf's output without its tip ("#", "# (Tip: ...)", "#", wherever it
-# is: branch mode prints its statistics after it), ending with a newline
-# (perf's branch statistics have none: docs/report.md).
-brmem_perf_text() {
-	awk '{ l[NR] = $0 }
-	     END {
-		for (i = 1; i <= NR; i++) {
-			if (l[i] == "#" && i + 2 <= NR && l[i + 1] ~ /^# \(Tip: / && l[i + 2] == "#") {
-				i += 2
-				continue
-			}
-			print l[i]
-		}
-	     }' "$1"
-}
-
 n=0
 # same FILE ARGS...: perf report --stdio ARGS and readperf report ARGS.
 # When perf refuses (exit status not 0, or no rows: perf 6.1 reports some
@@ -66,7 +50,7 @@ same() {
 		fi
 		return
 	fi
-	brmem_perf_text "c$n.perf.full" >"c$n.perf"
+	rp_perf_text "c$n.perf.full" >"c$n.perf"
 	# perf 6.1 reports a refused key or mode and exits 0
 	if ! grep -q '%' "c$n.perf" && [ $rrc -ne 0 ]; then
 		echo "ok   $tag (refused, as perf: $(grep -m1 -v '^$' "c$n.rp.err"))"

@@ -136,16 +136,7 @@ same td.data --sort comm,sym -g none
 if [ -x "$gen" ] && "$gen" branch b.data ./workload 3 >/dev/null 2>&1; then
 	n=$((n + 1))
 	PERF_CONFIG='' perf report -i b.data --stdio --hierarchy >"h$n.perf.full" 2>/dev/null
-	awk '{ l[NR] = $0 }
-	     END {
-		for (i = 1; i <= NR; i++) {
-			if (l[i] == "#" && i + 2 <= NR && l[i + 1] ~ /^# \(Tip: / && l[i + 2] == "#") {
-				i += 2
-				continue
-			}
-			print l[i]
-		}
-	     }' "h$n.perf.full" >"h$n.perf"
+	rp_perf_text "h$n.perf.full" >"h$n.perf"
 	PERF_CONFIG='' "$RP" report --hierarchy b.data >"h$n.rp" 2>/dev/null ||
 		fail "b --hierarchy: readperf failed"
 	rp_same "b --hierarchy (branch mode)" "h$n.perf" "h$n.rp" &&
