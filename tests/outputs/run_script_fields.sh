@@ -136,15 +136,14 @@ for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys
 done
 compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
 rp_mkdata nonelf-frame nonelf.data || fail "rp-mkdata nonelf-frame failed"
-for attempt in 1 2 3; do
-	perf script -i nonelf.data -F +srcline >nonelf.perf 2>/dev/null && break
-	echo "$rp_name: perf script -F +srcline of nonelf.data died (status $?, attempt $attempt)" >&2
-	: >nonelf.perf
-done
-if [ -s nonelf.perf ]; then
+# perf 6.1 writes to its addr2line after addr2line quit on the non-ELF
+# file: SIGPIPE kills it (every time on a loaded machine, docs/script.md).
+# With SIGPIPE ignored the write fails instead and perf prints the rest.
+if (trap '' PIPE; perf script -i nonelf.data -F +srcline >nonelf.perf 2>/dev/null) &&
+	[ -s nonelf.perf ]; then
 	"$RP" script -F +srcline nonelf.data >nonelf.rp 2>/dev/null || fail "readperf script of nonelf.data failed"
 	rp_same "nonelf srcline" nonelf.perf nonelf.rp && echo "ok   nonelf srcline"
 else
-	fail "perf script -F +srcline of nonelf.data died three times"
+	fail "perf script -F +srcline of nonelf.data failed (SIGPIPE ignored)"
 fi
 rp_done "readperf script's extra fields equal perf script's"
