@@ -2718,8 +2718,11 @@ struct rp_consumer rp_report_consumer(struct rp_report *report)
 	/* The rows and stacks tables are the report's own: with two threads
 	 * they fill on a thread of the pipeline's while it resolves later
 	 * samples, unless a key looks up source lines (symbols are the
-	 * pipeline's) or the mode needs branches or memory addresses. */
-	if (report && report->mode == RP_MODE_NORMAL && !report->want_srcline)
+	 * pipeline's: a srcline sort key, or a call-graph key other than
+	 * function, whose frames show their lines) or the mode needs
+	 * branches or memory addresses. */
+	if (report && report->mode == RP_MODE_NORMAL && !report->want_srcline &&
+	    report->call_key == RP_CALL_KEY_FUNCTION)
 		c.flags |= RP_CONSUMER_OWN_THREAD;
 
 	return c;
