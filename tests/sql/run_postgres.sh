@@ -85,19 +85,22 @@ sql "${vars[@]}" -f top-functions.sql >top.out || fail "the top-functions query 
 sql "${vars[@]}" -f share-over-time.sql >share.out || fail "the share-over-time query failed"
 sql "${vars[@]}" -f diff-builds.sql >diff.out || fail "the diff-builds query failed"
 # top functions: the first row's period is the sum of that symbol's
-# periods in the three reports
-read -r top_fn top_period < <(awk -F'|' 'NR == 1 { print $1, $5 }' top.out)
+# periods in that DSO in the three reports (a function of both builds is
+# a row per build: work_unit of workload and of workload2)
+read -r top_fn top_dso top_period < <(awk -F'|' 'NR == 1 { print $1, $2, $5 }' top.out)
 want=0
 for f in a b c; do
-	p=$("$RP" report --no-children -g none -F overhead,sample,period,sym -t ';' "$f.data" 2>/dev/null | awk -F';' -v fn="$top_fn" '
+	p=$("$RP" report --no-children -g none -F overhead,sample,period,dso,sym -t ';' "$f.data" 2>/dev/null |
+		awk -F';' -v fn="$top_fn" -v dso="$top_dso" '
 		/^# Samples: / { ev = ($0 ~ /cpu-clock/) } /^#/ { next }
-		ev { s = $4; sub(/^\[.\] /, "", s); if (s == fn) t += $3 } END { print t + 0 }')
+		ev { s = $5; sub(/^\[.\] /, "", s); d = $4; gsub(/^ +| +$/, "", d)
+		     if (s == fn && d == dso) t += $3 } END { print t + 0 }')
 	want=$((want + p))
 done
 if [ -n "$top_fn" ] && [ "$want" = "$top_period" ]; then
-	echo "ok   top functions: $top_fn $top_period"
+	echo "ok   top functions: $top_fn ($top_dso) $top_period"
 else
-	fail "top functions: '$top_fn' $top_period in SQL, $want in readperf report"
+	fail "top functions: '$top_fn' ($top_dso) $top_period in SQL, $want in readperf report"
 fi
 # share over time: per recording, work_unit's period and the total
 for f in a b c; do
