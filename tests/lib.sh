@@ -283,6 +283,48 @@ record_workload() {
 	fi
 }
 
+# rp_script_same NAME TAG SCRIPT-ARGS...: perf script and readperf script
+# of NAME.data with SCRIPT-ARGS, exact (files NAME.TAG.perf and .rp); a
+# fail when perf fails or prints nothing, or readperf fails or differs.
+rp_script_same() {
+	local name=$1 tag=$2
+	shift 2
+	if ! perf script -i "$name.data" "$@" >"$name.$tag.perf" 2>"$name.$tag.perf.err" ||
+		[ ! -s "$name.$tag.perf" ]; then
+		cat "$name.$tag.perf.err" >&2
+		fail "$name $tag: perf script $* failed or printed nothing"
+		return
+	fi
+	if ! "$RP" script "$@" "$name.data" >"$name.$tag.rp" 2>"$name.$tag.rp.err"; then
+		cat "$name.$tag.rp.err" >&2
+		fail "$name $tag: readperf script $* failed"
+		return
+	fi
+	rp_same "$name $tag: script $*" "$name.$tag.perf" "$name.$tag.rp" &&
+		echo "ok   $name $tag ($(wc -l <"$name.$tag.rp") lines)"
+}
+
+# rp_script_refused NAME TAG SCRIPT-ARGS...: both refuse, readperf with
+# perf's first message line.
+rp_script_refused() {
+	local name=$1 tag=$2 want
+	shift 2
+	if perf script -i "$name.data" "$@" >/dev/null 2>"$name.$tag.perf.err"; then
+		fail "$name $tag: perf script $* did not fail: the test is wrong"
+		return
+	fi
+	if "$RP" script "$@" "$name.data" >/dev/null 2>"$name.$tag.rp.err"; then
+		fail "$name $tag: readperf script $* should fail"
+		return
+	fi
+	want=$(grep -v '^ *$' "$name.$tag.perf.err" | head -1)
+	if [ -z "$want" ] || ! grep -qF -- "$want" "$name.$tag.rp.err"; then
+		fail "$name $tag: message differs: perf '$want', readperf '$(cat "$name.$tag.rp.err")'"
+		return
+	fi
+	echo "ok   $name $tag (refused as perf)"
+}
+
 # rp_perf_text FILE: perf's report text without its tip ("#", "# (Tip:
 # ...)", "#", wherever it is: branch mode prints its statistics after it),
 # ending with a newline.

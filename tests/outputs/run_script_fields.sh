@@ -48,44 +48,7 @@ rp_workdir rp-fields keep-on-failure
 cd "$rp_work_dir" || exit 1
 rp_compile_workload || exit 1
 
-# compare NAME TAG SCRIPT-ARGS...: perf script and readperf script, exact.
-compare() {
-	local name=$1 tag=$2
-	shift 2
-	if ! perf script -i "$name.data" "$@" >"$name.$tag.perf" 2>"$name.$tag.perf.err" ||
-		[ ! -s "$name.$tag.perf" ]; then
-		cat "$name.$tag.perf.err" >&2
-		fail "$name $tag: perf script $* failed or printed nothing"
-		return
-	fi
-	if ! "$RP" script "$@" "$name.data" >"$name.$tag.rp" 2>"$name.$tag.rp.err"; then
-		cat "$name.$tag.rp.err" >&2
-		fail "$name $tag: readperf script $* failed"
-		return
-	fi
-	rp_same "$name $tag: script $*" "$name.$tag.perf" "$name.$tag.rp" &&
-		echo "ok   $name $tag ($(wc -l <"$name.$tag.rp") lines)"
-}
 
-# compare_error NAME TAG SCRIPT-ARGS...: both refuse, with perf's message.
-compare_error() {
-	local name=$1 tag=$2 want
-	shift 2
-	if perf script -i "$name.data" "$@" >/dev/null 2>"$name.$tag.perf.err"; then
-		fail "$name $tag: perf script $* did not fail: the test is wrong"
-		return
-	fi
-	if "$RP" script "$@" "$name.data" >/dev/null 2>"$name.$tag.rp.err"; then
-		fail "$name $tag: readperf script $* should fail"
-		return
-	fi
-	want=$(grep -v '^ *$' "$name.$tag.perf.err" | head -1)
-	if [ -z "$want" ] || ! grep -qF -- "$want" "$name.$tag.rp.err"; then
-		fail "$name $tag: message differs: perf '$want', readperf '$(cat "$name.$tag.rp.err")'"
-		return
-	fi
-	echo "ok   $name $tag (refused as perf)"
-}
 
 pfopts=(-e page-faults -c 1 -d --phys-data --data-page-size --code-page-size -W)
 record_workload pf "${pfopts[@]}" -- -t 100 -f 1
@@ -104,37 +67,37 @@ perf script -i pf.data -F addr,sym,data_page_size 2>/dev/null | grep -q ' [0-9][
 
 all=comm,tid,event,addr,weight,ins_lat,ip,sym,phys_addr,data_page_size,code_page_size
 for n in pf pfg; do
-	compare "$n" default
-	compare "$n" all -F "$all"
-	compare "$n" plus -F +addr,+weight,+ins_lat,+phys_addr,+data_page_size,+code_page_size
-	compare "$n" addr-symoff -F comm,tid,addr,ip,sym,symoff,dso
-	compare "$n" addr-dso -F comm,addr,dso
+	rp_script_same "$n" default
+	rp_script_same "$n" all -F "$all"
+	rp_script_same "$n" plus -F +addr,+weight,+ins_lat,+phys_addr,+data_page_size,+code_page_size
+	rp_script_same "$n" addr-symoff -F comm,tid,addr,ip,sym,symoff,dso
+	rp_script_same "$n" addr-dso -F comm,addr,dso
 done
-compare pfg hide -F "$all" -G
+rp_script_same pfg hide -F "$all" -G
 for m in m1 m7; do
-	compare "$m" data-src -F comm,tid,addr,data_src,weight,ip,sym,phys_addr,data_page_size
-	compare "$m" data-src-plus -F +data_src,+weight,+phys_addr,+data_page_size,+misc
+	rp_script_same "$m" data-src -F comm,tid,addr,data_src,weight,ip,sym,phys_addr,data_page_size
+	rp_script_same "$m" data-src-plus -F +data_src,+weight,+phys_addr,+data_page_size,+misc
 done
-compare pf data-src -F comm,addr,data_src,ip,sym
-compare regs regs -F comm,tid,ip,sym,iregs,uregs
-compare regs regs-plus -F +iregs,+uregs
-compare regs regs-hide -F +uregs,+iregs -G
-compare regs uregs -F comm,tid,uregs
-compare clock tod-misc -F comm,tid,cpu,misc,tod,time,event,ip,sym
-compare clock tod-side -F +tod,+misc --show-task-events --show-mmap-events --show-switch-events
-compare clock tod-ns -F +tod --ns --reltime
-TZ=Asia/Kolkata compare clock tod-tz -F comm,tod,misc --ns
-compare regs misc -F +misc --show-task-events --show-mmap-events
-compare regs tod-minus -F +tod,-tod
-compare regs tod-absent-type -F trace:tod
-compare pf sw-typed -F sw:comm,weight,ins_lat
+rp_script_same pf data-src -F comm,addr,data_src,ip,sym
+rp_script_same regs regs -F comm,tid,ip,sym,iregs,uregs
+rp_script_same regs regs-plus -F +iregs,+uregs
+rp_script_same regs regs-hide -F +uregs,+iregs -G
+rp_script_same regs uregs -F comm,tid,uregs
+rp_script_same clock tod-misc -F comm,tid,cpu,misc,tod,time,event,ip,sym
+rp_script_same clock tod-side -F +tod,+misc --show-task-events --show-mmap-events --show-switch-events
+rp_script_same clock tod-ns -F +tod --ns --reltime
+TZ=Asia/Kolkata rp_script_same clock tod-tz -F comm,tod,misc --ns
+rp_script_same regs misc -F +misc --show-task-events --show-mmap-events
+rp_script_same regs tod-minus -F +tod,-tod
+rp_script_same regs tod-absent-type -F trace:tod
+rp_script_same pf sw-typed -F sw:comm,weight,ins_lat
 for f in weight ins_lat phys_addr data_page_size code_page_size weight,addr phys_addr,cpu \
 	srcline,weight ins_lat,code_page_size,data_page_size iregs uregs uregs,cpu \
 	iregs,phys_addr phys_addr,uregs tod cpu,tod tod,phys_addr tod,srcline sw:comm,tod \
 	data_src weight,data_src data_src,addr; do
-	compare_error plain "e-$f" -F "$f"
+	rp_script_refused plain "e-$f" -F "$f"
 done
-compare plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
+rp_script_same plain sw-dropped -F sw:comm,tid,weight,phys_addr,data_page_size,iregs
 rp_mkdata nonelf-frame nonelf.data || fail "rp-mkdata nonelf-frame failed"
 # perf 6.1 writes to its addr2line after addr2line quit on the non-ELF
 # file: SIGPIPE kills it (every time on a loaded machine, docs/script.md).
