@@ -66,7 +66,7 @@ rp_report_agree ag.data sf-dso-comm --no-children -g none --sort dso,sym,comm --
 rp_report_agree ag.data sf-fields -g none -F overhead,comm,sym --symbol-filter=ping
 rp_report_agree ag.data sf-fields-sort -g none -F overhead,comm,sym --sort comm --symbol-filter=ping
 rp_report_agree ag.data sf-limit -g none --percent-limit 2 --symbol-filter=p
-rp_report_agree grp.data sf-group --no-children --symbol-filter=ping
+rp_report_agree grp.data sf-group --no-children --symbol-filter=leaf
 rp_report_agree grp.data sf-group-children -g none --symbol-filter=rec
 rp_report_agree grp.data sf-nogroup --no-group -g none --no-children --symbol-filter=le
 

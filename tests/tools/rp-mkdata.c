@@ -287,8 +287,12 @@ static int two_dso_file(struct two_dso_file *m, const void *fn, uint64_t start)
  * key perf's sort__sym_cmp() compares two unresolved entries by address
  * alone and any other pair by DSO first, which is no order: perf's input
  * tree then misses equal entries now and then and keeps two rows of one
- * key, and the rows' order is the trees'.  Addresses are picked by a
- * fixed LCG (lcg_next()).  The file depends on this machine's
+ * key, and the rows' order is the trees'.  Addresses and periods are
+ * picked by a fixed LCG (lcg_next()).  The periods differ (100000 plus 0
+ * to 2^24 - 1) so that no two siblings of a call graph tie: perf orders
+ * tied siblings of two DSOs by the addresses of its struct dso in its heap
+ * (match_chain_dso_addresses()), which moves with the length of this
+ * program's path (docs/report.md).  The file depends on this machine's
  * files: the tests compare perf and readperf on it, never a fixed text.
  * Format: perf_event.h PERF_RECORD_MMAP, PERF_SAMPLE_CALLCHAIN.
  */
@@ -332,7 +336,11 @@ static int mk_two_dso(struct tb_buf *out)
 		cc[n++] = RP_CONTEXT_USER;
 		for (unsigned k = 0; k < 1 + i % 5; k++)
 			cc[n++] = pool[(lcg_next(&x) >> 33) % np];
-		put_chain_sample(&f.data, &a, 800, 800, t++, cc[1], cc, n);
+		struct tb_sample s = { .ip = cc[1], .pid = 800, .tid = 800, .time = t++,
+				       .period = 100000 + (lcg_next(&x) >> 40),
+				       .callchain_nr = n, .callchain = cc };
+
+		tb_sample(&f.data, &a, RP_MISC_USER, &s);
 	}
 	return cpu_clock_file_end(&f, out);
 }
