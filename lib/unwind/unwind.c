@@ -672,7 +672,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		w->rbp = w->have_regs ? rbp : 0;
 	}
 	w->ips[w->nr++] = activation ? pc : pc - 1;
-	if (w->nr >= w->max || r == REPORT_NOMEM)
+	/* perf 6.1's find_proc_info() fails for a pc without a map or whose
+	 * map has no ELF file (JIT code, anonymous memory, a file gone):
+	 * libunwind ends the walk after that frame, where libdwfl would go
+	 * on from rbp. */
+	if (w->nr >= w->max || r == REPORT_NOMEM || r == REPORT_NONE)
 		return DWARF_CB_ABORT;
 	w->read_failed = 0;
 	return DWARF_CB_OK;
@@ -952,9 +956,6 @@ static struct rp_uw_dso *fast_module(struct rp_unwinder *u, const struct rp_maps
 	}
 	if (ds->ready != 1)
 		return NULL;
-	/* libdwfl places an ET_EXEC file at its own addresses. */
-	if (ds->exec && ds->bias)
-		return NULL;
 	/* Both addresses in the module's span. */
 	if (pc - ds->bias < ds->lo || pc - ds->bias >= ds->hi || at - ds->bias < ds->lo ||
 	    at - ds->bias >= ds->hi)
@@ -982,10 +983,6 @@ static int stack_word(const struct rp_uw_walk *w, uint64_t addr, uint64_t *v)
 		return 1;
 	return -1;
 }
-
-/* The modules one walk went through, to keep libdwfl's view: modules of
- * one Dwfl never overlap. */
-#define FAST_MODS 16
 
 /* The packed rule of ds at file address key, looked up in libdw once
  * (then cached); 0 when out of memory. */
@@ -1058,6 +1055,67 @@ static int plt_step(struct rp_unwinder *u, uint64_t ip)
 	return 1;
 }
 
+/* Whether pc lies in a map whose DSO has an ELF file the walkers read
+ * (report_module()'s test before it reports one). */
+static int map_has_file(struct rp_unwinder *u, const struct rp_maps *maps, uint64_t pc)
+{
+	const struct rp_map *map = rp_maps_lookup(maps, pc);
+	const struct rp_dso_symtab *t;
+
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return 0;
+	t = rp_symbols_table(u->symbols, map->dso);
+	return t && t->elf_path;
+}
+
+enum guess_result { GUESS_CALLER, GUESS_END, GUESS_NO_RA, GUESS_FALLBACK };
+
+/*
+ * libunwind 1.6's step over a frame without CFI (x86-64 unw_step(), perf
+ * 6.1's unwinder), for a frame at file address code in ds whose module
+ * has no FDE there: the caller's return address at rbp + 8 and its rbp
+ * at rbp, when rbp is set, not 0, lies 0 to 16 KiB above the frame's CFA
+ * (*rsp) and the word at rbp can be read.  libunwind then moves its CFA
+ * by 16 (not to rbp + 16), which is the caller's rsp for its next rule.
+ * GUESS_CALLER sets *pc, *rsp and *rbp to the caller's; GUESS_END: the
+ * walk ends after this frame; GUESS_NO_RA: the return address read was 0
+ * (the frame 0 - 1 follows, as elsewhere); GUESS_FALLBACK: a signal
+ * frame's or PLT entry's code, or a read of a module's file, which
+ * libdwfl takes.
+ */
+static enum guess_result guess_step(struct rp_unwinder *u, const struct rp_uw_dso *ds,
+				    uint64_t code, uint64_t *rsp, uint64_t *rbp, int *rbp_set,
+				    uint64_t *pc)
+{
+	static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+	const struct rp_uw_walk *w = &u->walk;
+	uint8_t c[16];
+	uint64_t rbp1, ra;
+
+	if (!ds->elf || elf_read_vaddr(ds->elf, code, c, sizeof(c)) < 0 ||
+	    !memcmp(c, restore_rt, sizeof(restore_rt)) ||
+	    (c[0] == 0xff && c[1] == 0x25 && c[6] == 0x68 && c[11] == 0xe9))
+		return GUESS_FALLBACK;
+	if (!*rbp_set || !*rbp)
+		return GUESS_END;
+	int got = stack_word(w, *rbp, &rbp1);
+
+	if (got < 0)
+		return GUESS_FALLBACK;
+	if (!got || *rbp < *rsp || *rbp - *rsp > 0x4000)
+		return GUESS_END;
+	got = stack_word(w, *rbp + 8, &ra);
+	if (got < 0)
+		return GUESS_FALLBACK;
+	if (!got)
+		return GUESS_END;
+	*rsp += 16;
+	*rbp = rbp1;
+	*rbp_set = 1;
+	*pc = ra;
+	return ra ? GUESS_CALLER : GUESS_NO_RA;
+}
+
 /* The fast walk from pc with rsp: the sampled frame (initial), else the
  * caller plt_step() left. */
 static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t rsp)
@@ -1066,11 +1124,6 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t r
 	const struct rp_regs *regs = &w->d->regs_user;
 	uint64_t rbp = 0;
 	int rbp_set = perf_reg(regs, RP_X86_BP, &rbp) == 0;
-	struct {
-		const struct rp_uw_dso *ds;
-		uint64_t bias;
-	} mods[FAST_MODS];
-	size_t nr_mods = 0;
 
 	w->nr = w->first;
 	w->plt_frames = 0;
@@ -1078,36 +1131,37 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t r
 		uint64_t at = initial ? pc : pc - 1, bias;
 		struct rp_uw_dso *ds = fast_module(u, w->maps, pc, at, &bias);
 
+		/* A caller where no map or no ELF file is (JIT code): perf
+		 * 6.1's find_proc_info() fails there, and libunwind's walk
+		 * ends after the frame. */
+		if (!ds && !initial && !map_has_file(u, w->maps, pc)) {
+			w->ips[w->nr++] = at;
+			return FAST_DONE;
+		}
 		if (!ds) {
 			u->stats.fb_module++;
 			return FAST_FALLBACK;
-		}
-		size_t m;
-
-		for (m = 0; m < nr_mods && (mods[m].ds != ds || mods[m].bias != bias); m++)
-			;
-		if (m == nr_mods) {
-			/* A new module: it must not overlap those of this walk. */
-			if (nr_mods == FAST_MODS) {
-				u->stats.fb_module++;
-				return FAST_FALLBACK;
-			}
-			for (size_t k = 0; k < nr_mods; k++) {
-				const struct rp_uw_dso *o = mods[k].ds;
-
-				if (ds->lo + bias < o->hi + mods[k].bias &&
-				    o->lo + mods[k].bias < ds->hi + bias) {
-					u->stats.fb_module++;
-					return FAST_FALLBACK;
-				}
-			}
-			mods[nr_mods].ds = ds;
-			mods[nr_mods++].bias = bias;
 		}
 		uint64_t packed = cached_rule(u, ds, at - bias);
 
 		if (!packed)
 			return FAST_FALLBACK;
+		if (packed & RULE_NO_ROW) {
+			enum guess_result g = guess_step(u, ds, pc - bias, &rsp, &rbp, &rbp_set, &pc);
+
+			if (g == GUESS_FALLBACK) {
+				u->stats.fb_rule++;
+				return FAST_FALLBACK;
+			}
+			w->ips[w->nr++] = at;
+			if (w->nr >= w->max || g == GUESS_END)
+				return FAST_DONE;
+			if (g == GUESS_NO_RA) {
+				w->ips[w->nr++] = RP_UNWIND_NO_RA;
+				return FAST_DONE;
+			}
+			continue;
+		}
 		if (!(packed & RULE_SIMPLE)) {
 			u->stats.fb_rule++;
 			return FAST_FALLBACK;

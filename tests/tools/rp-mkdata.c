@@ -288,7 +288,7 @@ static int two_dso_file(struct two_dso_file *m, const void *fn, uint64_t start)
  * alone and any other pair by DSO first, which is no order: perf's input
  * tree then misses equal entries now and then and keeps two rows of one
  * key, and the rows' order is the trees'.  Addresses and periods are
- * picked by a fixed LCG (lcg_next()).  The periods differ (100000 plus 0
+ * picked by two fixed LCGs (lcg_next()).  The periods differ (100000 plus 0
  * to 2^24 - 1) so that no two siblings of a call graph tie: perf orders
  * tied siblings of two DSOs by the addresses of its struct dso in its heap
  * (match_chain_dso_addresses()), which moves with the length of this
@@ -310,7 +310,7 @@ static int mk_two_dso(struct tb_buf *out)
 	uint64_t pool[2 * 8 + 8 + 6];
 	size_t np = 0;
 	struct tb_file f;
-	uint64_t id = 61, t = 1000, x = 0xd50;
+	uint64_t id = 61, t = 1000, x = 0xd50, y = 0x5eed; /* addresses, periods */
 
 	if (two_dso_file(&m[0], (const void *)put_comm, 0x555500000000ull) ||
 	    two_dso_file(&m[1], (const void *)getenv, 0x7f0000000000ull))
@@ -337,7 +337,7 @@ static int mk_two_dso(struct tb_buf *out)
 		for (unsigned k = 0; k < 1 + i % 5; k++)
 			cc[n++] = pool[(lcg_next(&x) >> 33) % np];
 		struct tb_sample s = { .ip = cc[1], .pid = 800, .tid = 800, .time = t++,
-				       .period = 100000 + (lcg_next(&x) >> 40),
+				       .period = 100000 + (lcg_next(&y) >> 40),
 				       .callchain_nr = n, .callchain = cc };
 
 		tb_sample(&f.data, &a, RP_MISC_USER, &s);

@@ -11,12 +11,29 @@
  *   spin_far:    the same 20 KiB above rsp: libunwind (perf 6.1) does not
  *                take rbp that far above the frame's CFA.
  *
+ * and two cases where the code's map is not the program's own:
+ *
+ *   jit_callee:  a C function (with CFI) called from code copied into
+ *                anonymous executable memory (a JIT's, without a file):
+ *                perf 6.1's walk ends at that caller;
+ *   spin_framed, called from round_of_remaps: the program's file mapped
+ *                a second time (mmap of /proc/self/exe at the page of
+ *                spin_framed, as node maps its builtins again), the copy
+ *                called: a frame in a map of the program at another
+ *                address (built -no-pie: an ET_EXEC file away from its
+ *                own addresses).
+ *
  * Usage: nocfi [-t MS]   (default 500 ms)
- * Build: cc -O2 -g -fomit-frame-pointer -o nocfi nocfi.c
+ * Build: cc -O2 -g -fomit-frame-pointer -no-pie -o nocfi nocfi.c
  */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 void spin_framed(unsigned long n);
 void spin_zero(unsigned long n);
@@ -77,12 +94,62 @@ static long now_ms(void)
 	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
 }
 
+/* x86-64: push rbp; mov rsp, rbp; call *rsi; pop rbp; ret */
+static const unsigned char jit_code[] = { 0x55, 0x48, 0x89, 0xe5, 0xff, 0xd6, 0x5d, 0xc3 };
+static void (*jit_call)(unsigned long n, void (*fn)(unsigned long));
+static void (*remapped_framed)(unsigned long n);
+
+__attribute__((noinline)) void jit_callee(unsigned long n)
+{
+	while (n--)
+		__asm__ volatile("");
+}
+
+/* The JIT copy and the second map of this program's file; exits on
+ * failure. */
+static void setup(void)
+{
+	uintptr_t fn = (uintptr_t)spin_framed, start, end, pgoff;
+	char line[512];
+	FILE *maps = fopen("/proc/self/maps", "r");
+	int fd = open("/proc/self/exe", O_RDONLY), found = 0;
+	unsigned char *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (!maps || fd < 0 || mem == MAP_FAILED)
+		exit(2);
+	memcpy(mem, jit_code, sizeof(jit_code));
+	jit_call = (void (*)(unsigned long, void (*)(unsigned long)))(uintptr_t)mem;
+	while (!found && fgets(line, sizeof(line), maps))
+		found = sscanf(line, "%lx-%lx %*s %lx", &start, &end, &pgoff) == 3 &&
+			fn >= start && fn < end;
+	fclose(maps);
+	if (!found)
+		exit(2);
+	uintptr_t off = fn - start + pgoff, page = off & ~(uintptr_t)4095;
+	unsigned char *copy = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, (off_t)page);
+
+	if (copy == MAP_FAILED)
+		exit(2);
+	close(fd);
+	remapped_framed = (void (*)(unsigned long))(uintptr_t)(copy + (off - page));
+}
+
 __attribute__((noinline)) static void round_of_spins(void)
 {
 	spin_framed(2000000);
 	spin_zero(2000000);
 	spin_near(2000000);
 	spin_far(2000000);
+	jit_call(2000000, jit_callee);
+}
+
+static volatile unsigned long rounds;
+
+__attribute__((noinline)) static void round_of_remaps(void)
+{
+	remapped_framed(2000000);
+	rounds++; /* no tail call: this frame stays */
 }
 
 int main(int argc, char **argv)
@@ -92,8 +159,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i += 2)
 		if (!strcmp(argv[i], "-t"))
 			ms = atol(argv[i + 1]);
+	setup();
 	long end = now_ms() + ms;
-	while (now_ms() < end)
+	while (now_ms() < end) {
 		round_of_spins();
+		round_of_remaps();
+	}
 	return 0;
 }
