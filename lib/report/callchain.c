@@ -708,14 +708,22 @@ int rp_ctree_fprint_flat(FILE *out, const struct rp_cnode *root,
 		for (const struct rp_cnode *f = n; f->parent; f = f->parent)
 			path[--d] = f;
 		/* perf's callchain_node__fprintf_value(): flat shows the
-		 * node's cumulated period, folded the period that ends there */
+		 * node's cumulated period, folded the period that ends there.
+		 * Both leave out frames at PERF_CONTEXT_MAX and above (the
+		 * unwinder's 0 - 1 where a return address read 0), which the
+		 * graph draws. */
 		if (folded) {
+			int first = 1;
+
 			rp_value(out, n->hit, n->count, p->total, p);
 			fputc(' ', out);
 			for (d = 0; d < depth; d++) {
-				if (d)
+				if (path[d]->ip >= RP_CONTEXT_MAX)
+					continue;
+				if (!first)
 					fputs(sep, out);
 				rp_frame_name(out, path[d]);
+				first = 0;
 			}
 			fputc('\n', out);
 		} else {
@@ -723,6 +731,8 @@ int rp_ctree_fprint_flat(FILE *out, const struct rp_cnode *root,
 			rp_value(out, rp_cumul(n), rp_cumul_count(n), p->total, p);
 			fputc('\n', out);
 			for (d = 0; d < depth; d++) {
+				if (path[d]->ip >= RP_CONTEXT_MAX)
+					continue;
 				fputs("                ", out);
 				rp_frame_name(out, path[d]);
 				fputc('\n', out);

@@ -20,7 +20,8 @@
 #     the interrupted frame above it at its own pc.
 # Checks, on both recordings:
 #   - script --no-inline equals perf script --no-inline, byte for byte;
-#   - report --no-children and --children, with --no-inline, equal perf's;
+#   - report --no-children and --children, with --no-inline, equal perf's,
+#     and so do -g folded and -g flat (which leave out the 0 - 1 frames);
 #   - script (inlined frames) agrees with perf's on the frame addresses of
 #     every sample;
 #   - collapse equals perf's stackcollapse on >= 99 % of the samples (the
@@ -94,12 +95,16 @@ for f in big small; do
 	"$RP" script --no-inline $f.data >$f.noinl.rp 2>/dev/null
 	same "$f: script --no-inline" $f.noinl.perf $f.noinl.rp
 
-	for view in --no-children --children; do
+	# -g folded and flat leave out the 0 - 1 frames the graph draws
+	for view in --no-children --children "--no-children -g folded" "--children -g flat"; do
+		tag=${view// /_}
+		# shellcheck disable=SC2086 # the view is words
 		perf report -i $f.data --stdio $view --no-inline 2>/dev/null | head -n -3 \
-			>$f$view.perf
-		"$RP" report $view --no-inline $f.data >$f$view.rp 2>/dev/null
-		grep -q '%' $f$view.perf || fail "$f: perf report $view printed no rows (test problem)"
-		same "$f: report $view --no-inline" $f$view.perf $f$view.rp
+			>$f$tag.perf
+		# shellcheck disable=SC2086
+		"$RP" report $view --no-inline $f.data >$f$tag.rp 2>/dev/null
+		grep -q '%' $f$tag.perf || fail "$f: perf report $view printed no rows (test problem)"
+		same "$f: report $view --no-inline" $f$tag.perf $f$tag.rp
 	done
 
 	perf script -i $f.data >$f.perf 2>/dev/null
