@@ -55,10 +55,11 @@ record() {
 record ag -e cpu-clock -g
 record grp -e '{cpu-clock,task-clock}' -g
 
-# --symbol-filter
+# --symbol-filter (the self views filter on leaf: rec, ping and pong run
+# few instructions of their own, and a recording may hold no sample there)
 rp_report_agree ag.data sf-children --symbol-filter=ping
 rp_report_agree ag.data sf-self --no-children -g none --symbol-filter=e
-rp_report_agree ag.data sf-graph --no-children --symbol-filter=rec
+rp_report_agree ag.data sf-graph --no-children --symbol-filter=leaf
 # no comm key: perf 6.1 does not filter
 rp_report_agree ag.data sf-nocomm --no-children --sort sym --symbol-filter=rec
 rp_report_agree ag.data sf-dso-comm --no-children -g none --sort dso,sym,comm --symbol-filter=leaf
