@@ -109,9 +109,13 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	/* perf shows map__rip_2objdump() of the address in "dso[addr]". */
 	uint64_t objdump = shown;
 	const char *a2l_file = NULL;
-	int in_func = lookup && rp_dso_long_name(dso)[0] != '['
-			      ? rp_symbols_addr_in_func(t->symbols, dso, addr, &objdump, &a2l_file)
-			      : 0;
+	/* perf's dso__name(): no file for addr2line behind "[...]" names
+	 * and JIT maps (/tmp/perf-PID.map) */
+	int named = dso && rp_dso_long_name(dso)[0] != '[' &&
+		    strncmp(rp_dso_long_name(dso), "/tmp/perf-", 10) != 0;
+	int in_func = lookup && named ? rp_symbols_addr_in_func(t->symbols, dso, addr, &objdump,
+								&a2l_file)
+				      : 0;
 
 	if (has_map && dso)
 		objdump = shown + (objdump - addr);
@@ -130,7 +134,7 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	int a2l_found = 0;
 
 	if (!has_map || !dso ||
-	    (!off && rp_dso_long_name(dso)[0] != '[' && !rp_symbol_is_stub(sym) &&
+	    (!off && named && !rp_symbol_is_stub(sym) &&
 	     (in_func || (mode != RP_SRCTEXT_NO_LINE && sym)))) {
 		/* What perf 6.1 prints for a file's address without a line
 		 * where binutils' addr2line finds a function: it answers

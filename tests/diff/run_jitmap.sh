@@ -6,9 +6,10 @@
 # tests/workload/jit_spin.c runs code it copied into anonymous executable
 # memory and names it in /tmp/perf-PID.map, with the numbers written as
 # the JVM writes them ("0x7f... 0xa name") and without the prefix.  For
-# a recording of each, readperf report (--sort comm,dso,sym) and script
-# must print what perf prints, and the JIT symbols must be there
-# (jit_spin_one, jit_spin_two).  x86-64 only (the copied code).
+# a recording of each, readperf report (--sort comm,dso,sym), the JIT
+# rows' srclines (--sort sym,srcline: sym+OFFSET) and script must print
+# what perf prints, and the JIT symbols must be there (jit_spin_one,
+# jit_spin_two).  x86-64 only (the copied code).
 #
 # When perf is missing or cannot record, the test says so loudly and skips
 # (exit 77), unless RP_REQUIRE_PERF=1 (make check, CI): then it fails.
@@ -67,6 +68,15 @@ for style in 0x plain; do
 	for sym in jit_spin_one jit_spin_two; do
 		grep -q "\] $sym\$" "$style.rp.rows" || fail "$style: no $sym row in readperf's report"
 	done
+
+	# The srcline of a JIT map's rows: perf runs no addr2line on
+	# /tmp/perf-PID.map (its dso__name() gives none) and shows sym+OFFSET.
+	perf report -i "$style.data" --stdio --no-children --sort sym,srcline -g none -t ';' \
+		2>/dev/null | grep 'jit_spin_' >"$style.perf.src" || fail "$style: perf printed no JIT srcline row"
+	"$RP" report --no-children --sort sym,srcline -g none -t ';' "$style.data" 2>/dev/null |
+		grep 'jit_spin_' >"$style.rp.src"
+	rp_same "$style srcline rows" "$style.perf.src" "$style.rp.src" &&
+		echo "ok   $style srcline rows ($(wc -l <"$style.rp.src") rows)"
 
 	perf script -i "$style.data" >"$style.perf.script" 2>/dev/null ||
 		fail "$style: perf script failed"
