@@ -517,6 +517,27 @@ static uint64_t map_bias(const struct rp_map *map, const struct rp_dso_symtab *t
 }
 
 /*
+ * The map holding pc and its DSO's table when the map is a user file's
+ * whose ELF file the walkers can read (*mapp set), else NULL (no map,
+ * anonymous memory, JIT code, a kernel DSO: their tables are not loaded
+ * from a walk, as loading reads state the pipeline's thread writes).
+ */
+static struct rp_dso_symtab *map_file_table(struct rp_unwinder *u, const struct rp_maps *maps,
+					    uint64_t pc, const struct rp_map **mapp)
+{
+	const struct rp_map *map = maps ? rp_maps_lookup(maps, pc) : NULL;
+	struct rp_dso_symtab *t;
+
+	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+		return NULL;
+	t = rp_symbols_table(u->symbols, map->dso);
+	if (!t || !t->elf_path)
+		return NULL;
+	*mapp = map;
+	return t;
+}
+
+/*
  * Makes sure the module of the map holding pc is reported in sp's Dwfl.
  * REPORT_NONE: no map, no file or libdwfl refused it (the walk stops
  * there); REPORT_STALE: a module reported earlier covers pc for another
@@ -525,17 +546,12 @@ static uint64_t map_bias(const struct rp_map *map, const struct rp_dso_symtab *t
 static enum report_result report_module(struct rp_unwinder *u, struct rp_uw_space *sp,
 					const struct rp_maps *maps, uint64_t pc)
 {
-	const struct rp_map *map = maps ? rp_maps_lookup(maps, pc) : NULL;
+	const struct rp_map *map = NULL;
+	struct rp_dso_symtab *t = map_file_table(u, maps, pc, &map);
 
-	/* Only files' maps: the tables of kernel DSOs are not loaded from a
-	 * walk (their loading reads state the pipeline's thread writes). */
-	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
+	if (!t)
 		return REPORT_NONE;
 	struct rp_dso *dso = map->dso;
-	struct rp_dso_symtab *t = rp_symbols_table(u->symbols, dso);
-
-	if (!t || !t->elf_path)
-		return REPORT_NONE;
 	uint64_t bias = map_bias(map, t);
 	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, pc);
 
@@ -1055,19 +1071,6 @@ static int plt_step(struct rp_unwinder *u, uint64_t ip)
 	return 1;
 }
 
-/* Whether pc lies in a map whose DSO has an ELF file the walkers read
- * (report_module()'s test before it reports one). */
-static int map_has_file(struct rp_unwinder *u, const struct rp_maps *maps, uint64_t pc)
-{
-	const struct rp_map *map = rp_maps_lookup(maps, pc);
-	const struct rp_dso_symtab *t;
-
-	if (!map || !map->dso || map->identity || map->dso->kind != RP_DSO_USER)
-		return 0;
-	t = rp_symbols_table(u->symbols, map->dso);
-	return t && t->elf_path;
-}
-
 enum guess_result { GUESS_CALLER, GUESS_END, GUESS_NO_RA, GUESS_FALLBACK };
 
 /*
@@ -1134,7 +1137,9 @@ static enum fast_result fast_walk(struct rp_unwinder *u, uint64_t pc, uint64_t r
 		/* A caller where no map or no ELF file is (JIT code): perf
 		 * 6.1's find_proc_info() fails there, and libunwind's walk
 		 * ends after the frame. */
-		if (!ds && !initial && !map_has_file(u, w->maps, pc)) {
+		const struct rp_map *unused;
+
+		if (!ds && !initial && !map_file_table(u, w->maps, pc, &unused)) {
 			w->ips[w->nr++] = at;
 			return FAST_DONE;
 		}
