@@ -35,26 +35,14 @@ cd "$rp_work_dir" || exit 1
 rp_compile_workload || exit 1
 
 # compare NAME TAG WANT SCRIPT-ARGS...: perf script and readperf script,
-# exact; perf's text must hold WANT.
+# exact (rp_script_same); perf's text must hold WANT.
 compare() {
 	local name=$1 tag=$2 want=$3
 	shift 3
-	if ! perf script -i "$name.data" "$@" >"$name.$tag.perf" 2>"$name.$tag.perf.err"; then
-		cat "$name.$tag.perf.err" >&2
-		fail "$name $tag: perf script $* failed"
-		return
-	fi
-	if ! grep -q -- "$want" "$name.$tag.perf"; then
+	rp_script_same "$name" "$tag" "$@"
+	if [ -s "$name.$tag.perf" ] && ! grep -q -- "$want" "$name.$tag.perf"; then
 		fail "$name $tag: perf script $* printed no $want: the test proves nothing"
-		return
 	fi
-	if ! "$RP" script "$@" "$name.data" >"$name.$tag.rp" 2>"$name.$tag.rp.err"; then
-		cat "$name.$tag.rp.err" >&2
-		fail "$name $tag: readperf script $* failed"
-		return
-	fi
-	rp_same "$name $tag: script $*" "$name.$tag.perf" "$name.$tag.rp" &&
-		echo "ok   $name $tag ($(wc -l <"$name.$tag.rp") lines)"
 }
 
 record_workload ns -e cpu-clock -a --namespaces --all-cgroups -- -t 200 -f 2
