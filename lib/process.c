@@ -391,10 +391,10 @@ static int rp_frames_reserve(struct rp_frame **frames, uint32_t *alloc, size_t n
 		return 0;
 	if (n > RP_MAX_CALLCHAIN * 2)
 		return RP_ERR_LIMIT;
-	size_t want = *alloc ? *alloc : 32;
-
-	while (want < n)
-		want *= 2;
+	/* Eight frames at a time: a cache entry keeps its frames, and
+	 * doubling left a third of them unused on deep stacks, memory the
+	 * kernel zeroes page by page on first touch. */
+	size_t want = (n + 7) & ~(size_t)7;
 	struct rp_frame *f = realloc(*frames, want * sizeof(*f));
 
 	if (!f)

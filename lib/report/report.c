@@ -1024,6 +1024,9 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		}
 	}
 	rp_stacks_init(&r->stacks);
+	/* Entries and graphs that see a frame's symbol, not its address. */
+	r->stacks.by_symbol = r->mode == RP_MODE_NORMAL && r->call_key == RP_CALL_KEY_FUNCTION &&
+			      !r->want_srcline && !(r->need & (1ull << RP_SORT_ADDR));
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
 	size_t n = session ? rp_session_nr_evsels(session) : 0;
@@ -1137,6 +1140,11 @@ int rp_report_set_group(struct rp_report *report, enum rp_report_group mode)
 		return RP_ERR_INVAL;
 	report->group_mode = mode;
 	return 0;
+}
+
+size_t rp_report_nr_stacks(const struct rp_report *report)
+{
+	return report ? report->stacks.nr : 0;
 }
 
 int rp_report_set_stacks_cap(struct rp_report *report, size_t bytes)
@@ -2015,7 +2023,7 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 					       ((uint64_t)r->links[i].from << 48));
 			owner[RP_STACK_OWNER_WORDS - 1] ^= lh << 8;
 		}
-		uint64_t hash = rp_stacks_hash(owner, r->path, n);
+		uint64_t hash = rp_stacks_hash(&r->stacks, owner, r->path, n);
 
 		st = rp_stacks_find(&r->stacks, hash, owner, r->path, n);
 		if (st && per_sample && !rp_links_same(st->links, st->nr_links, r->links, nr_links))

@@ -39,4 +39,11 @@ int rp_report_set_group(struct rp_report *report, enum rp_report_group mode);
  */
 int rp_report_set_stacks_cap(struct rp_report *report, size_t bytes);
 
+/*
+ * The distinct call stacks the report holds now (those met since it last
+ * built its graphs), for tests of what tells two stacks apart; 0 for a
+ * NULL report.
+ */
+size_t rp_report_nr_stacks(const struct rp_report *report);
+
 #endif

@@ -21,7 +21,14 @@ void rp_stacks_release(struct rp_stacks *t)
 	rp_stacks_init(t);
 }
 
-uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, size_t nr)
+/* Whether frame f is told apart from others by its symbol alone. */
+static inline int rp_by_symbol(const struct rp_stacks *t, const struct rp_cframe *f)
+{
+	return t->by_symbol && f->sym;
+}
+
+uint64_t rp_stacks_hash(const struct rp_stacks *t, const uint64_t *owner,
+			const struct rp_cframe *frames, size_t nr)
 {
 	uint64_t h = nr;
 
@@ -31,7 +38,8 @@ uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, s
 	for (size_t i = 0; i < nr; i++) {
 		const struct rp_cframe *f = &frames[i];
 
-		h = (h ^ f->ip) * 0x9e3779b97f4a7c15ull;
+		h = (h ^ (rp_by_symbol(t, f) ? (uint64_t)(uint8_t)f->level : f->ip)) *
+		    0x9e3779b97f4a7c15ull;
 		h = (h ^ (uint64_t)(uintptr_t)f->sym ^ ((uint64_t)(uintptr_t)f->dso << 17)) *
 		    0xc2b2ae3d27d4eb4full;
 		h ^= h >> 29;
@@ -39,14 +47,19 @@ uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, s
 	return rp_hash64(h);
 }
 
-static int rp_cframes_equal(const struct rp_cframe *a, const struct rp_cframe *b, size_t nr)
+static int rp_cframes_equal(const struct rp_stacks *t, const struct rp_cframe *a,
+			    const struct rp_cframe *b, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++)
-		if (a[i].ip != b[i].ip || a[i].sym != b[i].sym || a[i].dso != b[i].dso ||
-		    a[i].has_map != b[i].has_map || a[i].level != b[i].level ||
-		    a[i].src_line != b[i].src_line || a[i].src_file != b[i].src_file ||
-		    a[i].inline_looked_up != b[i].inline_looked_up)
+	for (size_t i = 0; i < nr; i++) {
+		if (a[i].sym != b[i].sym || a[i].dso != b[i].dso || a[i].has_map != b[i].has_map ||
+		    a[i].level != b[i].level)
 			return 0;
+		if (rp_by_symbol(t, &a[i]))
+			continue;
+		if (a[i].ip != b[i].ip || a[i].src_line != b[i].src_line ||
+		    a[i].src_file != b[i].src_file || a[i].inline_looked_up != b[i].inline_looked_up)
+			return 0;
+	}
 	return 1;
 }
 
@@ -58,7 +71,7 @@ struct rp_stack *rp_stacks_find(const struct rp_stacks *t, uint64_t hash, const 
 	for (; s; s = s->hnext)
 		if (s->hash == hash && s->nr_frames == nr &&
 		    !memcmp(s->owner, owner, sizeof(s->owner)) &&
-		    rp_cframes_equal(s->frames, frames, nr))
+		    rp_cframes_equal(t, s->frames, frames, nr))
 			return s;
 	return NULL;
 }

@@ -59,13 +59,22 @@ struct rp_stacks {
 	size_t nr, alloc;
 	size_t max_bytes;        /* RP_STACKS_MAX_BYTES unless a test lowers it */
 	uint64_t epoch;          /* drains so far, plus 1: stacks' lifetime tag */
+	/* Frames with a symbol are one when their symbols, DSOs and maps'
+	 * levels are, whatever their addresses (rp_stacks_find()): set by
+	 * a report whose graphs and entries look at nothing else of a
+	 * frame (the function key, no address or source-line sort key).
+	 * A stack keeps the frames of its first sample, which is what the
+	 * trees' nodes keep (a node's first address), so the drawing is
+	 * the one of telling every address apart, with fewer stacks. */
+	int by_symbol;
 };
 
 void rp_stacks_init(struct rp_stacks *t);
 void rp_stacks_release(struct rp_stacks *t);
 
 /* The hash of (owner, frames[0..nr)), for rp_stacks_find(). */
-uint64_t rp_stacks_hash(const uint64_t *owner, const struct rp_cframe *frames, size_t nr);
+uint64_t rp_stacks_hash(const struct rp_stacks *t, const uint64_t *owner,
+			const struct rp_cframe *frames, size_t nr);
 
 /* The stack (owner, frames[0..nr)) with that hash, or NULL when new. */
 struct rp_stack *rp_stacks_find(const struct rp_stacks *t, uint64_t hash, const uint64_t *owner,
