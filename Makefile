@@ -139,11 +139,12 @@ check-asan: deps
 # ThreadSanitizer over what runs on several threads: the reader thread,
 # the stack walks' workers and script's formatting pool
 # (perf/run_parallel: -j 1 = -j 4 on every kind of recording), and
-# several recordings at once (outputs/run_multi), and the pipeline's
-# unit test of threads (unit/test_process_window).  Only those are
+# several recordings at once (outputs/run_multi), the pipeline's
+# unit test of threads (unit/test_process_window), and the report's
+# stage renaming rows of inlined frames (diff/run_dwarf_fork).  Only those are
 # built; without -Werror (the sanitizer's instrumentation makes gcc's
 # flow warnings fire on the unit tests).  About 3 minutes here.
-TSAN_TESTS := perf/run_parallel|outputs/run_multi|unit/test_process_window
+TSAN_TESTS := perf/run_parallel|outputs/run_multi|unit/test_process_window|diff/run_dwarf_fork
 check-tsan: deps
 	cmake -S . -B build-tsan -DRP_WERROR=OFF -DRP_SANITIZE=thread
 	cmake --build build-tsan -j$(JOBS) --target readperf-cli test_process_window

@@ -166,7 +166,9 @@ struct rp_report_opts {
 	int call_threshold_set;
 	uint32_t call_print_limit; /* branches drawn per level; 0: all */
 	/* Source lines for the srcline and srcfile keys (NULL: every line
-	 * unknown); must outlive the report. */
+	 * unknown), and the names of --children rows of inlined frames that
+	 * perf renames (docs/unwind.md, "Where perf 6.1 is wrong"); must
+	 * outlive the report. */
 	struct rp_symbols *symbols;
 	int full_source_path; /* perf's --full-source-path: no basename */
 	/*

@@ -38,19 +38,23 @@ struct rp_cframe {
 	struct rp_dso *dso;          /* NULL: no map */
 	const struct rp_symbol *sym; /* NULL: unresolved */
 	uint64_t ip;                 /* as sampled */
-	uint8_t has_map;
-	char level;                  /* the map's level, 0 when unknown */
+	/* The map the frame was found in (NULL: none): with the sample's
+	 * address space, what perf's struct map of the frame is
+	 * (rp_hist_entry.map). */
+	const struct rp_map *map;
 	/* For the srcline and srcfile keys of --children rows: the line an
 	 * inline chain's record carries (rp_frame.src_file, src_line; NULL,
 	 * 0 for other frames), whether perf's inline lookup applied, and the
 	 * address in the map's file (rp_addr_location.addr). */
-	uint32_t src_line;
-	uint8_t inline_looked_up; /* rp_frame.inline_looked_up */
 	uint64_t addr;
 	const char *src_file;
 	/* The address key's source line of the frame (perf's
 	 * callchain_srcline()); NULL without one or with the function key. */
 	const char *srcline;
+	uint32_t src_line;
+	uint8_t inline_looked_up; /* rp_frame.inline_looked_up */
+	uint8_t has_map;
+	char level;                  /* the map's level, 0 when unknown */
 };
 
 struct rp_cnode {

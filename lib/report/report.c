@@ -44,6 +44,7 @@
 #include "report/rbsort.h"
 #include "report/srctext_int.h"
 #include "report/stacks_int.h"
+#include "symbols/find_int.h"
 #include "process_int.h"
 
 /* Entries one evsel may hold: a file cannot make the report grow beyond. */
@@ -149,6 +150,14 @@ struct rp_hist_entry {
 	uint64_t hash;
 	struct rp_ekey k;     /* comm, pid, dso, sym, cpu, srcline, srcfile (keys_int.h) */
 	struct rp_thread *thread;
+	/* perf's hist_entry.ms.map, no key: the map of the entry's last
+	 * sample or frame, told apart as perf's struct map objects are (a
+	 * process's maps are its own after a fork: the map with the address
+	 * space it was found in, NULL for the kernel's), and its DSO
+	 * (rp_hists_tree_findnew()). */
+	const struct rp_map *map;
+	const struct rp_maps *space;
+	struct rp_dso *map_dso;
 	uint64_t sample_ip;   /* the ip as sampled (addr key) */
 	/* The keys below are set only when the report uses them. */
 	const char *parent;   /* interned: the -p match; NULL: [other] */
@@ -1667,6 +1676,43 @@ static int rp_report_override_default_comms(struct rp_report *r)
 static int rp_hists_tree_findnew(struct rp_report *r, struct rp_hists *h,
 				 struct rp_hist_entry *key, struct rp_hist_entry **out);
 
+/* The address space a map of this level was found in, as perf's struct
+ * map objects tell maps apart: a process's own ('.': after a fork the
+ * child's maps are copies), the machine's for the kernel's (NULL). */
+static const struct rp_maps *rp_report_space(const struct rp_thread *thread, char level)
+{
+	return level == '.' && thread ? thread->maps : NULL;
+}
+
+/*
+ * perf's hists__findnew_entry(), when the entry found was last seen in
+ * another map than key's (with the sym key): the entry takes key's map,
+ * and its symbol becomes the one at its start in that map's DSO
+ * (map__find_symbol()).  That is the same symbol for a function; an
+ * inlined function's frame (start and end of the function it was inlined
+ * into) becomes that function, no longer inlined, or no symbol at all.
+ * So a process after a fork turns the --children rows of inlined frames
+ * that its parent made into their functions' rows.
+ */
+static void rp_entry_move_map(const struct rp_report *r, struct rp_hist_entry *e,
+			      const struct rp_hist_entry *key)
+{
+	if (!(r->need & (1ull << RP_SORT_SYM)) || (e->map == key->map && e->space == key->space))
+		return;
+	if (e->k.sym && e->k.sym_inlined) {
+		const struct rp_symbol *sym =
+			rp_symbols_find_loaded(r->symbols, key->map_dso, e->k.sym_start);
+
+		e->k.sym = sym ? (sym->name ? sym->name : "") : NULL;
+		e->k.sym_start = sym ? sym->start : 0;
+		e->k.sym_end = sym ? sym->end : 0;
+		e->k.sym_inlined = sym ? sym->inlined : 0;
+	}
+	e->map = key->map;
+	e->space = key->space;
+	e->map_dso = key->map_dso;
+}
+
 static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 				 const struct rp_cframe *frames, uint32_t nr_frames,
 				 struct rp_hist_entry *self, const struct rp_hist_entry *key,
@@ -1708,6 +1754,9 @@ static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 		 * level is the map's, or stays the previous one without a map. */
 		k.k.ip = f->ip;
 		k.sample_ip = f->ip;
+		k.map = f->map;
+		k.space = rp_report_space(key->thread, f->level);
+		k.map_dso = f->dso;
 		if (f->has_map || f->sym)
 			level = f->level ? f->level : '.';
 		k.k.level = level;
@@ -2003,11 +2052,16 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 				&res->callchain[rp_chain_pick_index(&pick, (uint32_t)i)];
 			const struct rp_addr_location *al = &fr->al;
 
-			r->path[i] = (struct rp_cframe){ al->dso,	   al->sym,
-							 al->ip,	   al->map != NULL,
-							 al->level,	   fr->src_line,
-							 fr->inline_looked_up, al->addr,
-							 fr->src_file, NULL };
+			r->path[i] = (struct rp_cframe){ .dso = al->dso,
+							 .sym = al->sym,
+							 .ip = al->ip,
+							 .map = al->map,
+							 .addr = al->addr,
+							 .src_file = fr->src_file,
+							 .src_line = fr->src_line,
+							 .inline_looked_up = fr->inline_looked_up,
+							 .has_map = al->map != NULL,
+							 .level = al->level };
 			if (r->call_key != RP_CALL_KEY_FUNCTION &&
 			    (rc = rp_report_cg_srcline(r, &r->path[i])) < 0)
 				return rc;
@@ -2246,6 +2300,7 @@ static int rp_hists_tree_findnew(struct rp_report *r, struct rp_hists *h,
 		 * the DSO of the last sample at its address. */
 		e->k.dso = key->k.dso;
 		e->map_size = key->map_size;
+		rp_entry_move_map(r, e, key);
 		*out = e;
 		return 0;
 	}
@@ -2541,6 +2596,9 @@ static int rp_report_add_sample(struct rp_report *r, const struct rp_event *ev,
 	key.filtered = res ? res->filtered : 0;
 	key.trace_cut = 0;
 	key.thread = res ? res->thread : NULL;
+	key.map = res ? res->al.map : NULL;
+	key.space = rp_report_space(res ? res->thread : NULL, res ? res->al.level : 0);
+	key.map_dso = res ? res->al.dso : NULL;
 	key.sample_ip = s->ip;
 	if ((rc = rp_ekey_fill(&key.k, &r->names, r->want_srcline ? &r->srctext : NULL, s, res)))
 		return rc;

@@ -259,6 +259,31 @@ struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso)
 	return t;
 }
 
+/* The name of t's symbol sym demangled, as perf prints it: names are
+ * demangled when a lookup first returns them. */
+static void rp_symbols_demangle(struct rp_symbols *s, struct rp_dso_symtab *t,
+				const struct rp_symbol *sym)
+{
+	if (!sym || !t->mangled || !__atomic_load_n(&t->mangled[sym - t->syms], __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&s->lock);
+	if (rp_symtab_demangle(t, (size_t)(sym - t->syms)) < 0)
+		s->error = RP_ERR_NOMEM;
+	pthread_mutex_unlock(&s->lock);
+}
+
+const struct rp_symbol *rp_symbols_find_loaded(struct rp_symbols *s, const struct rp_dso *dso,
+					       uint64_t addr)
+{
+	if (!dso || !__atomic_load_n(&dso->symtab_ready, __ATOMIC_ACQUIRE) || !dso->symtab)
+		return NULL;
+	const struct rp_symbol *sym = rp_symtab_find(dso->symtab, addr);
+
+	if (s)
+		rp_symbols_demangle(s, dso->symtab, sym);
+	return sym;
+}
+
 const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr)
 {
 	if (!s || !dso)
@@ -269,13 +294,8 @@ const struct rp_symbol *rp_symbols_find(struct rp_symbols *s, struct rp_dso *dso
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 	const struct rp_symbol *sym = t ? rp_symtab_find(t, addr) : NULL;
 
-	/* Names are demangled when a lookup first returns them. */
-	if (sym && t->mangled && __atomic_load_n(&t->mangled[sym - t->syms], __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&s->lock);
-		if (rp_symtab_demangle(t, (size_t)(sym - t->syms)) < 0)
-			s->error = RP_ERR_NOMEM;
-		pthread_mutex_unlock(&s->lock);
-	}
+	if (t)
+		rp_symbols_demangle(s, t, sym);
 	unsigned slot = s->cache_next++ & 3;
 	s->cache[slot].dso = dso;
 	s->cache[slot].addr = addr;

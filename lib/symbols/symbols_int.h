@@ -23,6 +23,7 @@
 #include "common/hashmap.h"
 #include "machine/dso.h"
 #include "symbols/buildid_int.h"
+#include "symbols/find_int.h"
 #include "symbols/srcline_int.h"
 
 /* Caps on what a file can make a table hold. */
@@ -243,6 +244,7 @@ struct rp_symbols {
  * filled caches (sources, DWARF, inlines, lines) does not change after.
  */
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
+
 
 /*
  * Whether perf 6.1 finds dso's data file, an ELF file: its build-id cache

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # What the DWARF call-stack tests share (run_dwarf.sh, run_dwarf_srcline.sh,
 # run_dwarf_srcline_children.sh, run_dwarf_workload.sh, run_dwarf_edges.sh,
-# run_dwarf_lld.sh, run_inline_names.sh, run_srcline_stripped.sh; the
+# run_dwarf_fork.sh, run_dwarf_lld.sh, run_inline_names.sh, run_srcline_stripped.sh; the
 # ends of run_dwarf_nocfi.sh and run_dwarf_go.sh): the programs of
 # tests/workload built and recorded with `perf record --call-graph dwarf`,
 # and comparisons of readperf's output with perf's.
@@ -43,6 +43,9 @@ dwarf_setup() {
 #   workload     C -O2 -fomit-frame-pointer, libc and libm, a forked
 #                child and an exec'd one (tests/workload/workload.c)
 #   workload-fp  the same, -O1 with frame pointers and no inlining
+#   forkinl      C -O2 -fomit-frame-pointer: two processes of one name
+#                (a fork), an inlined function mid-stack
+#                (tests/workload/forkinl.c)
 #   stacks-lld, workload-lld  stacks and workload linked by ld.lld
 #                (-fuse-ld=lld): segments whose file offsets and
 #                addresses differ by a page, several segments in a page
@@ -73,6 +76,9 @@ dwarf_build() {
 		workload-lld)
 			"${CC:-cc}" -O2 -g -fomit-frame-pointer -fuse-ld=lld -o workload-lld \
 				"$root/tests/workload/workload.c" -lm 2>>cc.err || ok=1 ;;
+		forkinl)
+			"${CC:-cc}" -O2 -g -fomit-frame-pointer -o forkinl \
+				"$root/tests/workload/forkinl.c" -lm 2>>cc.err || ok=1 ;;
 		workload-fp)
 			"${CC:-cc}" -O1 -g -fno-omit-frame-pointer -fno-inline -o workload-fp \
 				"$root/tests/workload/workload.c" -lm 2>>cc.err || ok=1 ;;
