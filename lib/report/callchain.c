@@ -37,14 +37,21 @@ void rp_ctree_release(struct rp_ctree *t)
 	rp_hashmap_release(&t->name_index);
 	free(t->inl_keys);
 	t->inl_keys = NULL;
+	free(t->rbn);
+	free(t->rb_node);
+	t->rbn = NULL;
+	t->rb_node = NULL;
+	t->nr_rb = t->alloc_rb = 0;
 }
 
 struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
 {
 	struct rp_cnode *n = rp_arena_alloc(t->arena, sizeof(*n));
 
-	if (n)
+	if (n) {
 		memset(n, 0, sizeof(*n));
+		n->rb_id = n->rb_root = RP_RB_NIL;
+	}
 	return n;
 }
 
@@ -181,6 +188,7 @@ static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *
 	n->dso = dso;
 	n->key = key;
 	n->ip = ip;
+	n->rb_id = n->rb_root = RP_RB_NIL;
 	if (!indexed) {
 		n->sibling = parent->child;
 		parent->child = n;
@@ -205,6 +213,117 @@ static struct rp_cnode *rp_ctree_new_child(struct rp_ctree *t, struct rp_cnode *
 	return n;
 }
 
+static int32_t rp_dso_order(const struct rp_dso *dso);
+
+/* perf's match_chain_dso_addresses(): DSOs (perf compares the pointers,
+ * which follow creation order: rp_dso_order()), then addresses. */
+static int rp_match_dso_addr(const struct rp_dso *l, uint64_t l_addr, const struct rp_dso *r,
+			     uint64_t r_addr)
+{
+	if (l != r) {
+		int32_t lo = rp_dso_order(l), ro = rp_dso_order(r);
+
+		return lo != ro ? (lo < ro ? -1 : 1) : (l < r ? -1 : 1);
+	}
+	return l_addr < r_addr ? -1 : l_addr > r_addr;
+}
+
+/*
+ * perf's match_chain(node, cnode) with the function key: c, a node (the
+ * first frame of perf's node), against the frame (dso, name, key,
+ * inlined, ip) of the path being added; -1 for MATCH_LT (c lower: the
+ * descent goes left), 1 for MATCH_GT, 0 when they are one node.
+ */
+static int rp_match_chain(const struct rp_cnode *c, const struct rp_dso *dso, const char *name,
+			  uint64_t key, int inlined, uint64_t ip)
+{
+	if (c->name && name) {
+		if (c->inlined || inlined) {
+			int x = strcmp(c->name, name);
+
+			return x < 0 ? -1 : x > 0;
+		}
+		return rp_match_dso_addr(c->dso, c->key, dso, key);
+	}
+	return rp_match_dso_addr(c->dso, c->ip, dso, ip);
+}
+
+/*
+ * The child of parent a path's next frame goes to, in a replayed ctree:
+ * perf's append_chain_children() descends the children's tree, comparing
+ * the frame with each child's, and adds a child where the descent ends
+ * (split_add_child() adds it beside the only child of a node inside a
+ * run the same way).  A child it missed stays missed.
+ */
+static struct rp_cnode *rp_ctree_replay_child(struct rp_ctree *t, struct rp_cnode *parent,
+					      struct rp_dso *dso, const char *name, uint64_t key,
+					      int inlined, uint64_t ip, int *err)
+{
+	uint32_t at = parent->rb_root, up = RP_RB_NIL;
+	int left = 0;
+
+	while (at != RP_RB_NIL) {
+		struct rp_cnode *c = t->rb_node[at];
+		int m = rp_match_chain(c, dso, name, key, inlined, ip);
+
+		if (!m)
+			return c;
+		up = at;
+		left = m < 0;
+		at = t->rbn[at].child[left ? 0 : 1];
+	}
+	if (t->nr_rb == UINT32_MAX - 1) {
+		*err = RP_ERR_LIMIT;
+		return NULL;
+	}
+	if (t->nr_rb == t->alloc_rb) {
+		uint32_t na = t->alloc_rb ? t->alloc_rb * 2 : 1024;
+		struct rp_rbnode *rbn = realloc(t->rbn, (size_t)na * sizeof(*rbn));
+
+		if (rbn)
+			t->rbn = rbn;
+		struct rp_cnode **rb_node = rbn ? realloc(t->rb_node, (size_t)na * sizeof(*rb_node))
+						 : NULL;
+
+		if (!rb_node) {
+			*err = RP_ERR_NOMEM;
+			return NULL;
+		}
+		t->rb_node = rb_node;
+		t->alloc_rb = na;
+	}
+	struct rp_cnode *n = rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, NULL, 0,
+						NULL, 0, 0, err);
+
+	if (!n)
+		return NULL;
+	n->rb_id = t->nr_rb++;
+	t->rb_node[n->rb_id] = n;
+
+	struct rp_rbtree tree = { t->rbn, parent->rb_root };
+
+	rp_rb_insert(&tree, n->rb_id, up, left);
+	parent->rb_root = tree.root;
+	/* The children list in the tree's order: a leaf's place is next to
+	 * the node it hangs from (rotations keep the order).  n was put
+	 * first; hnext_name links back. */
+	if (up != RP_RB_NIL) {
+		struct rp_cnode *u = t->rb_node[up];
+		struct rp_cnode *prev = left ? u->hnext_name : u, *next = left ? u : u->sibling;
+
+		parent->child = n->sibling;
+		n->hnext_name = prev;
+		n->sibling = next;
+		if (prev)
+			prev->sibling = n;
+		else
+			parent->child = n;
+		if (next)
+			next->hnext_name = n;
+	}
+	return n;
+}
+
 static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *parent,
 				       const struct rp_cframe *f, int *err)
 {
@@ -212,6 +331,9 @@ static struct rp_cnode *rp_ctree_child(struct rp_ctree *t, struct rp_cnode *pare
 	uint64_t key;
 
 	rp_frame_key(t, f, &name, &key);
+	if (t->replay)
+		return rp_ctree_replay_child(t, parent, f->dso, name, key,
+					     f->sym && f->sym->inlined, f->ip, err);
 	return rp_ctree_child_of(t, parent, f->dso, name, key, f->sym && f->sym->inlined, f->ip,
 				 f->srcline, err);
 }
@@ -240,8 +362,68 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
 	return 0;
 }
 
+/* The nodes above the one a replayed merge is at. */
+struct rp_merge_path {
+	const struct rp_cnode **v;
+	size_t alloc;
+};
+
+/*
+ * rp_ctree_merge() in a replayed ctree, as perf's merge_chain_branch():
+ * depth first, each node's own paths (those that end there) added to
+ * into as one path from into's root by perf's descent, then its children
+ * in the order of their tree.  path->v[0..depth) are the nodes from the
+ * one below from's root down to n.
+ */
+static int rp_ctree_replay_merge(struct rp_ctree *t, struct rp_cnode *into,
+				 const struct rp_cnode *n, struct rp_merge_path *path, size_t depth)
+{
+	int err = 0;
+
+	if (n->hit || n->count) {
+		struct rp_cnode *d = into;
+
+		for (size_t i = 0; i < depth; i++) {
+			const struct rp_cnode *f = path->v[i];
+
+			d->children_hit += n->hit;
+			d->children_count += n->count;
+			d = rp_ctree_replay_child(t, d, f->dso, f->name, f->key, f->inlined, f->ip,
+						  &err);
+			if (!d)
+				return err;
+		}
+		d->hit += n->hit;
+		d->count += n->count;
+	}
+	if (!n->nr_children)
+		return 0;
+	if (depth >= path->alloc) {
+		size_t na = path->alloc ? path->alloc * 2 : 64;
+		const struct rp_cnode **v = realloc(path->v, na * sizeof(*v));
+
+		if (!v)
+			return RP_ERR_NOMEM;
+		path->v = v;
+		path->alloc = na;
+	}
+	/* A replayed ctree's children list is in its tree's order. */
+	for (const struct rp_cnode *c = n->child; c && !err; c = c->sibling) {
+		path->v[depth] = c;
+		err = rp_ctree_replay_merge(t, into, c, path, depth + 1);
+	}
+	return err;
+}
+
 int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from)
 {
+	if (t->replay) {
+		struct rp_merge_path path = { NULL, 0 };
+		int err = rp_ctree_replay_merge(t, into, from, &path, 0);
+
+		free(path.v);
+		return err;
+	}
 	const struct rp_cnode *src = from->child;
 	struct rp_cnode *dparent = into; /* the node of into that matches src's parent */
 	int err = 0;
@@ -362,6 +544,22 @@ struct rp_kids {
 	size_t nr;
 };
 
+/* A child and its place in a replayed ctree's list. */
+struct rp_kid {
+	const struct rp_cnode *n;
+	size_t i;
+};
+
+static int rp_kid_order(const void *pa, const void *pb)
+{
+	const struct rp_kid *a = pa, *b = pb;
+	uint64_t ca = rp_cumul(a->n), cb = rp_cumul(b->n);
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
 /* The children of run end n that pass the threshold, in drawing order. */
 static int rp_sorted_children(const struct rp_cnode *n, const struct rp_cgraph_params *p,
 			      struct rp_kids *k)
@@ -388,7 +586,25 @@ static int rp_sorted_children(const struct rp_cnode *n, const struct rp_cgraph_p
 		if (rp_cumul(c) >= min_hit)
 			k->v[i++] = c;
 	k->nr = i;
-	qsort(k->v, k->nr, sizeof(*k->v), rp_child_order);
+	if (!p->replay) {
+		qsort(k->v, k->nr, sizeof(*k->v), rp_child_order);
+		return 0;
+	}
+	/* A replayed ctree's list is in its tree's order, which settles
+	 * ties (perf's output tree puts an equal node after). */
+	struct rp_kid *kv = malloc(k->nr * sizeof(*kv));
+
+	if (!kv && k->nr) {
+		free(k->v);
+		k->v = NULL;
+		return RP_ERR_NOMEM;
+	}
+	for (i = 0; i < k->nr; i++)
+		kv[i] = (struct rp_kid){ k->v[i], i };
+	qsort(kv, k->nr, sizeof(*kv), rp_kid_order);
+	for (i = 0; i < k->nr; i++)
+		k->v[i] = kv[i].n;
+	free(kv);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 
 #include "common/arena.h"
 #include "common/hashmap.h"
+#include "common/rbtree.h"
 #include "common/strpool.h"
 
 /* Nodes one report may hold in all its trees: a file cannot make the
@@ -62,7 +63,10 @@ struct rp_cnode {
 	struct rp_cnode *child;   /* first child */
 	struct rp_cnode *sibling; /* next child of parent */
 	struct rp_cnode *hnext;   /* chain of the child index */
-	struct rp_cnode *hnext_name; /* chain of the name index */
+	/* chain of the name index; in a replayed ctree (rp_ctree.replay),
+	 * the previous child in the tree's order, which the child/sibling
+	 * list follows */
+	struct rp_cnode *hnext_name;
 	struct rp_dso *dso;       /* NULL: no map (owned by the machine) */
 	const char *name;         /* interned symbol name; NULL: unresolved */
 	uint8_t inlined;          /* an inlined function: " (inlined)" after the name */
@@ -77,6 +81,10 @@ struct rp_cnode {
 	uint64_t children_count;  /* paths that go further */
 	uint32_t nr_children;
 	uint32_t max_depth;       /* a root: its longest path (perf's max_depth) */
+	/* A replayed ctree (rp_ctree.replay): the node's index in its
+	 * children tree's nodes (RP_RB_NIL for a root), and the root of the
+	 * tree its own children are in (RP_RB_NIL: none). */
+	uint32_t rb_id, rb_root;
 };
 
 /* The nodes of every tree of one report. */
@@ -102,6 +110,21 @@ struct rp_ctree {
 	 * rp_cframe.srcline text where it has one, else by function.  With
 	 * both, nodes are drawn with their rp_cframe.srcline. */
 	int key;
+	/*
+	 * Replay perf's trees of children (set with the function key before
+	 * the first path): perf keeps a node's children in a red-black tree
+	 * ordered by match_chain(), which compares two frames by name when
+	 * either is an inlined function's and by DSO and address otherwise;
+	 * that is no order, so a descent can miss the child a path matches
+	 * and make a second one of the same function.  Each node's children
+	 * are then in such a tree (lib/common/rbtree.c, node i of rbn for
+	 * rb_node[i]), found by perf's descent, and drawn with ties in its
+	 * order.  Off, children are found by key (a hash index).
+	 */
+	int replay;
+	struct rp_rbnode *rbn;
+	struct rp_cnode **rb_node;
+	uint32_t nr_rb, alloc_rb;
 };
 
 /* Entries of a ctree's cache of inlined frames' keys (a power of two). */
@@ -148,6 +171,7 @@ struct rp_cgraph_params {
 	uint64_t parent_samples;  /* the entry's period (Children's with --children) */
 	uint32_t print_limit;     /* 0: no limit */
 	int skip_first;           /* --sort starting with sym: the entry's own frame */
+	int replay;               /* the tree's rp_ctree.replay */
 	const char *fold_sep;     /* folded: between names (NULL: ";") */
 };
 

@@ -1014,6 +1014,10 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		r->nontotal = 1;
 	rp_ctree_init(&r->ctree, &r->arena, &r->pool, &r->nr_nodes);
 	r->ctree.key = r->call_key;
+	/* Unwound stacks have inlined frames, where perf's trees of
+	 * children are no order (callchain_int.h): replayed. */
+	r->ctree.replay = r->call_key == RP_CALL_KEY_FUNCTION &&
+			  rp_sample_type_any(session, RP_SAMPLE_STACK_USER);
 	r->nr_parts = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {
 		unsigned parts = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
@@ -1029,6 +1033,7 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 				pt->pool = (struct rp_strpool)RP_STRPOOL_INIT;
 				rp_ctree_init(&pt->ctree, &pt->arena, &pt->pool, &r->nr_nodes);
 				pt->ctree.key = r->call_key;
+				pt->ctree.replay = r->ctree.replay;
 			}
 		}
 	}
@@ -1593,6 +1598,8 @@ static int rp_hists_rehash(struct rp_hists *h, struct rp_hist_entry *e, uint64_t
 	return rp_hashmap_put(&h->map, e->hash, e) < 0 ? RP_ERR_NOMEM : 0;
 }
 
+static struct rp_ctree *rp_report_ctree_of(struct rp_report *r, const struct rp_hist_entry *e);
+
 /*
  * perf overrides a thread's ":<tid>" default comm in place when its first
  * COMM arrives, so rows of samples taken before then show that comm, and
@@ -1636,11 +1643,12 @@ static int rp_report_override_default_comms(struct rp_report *r)
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
 				if (e->chain) {
+					struct rp_ctree *t = rp_report_ctree_of(r, f);
 					int rc;
 
-					if (!f->chain && !(f->chain = rp_ctree_root(&r->ctree)))
+					if (!f->chain && !(f->chain = rp_ctree_root(t)))
 						return RP_ERR_NOMEM;
-					if ((rc = rp_ctree_merge(&r->ctree, f->chain, e->chain)) < 0)
+					if ((rc = rp_ctree_merge(t, f->chain, e->chain)) < 0)
 						return rc;
 					if (e->chain->max_depth > f->chain->max_depth)
 						f->chain->max_depth = e->chain->max_depth;
@@ -1860,12 +1868,19 @@ static unsigned rp_report_part_of(const struct rp_report *r, const struct rp_his
 			       : (unsigned)((rp_hash64((uint64_t)(uintptr_t)e) >> 16) % r->nr_parts);
 }
 
+/* The ctree e's graph is in (its partition's). */
+static struct rp_ctree *rp_report_ctree_of(struct rp_report *r, const struct rp_hist_entry *e)
+{
+	unsigned k = rp_report_part_of(r, e);
+
+	return k ? &r->parts[k].ctree : &r->ctree;
+}
+
 static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
 			       const struct rp_cframe *frames, size_t nr, uint64_t period,
 			       uint64_t count)
 {
-	unsigned k = rp_report_part_of(r, e);
-	struct rp_ctree *t = k ? &r->parts[k].ctree : &r->ctree;
+	struct rp_ctree *t = rp_report_ctree_of(r, e);
 
 	if (!e->chain && !(e->chain = rp_ctree_root(t)))
 		return RP_ERR_NOMEM;
@@ -1877,6 +1892,9 @@ static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
 static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, int part)
 {
 	int rc;
+
+	if (!st->count)
+		return 0; /* added sample by sample (rp_report_add_stack()) */
 
 	if (r->graph) {
 		struct rp_hist_entry *self = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
@@ -2102,6 +2120,18 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		}
 		if (slot)
 			rp_stacks_to_slot(&r->stacks, slot, st);
+	}
+	if (r->ctree.replay) {
+		/* perf descends its trees of children at every sample, and a
+		 * path met before may now miss the node it found (the trees
+		 * rotate; their order is none): each sample is added at once
+		 * (the stack keeps no sums, so the drains skip it). */
+		st->period = period;
+		st->count = 1;
+		int rc2 = rp_report_stack_part(r, st, -1);
+
+		st->period = st->count = 0;
+		return rc2;
 	}
 	st->period += period;
 	st->count++;
@@ -3348,8 +3378,7 @@ static int rp_entry_merge(void *ctx, void *kept, void *item)
 	const struct rp_hist_entry *e = item;
 
 	if (e->chain) {
-		unsigned part = rp_report_part_of(r, k);
-		struct rp_ctree *t = part ? &r->parts[part].ctree : &r->ctree;
+		struct rp_ctree *t = rp_report_ctree_of(r, k);
 		int rc;
 
 		if (!k->chain && !(k->chain = rp_ctree_root(t)))
@@ -4728,6 +4757,7 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	cg.total = h->total_period;
 	cg.print_limit = r->call_print_limit;
 	cg.skip_first = r->sort_sym_first;
+	cg.replay = r->ctree.replay;
 
 	if (r->hierarchy) {
 		rc = rp_write_hierarchy(r, g, idx, nr_shown, nr_samples, total, name, out, b, &w,

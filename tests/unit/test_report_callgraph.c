@@ -579,6 +579,69 @@ static void test_stacks_by_symbol(void **state)
 	rp_report_free(r);
 }
 
+/*
+ * A recording with user stacks (whose frames may be inlined functions'):
+ * perf keeps a node's children in a red-black tree ordered by
+ * match_chain(), by name where either frame is inlined and by address
+ * otherwise, and its descents can miss a child that is there.  Nine
+ * callers of fb (called by main), direct ones named against their
+ * addresses' order and inlined ones named between, first met in this
+ * order, leave perf's tree so that a later sample through f9d misses
+ * f9d's node and makes a second one (the sequence was found by replaying
+ * perf's insertions): fb's graph shows f9d twice.
+ */
+static void test_replayed_children(void **state)
+{
+	struct tb_file f;
+	struct rp_attr a = tb_attr_default(RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_TIME |
+					   RP_SAMPLE_ID | RP_SAMPLE_PERIOD | RP_SAMPLE_CALLCHAIN |
+					   RP_SAMPLE_STACK_USER);
+	uint64_t id0 = 1;
+	struct rp_session *saved = fx.session;
+	static const char *const order[] = { "f8w", "f9d", "f7d", "f5d", "f0w",
+					     "f4d", "f1d", "f2d", "f0d", "f9d" };
+	struct rp_symbol syms[20];
+	char names[20][8];
+	struct rp_report *r;
+	struct rp_report_opts o = { .sz = sizeof(o), .call_graph = RP_CALL_GRAPH_GRAPH };
+
+	(void)state;
+	tb_file_init(&f, 0);
+	tb_file_attr(&f, &a, &id0, 1);
+	fx.session = tb_file_open(&f, RP_ORDER_FILE);
+	tb_file_free(&f);
+	assert_non_null(fx.session);
+	/* fNd at 0x2000 - 0x100 * N, fNw inlined into a function at 0x1800. */
+	for (int i = 0; i < 10; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%dd", i);
+		syms[i] = (struct rp_symbol){ 0x2000u - 0x100u * (unsigned)i,
+					      0x2000u - 0x100u * (unsigned)i + 0x80u, names[i],
+					      1, 0, 2 };
+		snprintf(names[10 + i], sizeof(names[10 + i]), "f%dw", i);
+		syms[10 + i] = (struct rp_symbol){ 0x1800, 0x1880, names[10 + i], 1, 1, 2 };
+	}
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		int i = order[k][1] - '0' + (order[k][2] == 'w' ? 10 : 0);
+		struct rp_frame s[3] = { frame(&fx.fb, 0), frame(&syms[i], 0),
+					 frame(&fx.main_, 0) };
+
+		feed(rp_report_consumer(r), s, 3, 1);
+	}
+	char *got = report_text(r);
+	size_t nr = 0;
+
+	for (const char *at = got; (at = strstr(at, "--f9d")); at++)
+		nr++;
+	if (nr != 2)
+		fprintf(stderr, "%s", got);
+	free(got);
+	assert_int_equal(nr, 2);
+	rp_report_free(r);
+	rp_session_close(fx.session);
+	fx.session = saved;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_kernel),
 		cmocka_unit_test(test_children_wild_order),
 		cmocka_unit_test(test_stacks_by_symbol),
+		cmocka_unit_test(test_replayed_children),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
