@@ -1038,9 +1038,13 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 		}
 	}
 	rp_stacks_init(&r->stacks);
-	/* Entries and graphs that see a frame's symbol, not its address. */
+	/* Entries and graphs that see a frame's symbol, not its address;
+	 * not in replayed trees, where a node a later sample makes takes
+	 * that sample's addresses (rp_report_add_stack() adds a stack's
+	 * frames sample by sample). */
 	r->stacks.by_symbol = r->mode == RP_MODE_NORMAL && r->call_key == RP_CALL_KEY_FUNCTION &&
-			      !r->want_srcline && !(r->need & (1ull << RP_SORT_ADDR));
+			      !r->want_srcline && !(r->need & (1ull << RP_SORT_ADDR)) &&
+			      !r->ctree.replay;
 	r->group_mode = o.group > 0 ? RP_REPORT_GROUP_FORCE
 			: o.group < 0 ? RP_REPORT_GROUP_OFF : RP_REPORT_GROUP_AUTO;
 	size_t n = session ? rp_session_nr_evsels(session) : 0;
