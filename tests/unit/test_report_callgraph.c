@@ -516,20 +516,6 @@ static void test_children_wild_order(void **state)
 	rp_report_free(r);
 }
 
-/* The report's text, owned by the caller.  (Not inlined: gcc then takes
- * pointers into the text for pointers to the local that received it.) */
-static __attribute__((noinline)) char *report_text(struct rp_report *r)
-{
-	char *got = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&got, &len);
-
-	assert_non_null(out);
-	assert_int_equal(rp_report_write(r, out), 0);
-	fclose(out);
-	return got;
-}
-
 /*
  * Stacks that differ only in the addresses of frames with a symbol are
  * one distinct stack with the function key (the graphs and rows see
