@@ -817,10 +817,11 @@ struct rp_flat_set {
  * tree of children (rb_root_in), then the node itself when paths end there
  * with at least min_hit.
  */
-static int rp_flat_collect(const struct rp_cnode *n, uint64_t min_hit, struct rp_flat_set *s)
+static int rp_flat_collect(const struct rp_cnode *n, uint64_t min_hit, int replay,
+			   struct rp_flat_set *s)
 {
 	if (n->nr_children == 1) {
-		int rc = rp_flat_collect(n->child, min_hit, s);
+		int rc = rp_flat_collect(n->child, min_hit, replay, s);
 
 		if (rc)
 			return rc;
@@ -833,9 +834,11 @@ static int rp_flat_collect(const struct rp_cnode *n, uint64_t min_hit, struct rp
 			return RP_ERR_NOMEM;
 		for (const struct rp_cnode *c = n->child; c; c = c->sibling)
 			kids[i++] = c;
-		qsort(kids, i, sizeof(*kids), rp_child_tree_cmp);
+		/* A replayed ctree's list is in its tree's order already. */
+		if (!replay)
+			qsort(kids, i, sizeof(*kids), rp_child_tree_cmp);
 		for (size_t j = 0; !rc && j < i; j++)
-			rc = rp_flat_collect(kids[j], min_hit, s);
+			rc = rp_flat_collect(kids[j], min_hit, replay, s);
 		free(kids);
 		if (rc)
 			return rc;
@@ -896,7 +899,7 @@ int rp_ctree_fprint_flat(FILE *out, const struct rp_cnode *root,
 	size_t path_cap = 0;
 	const char *sep = p->fold_sep ? p->fold_sep : ";";
 	int folded = p->mode == RP_CGRAPH_FOLDED;
-	int rc = rp_flat_collect(root, p->min_hit, &s);
+	int rc = rp_flat_collect(root, p->min_hit, p->replay, &s);
 
 	if (!rc && s.nr > 1)
 		rc = rp_flat_sort(s.v, s.nr);
