@@ -20,7 +20,11 @@
 # runtime.main, sort.Ints under main.spinSort), and >= 95 % of the
 # samples in the program's code end in the runtime (runtime.goexit for a
 # goroutine, the scheduler's frames on the system stack).  How many samples
-# perf walked past the sampled frame is printed, not checked.
+# perf walked past the sampled frame is printed, not checked.  Samples in
+# runtime.asyncPreempt (Go's preemption, entered through a return address
+# the runtime pushes: the frame below it is at an interrupted instruction,
+# which the walk reads as a call's return, docs/unwind.md) are counted and
+# their calls left unchecked.
 # Skips (exit 77) without perf, go or python3, unless RP_REQUIRE_PERF=1:
 # then it fails.  The scratch directory is kept on failure.
 set -u
@@ -71,7 +75,7 @@ if len(perf) != len(rp) or not perf:
 callers = {"main.fib": {"main.fib", "main.spinFib"}, "main.spinFib": {"main.main"},
            "main.spinSort": {"main.main"}, "main.main": {"runtime.main"},
            "sort.Ints": {"main.spinSort"}}
-bad, first_same, ours, complete, walked, checked = [], 0, 0, 0, 0, 0
+bad, first_same, ours, complete, walked, checked, preempted = [], 0, 0, 0, 0, 0, 0
 for p, r in zip(perf, rp):
     pu, ru = user(p), user(r)
     first_same += (pu[:1] == ru[:1])
@@ -82,6 +86,9 @@ for p, r in zip(perf, rp):
     names = [f[1] for f in ru]
     named = [n for n in names if n != "[unknown]"]
     complete += bool(named) and named[-1].startswith("runtime.")
+    if any(n.startswith("runtime.asyncPreempt") for n in names):
+        preempted += 1
+        continue
     for callee, caller in zip(names, names[1:]):
         if callee in callers:
             checked += 1
@@ -91,6 +98,7 @@ print(f"first user frame equal to perf's: {first_same}/{len(perf)}")
 print(f"samples in the program's code: {ours}; ending in the runtime: {complete}; "
       f"calls checked: {checked}, wrong: {len(bad)}")
 print(f"perf walked past the sampled frame in {walked} of them")
+print(f"samples in runtime.asyncPreempt, their calls not checked: {preempted}")
 for b in bad[:5]:
     print("  " + b)
 sys.exit(0 if first_same == len(perf) and ours and checked and not bad
