@@ -14,6 +14,7 @@
 #include <readperf/error.h>
 #include <readperf/report.h>
 
+#include "common/array.h"
 #include "machine/dso.h"
 
 void rp_ctree_init(struct rp_ctree *t, struct rp_arena *arena, struct rp_strpool *pool,
@@ -41,7 +42,8 @@ void rp_ctree_release(struct rp_ctree *t)
 	free(t->rb_node);
 	t->rbn = NULL;
 	t->rb_node = NULL;
-	t->nr_rb = t->alloc_rb = 0;
+	t->nr_rb = 0;
+	t->alloc_rbn = t->alloc_rb_node = 0;
 }
 
 struct rp_cnode *rp_ctree_root(struct rp_ctree *t)
@@ -276,21 +278,10 @@ static struct rp_cnode *rp_ctree_replay_child(struct rp_ctree *t, struct rp_cnod
 		*err = RP_ERR_LIMIT;
 		return NULL;
 	}
-	if (t->nr_rb == t->alloc_rb) {
-		uint32_t na = t->alloc_rb ? t->alloc_rb * 2 : 1024;
-		struct rp_rbnode *rbn = realloc(t->rbn, (size_t)na * sizeof(*rbn));
-
-		if (rbn)
-			t->rbn = rbn;
-		struct rp_cnode **rb_node = rbn ? realloc(t->rb_node, (size_t)na * sizeof(*rb_node))
-						 : NULL;
-
-		if (!rb_node) {
-			*err = RP_ERR_NOMEM;
-			return NULL;
-		}
-		t->rb_node = rb_node;
-		t->alloc_rb = na;
+	if (RP_ARRAY_RESERVE(t->rbn, t->alloc_rbn, (size_t)t->nr_rb + 1) < 0 ||
+	    RP_ARRAY_RESERVE(t->rb_node, t->alloc_rb_node, (size_t)t->nr_rb + 1) < 0) {
+		*err = RP_ERR_NOMEM;
+		return NULL;
 	}
 	struct rp_cnode *n = rp_ctree_new_child(t, parent, dso, name, key, inlined, ip, NULL, 0,
 						NULL, 0, 0, err);
@@ -398,15 +389,8 @@ static int rp_ctree_replay_merge(struct rp_ctree *t, struct rp_cnode *into,
 	}
 	if (!n->nr_children)
 		return 0;
-	if (depth >= path->alloc) {
-		size_t na = path->alloc ? path->alloc * 2 : 64;
-		const struct rp_cnode **v = realloc(path->v, na * sizeof(*v));
-
-		if (!v)
-			return RP_ERR_NOMEM;
-		path->v = v;
-		path->alloc = na;
-	}
+	if (RP_ARRAY_RESERVE(path->v, path->alloc, depth + 1) < 0)
+		return RP_ERR_NOMEM;
 	/* A replayed ctree's children list is in its tree's order. */
 	for (const struct rp_cnode *c = n->child; c && !err; c = c->sibling) {
 		path->v[depth] = c;

@@ -124,7 +124,8 @@ struct rp_ctree {
 	int replay;
 	struct rp_rbnode *rbn;
 	struct rp_cnode **rb_node;
-	uint32_t nr_rb, alloc_rb;
+	uint32_t nr_rb;
+	size_t alloc_rbn, alloc_rb_node;
 };
 
 /* Entries of a ctree's cache of inlined frames' keys (a power of two). */

@@ -1897,8 +1897,6 @@ static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, 
 {
 	int rc;
 
-	if (!st->count)
-		return 0; /* added sample by sample (rp_report_add_stack()) */
 
 	if (r->graph) {
 		struct rp_hist_entry *self = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
@@ -1969,6 +1967,10 @@ static void *rp_report_drain_main(void *arg)
  */
 static int rp_report_drain_stacks(struct rp_report *r)
 {
+	/* Replayed trees took every sample when it came
+	 * (rp_report_add_stack()): the stacks hold no sums. */
+	if (r->ctree.replay)
+		return rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
 	if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
 		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
 
@@ -2129,7 +2131,7 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		/* perf descends its trees of children at every sample, and a
 		 * path met before may now miss the node it found (the trees
 		 * rotate; their order is none): each sample is added at once
-		 * (the stack keeps no sums, so the drains skip it). */
+		 * (the stack keeps no sums: rp_report_drain_stacks()). */
 		st->period = period;
 		st->count = 1;
 		int rc2 = rp_report_stack_part(r, st, -1);
