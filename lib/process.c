@@ -924,7 +924,11 @@ static void rp_preload_tables(struct rp_pipeline *p)
 		struct rp_dso *dso = p->machine->dsos[i];
 		struct rp_dso_symtab *t;
 
-		if (dso->kind != RP_DSO_USER || !dso->build_id_size || dso->symtab_tried)
+		/* symtab_ready, not symtab_tried: a walker may be loading the
+		 * table (under the resolver's lock), and ready is the field
+		 * published for other threads. */
+		if (dso->kind != RP_DSO_USER || !dso->build_id_size ||
+		    __atomic_load_n(&dso->symtab_ready, __ATOMIC_ACQUIRE))
 			continue;
 		if ((t = rp_symbols_table(p->symbols, dso)) && dwarf)
 			(void)rp_symtab_dwarf(t);
