@@ -64,6 +64,9 @@
  * distinct stacks a drain must hold to be done on several threads. */
 #define RP_REPORT_MAX_PARTS 64u
 #define RP_REPORT_PAR_MIN_STACKS 64u
+/* Samples the replay log holds before their partitions take them (16
+ * bytes each). */
+#define RP_REPORT_REPLAY_LOG 65536u
 /* perf's default call-graph threshold (percent). */
 #define RP_CALL_THRESHOLD_DEFAULT 0.5
 
@@ -314,6 +317,13 @@ struct rp_report {
 	} *parts;
 	uint64_t nr_nodes; /* of every ctree */
 	struct rp_stacks stacks;       /* the samples' stacks, not yet in the graphs */
+	/* Replayed trees with partitions: the samples not yet added to the
+	 * graphs, in record order (rp_report_replay_flush()). */
+	struct rp_replay_item {
+		const struct rp_stack *st; /* in stacks until the next drain */
+		uint64_t period;
+	} *replay_log;
+	size_t nr_replay, alloc_replay;
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to (path_alloc + 1) */
 	struct rp_stack_link *links;   /* one sample's, with a replayed input tree */
@@ -1106,6 +1116,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->path);
 	free(report->seen);
 	free(report->links);
+	free(report->replay_log);
 	rp_srctext_release(&report->srctext);
 	rp_key_names_release(&report->names);
 	rp_hashmap_release(&report->cgroups);
@@ -1893,17 +1904,20 @@ static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
 
 /* A distinct stack's samples into the graphs and the --children sums of
  * the entries of partition `part` (every entry when part is negative). */
-static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, int part)
+/*
+ * A stack's samples (period and count) into the graphs and --children
+ * sums of its entries in partition part (all for -1).
+ */
+static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, uint64_t period,
+				uint64_t count, int part)
 {
 	int rc;
-
 
 	if (r->graph) {
 		struct rp_hist_entry *self = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
 
 		if (part < 0 || rp_report_part_of(r, self) == (unsigned)part) {
-			rc = rp_report_graph_add(r, self, st->frames, st->nr_frames, st->period,
-						 st->count);
+			rc = rp_report_graph_add(r, self, st->frames, st->nr_frames, period, count);
 			if (rc)
 				return rc;
 		}
@@ -1914,11 +1928,11 @@ static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, 
 
 		if (part >= 0 && rp_report_part_of(r, e) != (unsigned)part)
 			continue;
-		e->acc_period += st->period;
-		e->acc_samples += st->count;
+		e->acc_period += period;
+		e->acc_samples += count;
 		if (r->graph) {
 			rc = rp_report_graph_add(r, e, st->frames + from, st->nr_frames - from,
-						 st->period, st->count);
+						 period, count);
 			if (rc)
 				return rc;
 		}
@@ -1928,7 +1942,7 @@ static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, 
 
 static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
 {
-	return rp_report_stack_part(ctx, st, -1);
+	return rp_report_stack_part(ctx, st, st->period, st->count, -1);
 }
 
 static int rp_report_stack_none(void *ctx, const struct rp_stack *st)
@@ -1946,34 +1960,38 @@ struct rp_report_drain_job {
 	pthread_t thread;
 };
 
+/* The partition's share: of the replay log's samples with replayed trees,
+ * else of the table's stacks; in the order they came either way. */
 static void *rp_report_drain_main(void *arg)
 {
 	struct rp_report_drain_job *job = arg;
-	const struct rp_stacks *t = &job->r->stacks;
+	struct rp_report *r = job->r;
+	int part = (int)job->part;
 
 	job->rc = 0;
-	for (size_t i = 0; i < t->nr && job->rc >= 0; i++)
-		job->rc = rp_report_stack_part(job->r, t->order[i], (int)job->part);
+	if (r->ctree.replay) {
+		for (size_t i = 0; i < r->nr_replay && job->rc >= 0; i++)
+			job->rc = rp_report_stack_part(r, r->replay_log[i].st,
+						       r->replay_log[i].period, 1, part);
+		return NULL;
+	}
+	for (size_t i = 0; i < r->stacks.nr && job->rc >= 0; i++) {
+		const struct rp_stack *st = r->stacks.order[i];
+
+		job->rc = rp_report_stack_part(r, st, st->period, st->count, part);
+	}
 	return NULL;
 }
 
 /*
- * Builds the graphs and --children sums of the stacks held so far.  With
- * partitions and enough stacks, each partition on a thread of its own:
- * every partition takes the stacks in the order they were first met, so
- * each entry's tree and sums grow as with one thread (the drawing is the
- * same).  An error of any partition is the drain's (the first by
- * partition).
+ * Each partition's share of a drain on a thread of its own (0 on the
+ * caller's): every partition takes the samples or stacks in the order
+ * they came, so each entry's tree and sums grow as with one thread (the
+ * drawing is the same).  An error of any partition is the drain's (the
+ * first by partition).
  */
-static int rp_report_drain_stacks(struct rp_report *r)
+static int rp_report_drain_parts(struct rp_report *r)
 {
-	/* Replayed trees took every sample when it came
-	 * (rp_report_add_stack()): the stacks hold no sums. */
-	if (r->ctree.replay)
-		return rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
-	if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
-		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
-
 	struct rp_report_drain_job jobs[RP_REPORT_MAX_PARTS];
 	unsigned started = 1;
 	int rc = 0;
@@ -1992,6 +2010,43 @@ static int rp_report_drain_stacks(struct rp_report *r)
 		pthread_join(jobs[k].thread, NULL);
 	for (unsigned k = 0; k < r->nr_parts && !rc; k++)
 		rc = jobs[k].rc < 0 ? jobs[k].rc : 0;
+	return rc;
+}
+
+/* The replay log's samples into the replayed trees, then an empty log. */
+static int rp_report_replay_flush(struct rp_report *r)
+{
+	int rc = 0;
+
+	if (r->nr_replay >= RP_REPORT_PAR_MIN_STACKS) {
+		rc = rp_report_drain_parts(r);
+	} else {
+		for (size_t i = 0; i < r->nr_replay && !rc; i++)
+			rc = rp_report_stack_part(r, r->replay_log[i].st, r->replay_log[i].period,
+						  1, -1);
+	}
+	r->nr_replay = 0;
+	return rc;
+}
+
+/*
+ * Builds the graphs and --children sums of the stacks held so far (of
+ * the samples the replay log holds, with replayed trees), then empties
+ * the table of stacks.  With partitions and enough stacks, each
+ * partition on a thread of its own (rp_report_drain_parts()).
+ */
+static int rp_report_drain_stacks(struct rp_report *r)
+{
+	int rc = 0;
+
+	/* Replayed trees take samples, not the stacks' sums (which stay
+	 * 0: rp_report_add_stack()). */
+	if (r->ctree.replay)
+		rc = rp_report_replay_flush(r);
+	else if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
+		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
+	else
+		rc = rp_report_drain_parts(r);
 	/* The table is emptied as rp_stacks_drain() empties it. */
 	int drc = rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
 
@@ -2130,14 +2185,18 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 	if (r->ctree.replay) {
 		/* perf descends its trees of children at every sample, and a
 		 * path met before may now miss the node it found (the trees
-		 * rotate; their order is none): each sample is added at once
-		 * (the stack keeps no sums: rp_report_drain_stacks()). */
-		st->period = period;
-		st->count = 1;
-		int rc2 = rp_report_stack_part(r, st, -1);
-
-		st->period = st->count = 0;
-		return rc2;
+		 * rotate; their order is none): each sample is added on its
+		 * own, in record order; with partitions through the replay
+		 * log, which their threads take at the next drain (the stack
+		 * keeps no sums). */
+		if (r->nr_parts < 2)
+			return rp_report_stack_part(r, st, period, 1, -1);
+		if (r->nr_replay >= RP_REPORT_REPLAY_LOG && (rc = rp_report_replay_flush(r)) < 0)
+			return rc;
+		if (RP_ARRAY_RESERVE(r->replay_log, r->alloc_replay, r->nr_replay + 1) < 0)
+			return RP_ERR_NOMEM;
+		r->replay_log[r->nr_replay++] = (struct rp_replay_item){ st, period };
+		return 0;
 	}
 	st->period += period;
 	st->count++;

@@ -574,8 +574,37 @@ static void test_stacks_by_symbol(void **state)
  * addresses' order and inlined ones named between, first met in this
  * order, leave perf's tree so that a later sample through f9d misses
  * f9d's node and makes a second one (the sequence was found by replaying
- * perf's insertions): fb's graph shows f9d twice.
+ * perf's insertions): fb's graph shows f9d twice.  The sequence then
+ * repeated 20 times more, with four threads (partitions that take the
+ * samples from the replay log, in parallel once it holds enough), prints
+ * the one thread's text, with and without --children.
  */
+static char *replayed_text(const struct rp_symbol *syms, size_t nr_samples, unsigned threads,
+			   int children)
+{
+	static const char *const order[] = { "f8w", "f9d", "f7d", "f5d", "f0w",
+					     "f4d", "f1d", "f2d", "f0d", "f9d" };
+	struct rp_report_opts o = { .sz = sizeof(o),
+				    .call_graph = RP_CALL_GRAPH_GRAPH,
+				    .children = children,
+				    .nr_threads = threads };
+	struct rp_report *r;
+
+	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
+	for (size_t k = 0; k < nr_samples; k++) {
+		const char *name = order[k % 10];
+		int i = name[1] - '0' + (name[2] == 'w' ? 10 : 0);
+		struct rp_frame s[3] = { frame(&fx.fb, 0), frame(&syms[i], 0),
+					 frame(&fx.main_, 0) };
+
+		feed(rp_report_consumer(r), s, 3, 1);
+	}
+	char *text = report_text(r);
+
+	rp_report_free(r);
+	return text;
+}
+
 static void test_replayed_children(void **state)
 {
 	struct tb_file f;
@@ -584,12 +613,8 @@ static void test_replayed_children(void **state)
 					   RP_SAMPLE_STACK_USER);
 	uint64_t id0 = 1;
 	struct rp_session *saved = fx.session;
-	static const char *const order[] = { "f8w", "f9d", "f7d", "f5d", "f0w",
-					     "f4d", "f1d", "f2d", "f0d", "f9d" };
 	struct rp_symbol syms[20];
 	char names[20][8];
-	struct rp_report *r;
-	struct rp_report_opts o = { .sz = sizeof(o), .call_graph = RP_CALL_GRAPH_GRAPH };
 
 	(void)state;
 	tb_file_init(&f, 0);
@@ -606,15 +631,7 @@ static void test_replayed_children(void **state)
 		snprintf(names[10 + i], sizeof(names[10 + i]), "f%dw", i);
 		syms[10 + i] = (struct rp_symbol){ 0x1800, 0x1880, names[10 + i], 1, 1, 2 };
 	}
-	assert_int_equal(rp_report_new(&r, fx.session, &o), 0);
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		int i = order[k][1] - '0' + (order[k][2] == 'w' ? 10 : 0);
-		struct rp_frame s[3] = { frame(&fx.fb, 0), frame(&syms[i], 0),
-					 frame(&fx.main_, 0) };
-
-		feed(rp_report_consumer(r), s, 3, 1);
-	}
-	char *got = report_text(r);
+	char *got = replayed_text(syms, 10, 1, 0);
 	size_t nr = 0;
 
 	for (const char *at = got; (at = strstr(at, "--f9d")); at++)
@@ -623,7 +640,14 @@ static void test_replayed_children(void **state)
 		fprintf(stderr, "%s", got);
 	free(got);
 	assert_int_equal(nr, 2);
-	rp_report_free(r);
+	for (int children = 0; children < 2; children++) {
+		char *one = replayed_text(syms, 210, 1, children);
+		char *four = replayed_text(syms, 210, 4, children);
+
+		assert_string_equal(four, one);
+		free(one);
+		free(four);
+	}
 	rp_session_close(fx.session);
 	fx.session = saved;
 }
