@@ -324,6 +324,14 @@ struct rp_report {
 		uint64_t period;
 	} *replay_log;
 	size_t nr_replay, alloc_replay;
+	/* With partitions, the call graphs the collapse merges (kept gets
+	 * item's), in its order, merged after it (rp_report_merge_graphs()). */
+	struct rp_merge_item {
+		struct rp_hist_entry *kept;
+		const struct rp_hist_entry *item;
+	} *merge_log;
+	size_t nr_merges, alloc_merges;
+	int defer_merges; /* rp_entry_merge() adds to merge_log */
 	struct rp_cframe *path;        /* one sample's frames in drawing order */
 	struct rp_hist_entry **seen;   /* entries one stack adds to (path_alloc + 1) */
 	struct rp_stack_link *links;   /* one sample's, with a replayed input tree */
@@ -1117,6 +1125,7 @@ void rp_report_free(struct rp_report *report)
 	free(report->seen);
 	free(report->links);
 	free(report->replay_log);
+	free(report->merge_log);
 	rp_srctext_release(&report->srctext);
 	rp_key_names_release(&report->names);
 	rp_hashmap_release(&report->cgroups);
@@ -1952,16 +1961,26 @@ static int rp_report_stack_none(void *ctx, const struct rp_stack *st)
 	return 0;
 }
 
+/* What a partition's thread takes. */
+enum rp_drain_what {
+	RP_DRAIN_STACKS, /* the table's stacks */
+	RP_DRAIN_REPLAY, /* the replay log's samples */
+	RP_DRAIN_MERGES, /* the collapse's merges of graphs */
+};
+
 /* One partition's share of a drain, on a thread of its own. */
 struct rp_report_drain_job {
 	struct rp_report *r;
+	enum rp_drain_what what;
 	unsigned part;
 	int rc;
 	pthread_t thread;
 };
 
-/* The partition's share: of the replay log's samples with replayed trees,
- * else of the table's stacks; in the order they came either way. */
+static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
+				 const struct rp_hist_entry *e);
+
+/* The partition's share of what the job takes, in the order it came. */
 static void *rp_report_drain_main(void *arg)
 {
 	struct rp_report_drain_job *job = arg;
@@ -1969,7 +1988,14 @@ static void *rp_report_drain_main(void *arg)
 	int part = (int)job->part;
 
 	job->rc = 0;
-	if (r->ctree.replay) {
+	if (job->what == RP_DRAIN_MERGES) {
+		for (size_t i = 0; i < r->nr_merges && job->rc >= 0; i++)
+			if (rp_report_part_of(r, r->merge_log[i].kept) == job->part)
+				job->rc = rp_report_merge_graph(r, r->merge_log[i].kept,
+								r->merge_log[i].item);
+		return NULL;
+	}
+	if (job->what == RP_DRAIN_REPLAY) {
 		for (size_t i = 0; i < r->nr_replay && job->rc >= 0; i++)
 			job->rc = rp_report_stack_part(r, r->replay_log[i].st,
 						       r->replay_log[i].period, 1, part);
@@ -1990,14 +2016,14 @@ static void *rp_report_drain_main(void *arg)
  * drawing is the same).  An error of any partition is the drain's (the
  * first by partition).
  */
-static int rp_report_drain_parts(struct rp_report *r)
+static int rp_report_drain_parts(struct rp_report *r, enum rp_drain_what what)
 {
 	struct rp_report_drain_job jobs[RP_REPORT_MAX_PARTS];
 	unsigned started = 1;
 	int rc = 0;
 
 	for (unsigned k = 0; k < r->nr_parts; k++)
-		jobs[k] = (struct rp_report_drain_job){ r, k, 0, 0 };
+		jobs[k] = (struct rp_report_drain_job){ r, what, k, 0, 0 };
 	for (; started < r->nr_parts; started++)
 		if (pthread_create(&jobs[started].thread, NULL, rp_report_drain_main,
 				   &jobs[started]))
@@ -2019,7 +2045,7 @@ static int rp_report_replay_flush(struct rp_report *r)
 	int rc = 0;
 
 	if (r->nr_replay >= RP_REPORT_PAR_MIN_STACKS) {
-		rc = rp_report_drain_parts(r);
+		rc = rp_report_drain_parts(r, RP_DRAIN_REPLAY);
 	} else {
 		for (size_t i = 0; i < r->nr_replay && !rc; i++)
 			rc = rp_report_stack_part(r, r->replay_log[i].st, r->replay_log[i].period,
@@ -2046,7 +2072,7 @@ static int rp_report_drain_stacks(struct rp_report *r)
 	else if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
 		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
 	else
-		rc = rp_report_drain_parts(r);
+		rc = rp_report_drain_parts(r, RP_DRAIN_STACKS);
 	/* The table is emptied as rp_stacks_drain() empties it. */
 	int drc = rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
 
@@ -3433,6 +3459,40 @@ static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key)
 	return 0;
 }
 
+/* e's call graph into k's (perf's callchain_merge()).  Returns 0,
+ * RP_ERR_NOMEM or RP_ERR_LIMIT. */
+static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
+				 const struct rp_hist_entry *e)
+{
+	struct rp_ctree *t = rp_report_ctree_of(r, k);
+
+	if (!e->chain)
+		return 0;
+	if (!k->chain && !(k->chain = rp_ctree_root(t)))
+		return RP_ERR_NOMEM;
+	return rp_ctree_merge(t, k->chain, e->chain);
+}
+
+/*
+ * The merges of call graphs a collapse deferred (rp_report.merge_log),
+ * each partition's on a thread of its own: a kept entry's graph takes
+ * its merges in the collapse's order, as without partitions (the graphs
+ * merged from are only read).  Then an empty log.
+ */
+static int rp_report_merge_graphs(struct rp_report *r)
+{
+	int rc = 0;
+
+	if (r->nr_merges >= RP_REPORT_PAR_MIN_STACKS) {
+		rc = rp_report_drain_parts(r, RP_DRAIN_MERGES);
+	} else {
+		for (size_t i = 0; i < r->nr_merges && !rc; i++)
+			rc = rp_report_merge_graph(r, r->merge_log[i].kept, r->merge_log[i].item);
+	}
+	r->nr_merges = 0;
+	return rc;
+}
+
 /* perf's hists__collapse_insert_entry() merge: item's figures and call
  * graph (callchain_merge()) go to kept.  Returns 0, RP_ERR_NOMEM or
  * RP_ERR_LIMIT. */
@@ -3441,15 +3501,14 @@ static int rp_entry_merge(void *ctx, void *kept, void *item)
 	struct rp_report *r = ctx;
 	struct rp_hist_entry *k = kept;
 	const struct rp_hist_entry *e = item;
+	int rc;
 
-	if (e->chain) {
-		struct rp_ctree *t = rp_report_ctree_of(r, k);
-		int rc;
-
-		if (!k->chain && !(k->chain = rp_ctree_root(t)))
+	if (e->chain && r->defer_merges) {
+		if (RP_ARRAY_RESERVE(r->merge_log, r->alloc_merges, r->nr_merges + 1) < 0)
 			return RP_ERR_NOMEM;
-		if ((rc = rp_ctree_merge(t, k->chain, e->chain)) < 0)
-			return rc;
+		r->merge_log[r->nr_merges++] = (struct rp_merge_item){ k, e };
+	} else if ((rc = rp_report_merge_graph(r, k, e)) < 0) {
+		return rc;
 	}
 	k->period += e->period;
 	k->nr_samples += e->nr_samples;
@@ -4792,10 +4851,17 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 	if (!rc && comm_key && !r->hierarchy) {
 		/* With a key that is no total order, perf's collapse merges
 		 * entries its input tree kept apart, when it meets them. */
-		if (r->nontotal)
+		if (r->nontotal) {
+			/* The graphs merged with partitions after the
+			 * collapse, on their threads. */
+			r->defer_merges = r->nr_parts >= 2;
 			rc = rp_rbmerge((void **)h->entries, &h->nr_entries, rp_entry_tree_cmp,
 					rp_entry_merge, r);
-		else
+			r->defer_merges = 0;
+			int mrc = rp_report_merge_graphs(r);
+
+			rc = rc ? rc : mrc;
+		} else
 			rc = rp_rbsort((void **)h->entries, h->nr_entries,
 				       rp_entry_collapse_order, &st);
 	}

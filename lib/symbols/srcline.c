@@ -23,6 +23,16 @@ struct rp_srcline_ent {
 
 static struct rp_srcline_ent unknown_line;
 
+/* One line lookup of a DSO with DWARF lines into perf's A2L_FAIL_LIMIT
+ * count (found: a line). */
+static void srcline_count(struct rp_dso_symtab *t, int found)
+{
+	if (found)
+		t->srcline_found = 1;
+	else if (!t->srcline_found && ++t->srcline_fails >= RP_SRCLINE_FAIL_LIMIT)
+		t->srcline_off = 1;
+}
+
 int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, const char **file,
 		       uint32_t *line)
 {
@@ -64,12 +74,9 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 			return RP_ERR_NOMEM;
 		}
 	}
-	if (!e->file) {
-		if (!t->srcline_found && ++t->srcline_fails >= RP_SRCLINE_FAIL_LIMIT)
-			t->srcline_off = 1;
+	srcline_count(t, e->file != NULL);
+	if (!e->file)
 		return 0;
-	}
-	t->srcline_found = 1;
 	*file = e->file;
 	*line = e->line;
 	return 1;
@@ -95,6 +102,14 @@ int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t a
 		return err;
 	}
 	return *file ? 1 : 0;
+}
+
+void rp_symbols_srcline_recount(struct rp_symbols *s, struct rp_dso *dso, int found)
+{
+	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
+
+	if (t && t->dwarf_path && !t->srcline_off)
+		srcline_count(t, found);
 }
 
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found)

@@ -42,6 +42,15 @@ void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found);
 int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
 
 /*
+ * Counts once more a lookup rp_symbols_srcline() answered (found: 1 for a
+ * line, 0 for none) for a DSO with DWARF lines, as perf counts each of
+ * its __get_srcline() calls: for a caller that kept the answer (a cache
+ * hit counts as the lookup did, so the count does not depend on what the
+ * cache kept).
+ */
+void rp_symbols_srcline_recount(struct rp_symbols *s, struct rp_dso *dso, int found);
+
+/*
  * The line binutils' objdump -l shows for addr (dso's address space, as
  * al.addr): *file (the path as addr2line prints it, valid while the
  * resolver lives), *line and *discr (the row's DWARF discriminator, 0:

@@ -38,6 +38,7 @@ struct fixture {
 	int slots;     /* ... and a stack_slot, as the pipeline's cache does */
 	struct rp_stack_slot slot[4];
 	const struct rp_frame *slot_frames[4];
+	int tid; /* feed()'s pid and tid; 0: 10 */
 };
 
 static struct fixture fx;
@@ -103,6 +104,7 @@ static void feed(struct rp_consumer c, const struct rp_frame *frames, size_t nr,
 {
 	struct rp_event ev;
 	struct rp_resolved res;
+	int tid = fx.tid ? fx.tid : 10;
 
 	for (unsigned i = 0; i < times; i++) {
 		memset(&ev, 0, sizeof(ev));
@@ -114,10 +116,10 @@ static void feed(struct rp_consumer c, const struct rp_frame *frames, size_t nr,
 		ev.u.sample.sample_type = RP_SAMPLE_IP | RP_SAMPLE_TID | RP_SAMPLE_PERIOD |
 					  RP_SAMPLE_CALLCHAIN;
 		ev.u.sample.ip = frames[0].al.ip;
-		ev.u.sample.pid = 10;
-		ev.u.sample.tid = 10;
+		ev.u.sample.pid = tid;
+		ev.u.sample.tid = tid;
 		ev.u.sample.period = 1000;
-		res.thread = rp_machine_findnew_thread(fx.machine, 10, 10);
+		res.thread = rp_machine_findnew_thread(fx.machine, tid, tid);
 		assert_non_null(res.thread);
 		res.comm = "w";
 		res.al = frames[0].al;
@@ -575,12 +577,15 @@ static void test_stacks_by_symbol(void **state)
  * order, leave perf's tree so that a later sample through f9d misses
  * f9d's node and makes a second one (the sequence was found by replaying
  * perf's insertions): fb's graph shows f9d twice.  The sequence then
- * repeated 20 times more, with four threads (partitions that take the
+ * repeated 210 times, with four threads (partitions that take the
  * samples from the replay log, in parallel once it holds enough), prints
- * the one thread's text, with and without --children.
+ * the one thread's text, with and without --children; so it does with
+ * the samples spread over 64 processes of one name, whose rows and
+ * graphs the collapse merges (with --children, ~600 graphs: on the
+ * partitions' threads).
  */
 static char *replayed_text(const struct rp_symbol *syms, size_t nr_samples, unsigned threads,
-			   int children)
+			   int children, int nr_pids)
 {
 	static const char *const order[] = { "f8w", "f9d", "f7d", "f5d", "f0w",
 					     "f4d", "f1d", "f2d", "f0d", "f9d" };
@@ -597,8 +602,10 @@ static char *replayed_text(const struct rp_symbol *syms, size_t nr_samples, unsi
 		struct rp_frame s[3] = { frame(&fx.fb, 0), frame(&syms[i], 0),
 					 frame(&fx.main_, 0) };
 
+		fx.tid = 100 + (int)(k % (size_t)nr_pids);
 		feed(rp_report_consumer(r), s, 3, 1);
 	}
+	fx.tid = 0;
 	char *text = report_text(r);
 
 	rp_report_free(r);
@@ -631,7 +638,7 @@ static void test_replayed_children(void **state)
 		snprintf(names[10 + i], sizeof(names[10 + i]), "f%dw", i);
 		syms[10 + i] = (struct rp_symbol){ 0x1800, 0x1880, names[10 + i], 1, 1, 2 };
 	}
-	char *got = replayed_text(syms, 10, 1, 0);
+	char *got = replayed_text(syms, 10, 1, 0, 1);
 	size_t nr = 0;
 
 	for (const char *at = got; (at = strstr(at, "--f9d")); at++)
@@ -640,9 +647,10 @@ static void test_replayed_children(void **state)
 		fprintf(stderr, "%s", got);
 	free(got);
 	assert_int_equal(nr, 2);
-	for (int children = 0; children < 2; children++) {
-		char *one = replayed_text(syms, 210, 1, children);
-		char *four = replayed_text(syms, 210, 4, children);
+	for (int i = 0; i < 4; i++) {
+		int children = i & 1, nr_pids = i < 2 ? 1 : 64;
+		char *one = replayed_text(syms, 2100, 1, children, nr_pids);
+		char *four = replayed_text(syms, 2100, 4, children, nr_pids);
 
 		assert_string_equal(four, one);
 		free(one);
