@@ -64,6 +64,11 @@
  * distinct stacks a drain must hold to be done on several threads. */
 #define RP_REPORT_MAX_PARTS 64u
 #define RP_REPORT_PAR_MIN_STACKS 64u
+/* Partitions per thread: a drain balances its threads' shares with them
+ * (rp_report_assign_parts()). */
+#define RP_REPORT_PARTS_PER_THREAD 4u
+/* Every partition (a mask of rp_report_stack_part()). */
+#define RP_REPORT_ALL_PARTS UINT64_MAX
 /* Samples the replay log holds before their partitions take them (16
  * bytes each). */
 #define RP_REPORT_REPLAY_LOG 65536u
@@ -304,12 +309,16 @@ struct rp_report {
 	struct rp_srctext srctext;   /* srcline/srcfile texts, when want_srcline */
 	int sort_cpu;                /* cpu is a sort key */
 	struct rp_ctree ctree;
-	/* The graphs in nr_parts partitions (rp_report_opts.nr_threads): an
-	 * entry's tree is built in partition rp_report_part_of(), whose
-	 * ctree is r->ctree for 0 and parts[k].ctree (with an arena and a
-	 * pool of its own) for the others, so that partitions can be built
-	 * on threads of their own (rp_report_drain_stacks()). */
-	unsigned nr_parts;
+	/* The graphs in nr_parts partitions (RP_REPORT_PARTS_PER_THREAD for
+	 * each of rp_report_opts.nr_threads): an entry's tree is built in
+	 * partition rp_report_part_of(), whose ctree is r->ctree for 0 and
+	 * parts[k].ctree (with an arena and a pool of its own) for the
+	 * others, so that partitions can be built on threads of their own
+	 * (rp_report_drain_parts(): nr_drain_threads, each with a share of
+	 * the partitions balanced by the work each took at the last drain,
+	 * part_work: frames added or graphs merged). */
+	unsigned nr_parts, nr_drain_threads;
+	uint64_t part_work[RP_REPORT_MAX_PARTS];
 	struct rp_report_part {
 		struct rp_arena arena;
 		struct rp_strpool pool;
@@ -1036,15 +1045,19 @@ int rp_report_new(struct rp_report **out, const struct rp_session *session,
 	 * children are no order (callchain_int.h): replayed. */
 	r->ctree.replay = r->call_key == RP_CALL_KEY_FUNCTION &&
 			  rp_sample_type_any(session, RP_SAMPLE_STACK_USER);
-	r->nr_parts = 1;
+	r->nr_parts = r->nr_drain_threads = 1;
 	if (o.nr_threads >= 2 && r->graph | r->children) {
-		unsigned parts = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
-								    : RP_REPORT_MAX_PARTS;
+		unsigned threads = o.nr_threads < RP_REPORT_MAX_PARTS ? o.nr_threads
+								      : RP_REPORT_MAX_PARTS;
+		unsigned parts = threads * RP_REPORT_PARTS_PER_THREAD < RP_REPORT_MAX_PARTS
+					 ? threads * RP_REPORT_PARTS_PER_THREAD
+					 : RP_REPORT_MAX_PARTS;
 
 		/* Without them the graphs are built on one thread. */
 		r->parts = calloc(parts, sizeof(*r->parts));
 		if (r->parts) {
 			r->nr_parts = parts;
+			r->nr_drain_threads = threads;
 			for (unsigned k = 1; k < parts; k++) {
 				struct rp_report_part *pt = &r->parts[k];
 
@@ -1745,6 +1758,8 @@ static void rp_entry_move_map(const struct rp_report *r, struct rp_hist_entry *e
 	e->map_dso = key->map_dso;
 }
 
+static unsigned rp_report_part_of(const struct rp_report *r, const struct rp_hist_entry *e);
+
 static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 				 const struct rp_cframe *frames, uint32_t nr_frames,
 				 struct rp_hist_entry *self, const struct rp_hist_entry *key,
@@ -1827,7 +1842,7 @@ static int rp_report_link_frames(struct rp_report *r, struct rp_hists *h,
 				return rc;
 			}
 		}
-		links[nr++] = (struct rp_stack_link){ e, i };
+		links[nr++] = (struct rp_stack_link){ e, i, rp_report_part_of(r, e) };
 		r->seen[nr] = e;
 	}
 	*nr_links = nr;
@@ -1911,39 +1926,42 @@ static int rp_report_graph_add(struct rp_report *r, struct rp_hist_entry *e,
 	return rp_ctree_add(t, e->chain, frames, nr, period, count);
 }
 
-/* A distinct stack's samples into the graphs and the --children sums of
- * the entries of partition `part` (every entry when part is negative). */
 /*
- * A stack's samples (period and count) into the graphs and --children
- * sums of its entries in partition part (all for -1).
+ * A stack's samples (period and count) into the graphs and the
+ * --children sums of its entries in the partitions of mask parts
+ * (RP_REPORT_ALL_PARTS: every entry); the frames each partition adds
+ * count into r->part_work.
  */
 static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, uint64_t period,
-				uint64_t count, int part)
+				uint64_t count, uint64_t parts)
 {
 	int rc;
 
 	if (r->graph) {
 		struct rp_hist_entry *self = (struct rp_hist_entry *)(uintptr_t)st->owner[0];
+		unsigned k = rp_report_part_of(r, self);
 
-		if (part < 0 || rp_report_part_of(r, self) == (unsigned)part) {
+		if (parts >> k & 1) {
 			rc = rp_report_graph_add(r, self, st->frames, st->nr_frames, period, count);
 			if (rc)
 				return rc;
+			r->part_work[k] += st->nr_frames;
 		}
 	}
 	for (uint32_t i = 0; i < st->nr_links; i++) {
-		struct rp_hist_entry *e = st->links[i].entry;
-		uint32_t from = st->links[i].from;
+		const struct rp_stack_link *l = &st->links[i];
+		struct rp_hist_entry *e = l->entry;
 
-		if (part >= 0 && rp_report_part_of(r, e) != (unsigned)part)
+		if (!(parts >> l->part & 1))
 			continue;
 		e->acc_period += period;
 		e->acc_samples += count;
 		if (r->graph) {
-			rc = rp_report_graph_add(r, e, st->frames + from, st->nr_frames - from,
+			rc = rp_report_graph_add(r, e, st->frames + l->from, st->nr_frames - l->from,
 						 period, count);
 			if (rc)
 				return rc;
+			r->part_work[l->part] += st->nr_frames - l->from;
 		}
 	}
 	return 0;
@@ -1951,7 +1969,7 @@ static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, 
 
 static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
 {
-	return rp_report_stack_part(ctx, st, st->period, st->count, -1);
+	return rp_report_stack_part(ctx, st, st->period, st->count, RP_REPORT_ALL_PARTS);
 }
 
 static int rp_report_stack_none(void *ctx, const struct rp_stack *st)
@@ -1968,11 +1986,11 @@ enum rp_drain_what {
 	RP_DRAIN_MERGES, /* the collapse's merges of graphs */
 };
 
-/* One partition's share of a drain, on a thread of its own. */
+/* One thread's share of a drain: the partitions of mask parts. */
 struct rp_report_drain_job {
 	struct rp_report *r;
 	enum rp_drain_what what;
-	unsigned part;
+	uint64_t parts;
 	int rc;
 	pthread_t thread;
 };
@@ -1980,62 +1998,106 @@ struct rp_report_drain_job {
 static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
 				 const struct rp_hist_entry *e);
 
-/* The partition's share of what the job takes, in the order it came. */
+/* The job's partitions' share of what it takes, in the order it came. */
 static void *rp_report_drain_main(void *arg)
 {
 	struct rp_report_drain_job *job = arg;
 	struct rp_report *r = job->r;
-	int part = (int)job->part;
+	uint64_t parts = job->parts;
 
 	job->rc = 0;
+	for (unsigned k = 0; k < r->nr_parts; k++)
+		if (parts >> k & 1)
+			r->part_work[k] = 0;
 	if (job->what == RP_DRAIN_MERGES) {
-		for (size_t i = 0; i < r->nr_merges && job->rc >= 0; i++)
-			if (rp_report_part_of(r, r->merge_log[i].kept) == job->part)
-				job->rc = rp_report_merge_graph(r, r->merge_log[i].kept,
-								r->merge_log[i].item);
+		for (size_t i = 0; i < r->nr_merges && job->rc >= 0; i++) {
+			const struct rp_merge_item *m = &r->merge_log[i];
+			unsigned k = rp_report_part_of(r, m->kept);
+
+			if (parts >> k & 1) {
+				job->rc = rp_report_merge_graph(r, m->kept, m->item);
+				r->part_work[k]++;
+			}
+		}
 		return NULL;
 	}
 	if (job->what == RP_DRAIN_REPLAY) {
 		for (size_t i = 0; i < r->nr_replay && job->rc >= 0; i++)
 			job->rc = rp_report_stack_part(r, r->replay_log[i].st,
-						       r->replay_log[i].period, 1, part);
+						       r->replay_log[i].period, 1, parts);
 		return NULL;
 	}
 	for (size_t i = 0; i < r->stacks.nr && job->rc >= 0; i++) {
 		const struct rp_stack *st = r->stacks.order[i];
 
-		job->rc = rp_report_stack_part(r, st, st->period, st->count, part);
+		job->rc = rp_report_stack_part(r, st, st->period, st->count, parts);
 	}
 	return NULL;
 }
 
 /*
- * Each partition's share of a drain on a thread of its own (0 on the
- * caller's): every partition takes the samples or stacks in the order
- * they came, so each entry's tree and sums grow as with one thread (the
- * drawing is the same).  An error of any partition is the drain's (the
- * first by partition).
+ * The partitions of each of n drain threads (masks into parts[]): by the
+ * work each partition took at the last drain, the largest first to the
+ * thread with the least so far (round robin before any work is known).
+ * Which thread builds a partition does not change what it builds.
+ */
+static void rp_report_assign_parts(const struct rp_report *r, unsigned n, uint64_t *parts)
+{
+	uint64_t load[RP_REPORT_MAX_PARTS] = { 0 };
+	uint64_t done = 0;
+
+	for (unsigned t = 0; t < n; t++)
+		parts[t] = 0;
+	for (unsigned i = 0; i < r->nr_parts; i++) {
+		unsigned big = 0, least = 0;
+		int found = 0;
+
+		for (unsigned k = 0; k < r->nr_parts; k++)
+			if (!(done >> k & 1) && (!found || r->part_work[k] > r->part_work[big])) {
+				big = k;
+				found = 1;
+			}
+		for (unsigned t = 1; t < n; t++)
+			if (load[t] < load[least])
+				least = t;
+		/* Equal loads (nothing known yet) go round robin. */
+		if (!r->part_work[big])
+			least = i % n;
+		done |= 1ull << big;
+		parts[least] |= 1ull << big;
+		load[least] += r->part_work[big];
+	}
+}
+
+/*
+ * A drain on nr_drain_threads threads (the first is the caller's), each
+ * with its share of the partitions: every partition takes the samples or
+ * stacks in the order they came, so each entry's tree and sums grow as
+ * with one thread (the drawing is the same).  An error of any thread is
+ * the drain's (the first by thread).
  */
 static int rp_report_drain_parts(struct rp_report *r, enum rp_drain_what what)
 {
 	struct rp_report_drain_job jobs[RP_REPORT_MAX_PARTS];
-	unsigned started = 1;
+	uint64_t parts[RP_REPORT_MAX_PARTS];
+	unsigned n = r->nr_drain_threads, started = 1;
 	int rc = 0;
 
-	for (unsigned k = 0; k < r->nr_parts; k++)
-		jobs[k] = (struct rp_report_drain_job){ r, what, k, 0, 0 };
-	for (; started < r->nr_parts; started++)
+	rp_report_assign_parts(r, n, parts);
+	for (unsigned t = 0; t < n; t++)
+		jobs[t] = (struct rp_report_drain_job){ r, what, parts[t], 0, 0 };
+	for (; started < n; started++)
 		if (pthread_create(&jobs[started].thread, NULL, rp_report_drain_main,
 				   &jobs[started]))
 			break;
-	/* Partitions whose thread could not start run here, after 0. */
+	/* Shares whose thread could not start run here, after the first. */
 	rp_report_drain_main(&jobs[0]);
-	for (unsigned k = started; k < r->nr_parts; k++)
-		rp_report_drain_main(&jobs[k]);
-	for (unsigned k = 1; k < started; k++)
-		pthread_join(jobs[k].thread, NULL);
-	for (unsigned k = 0; k < r->nr_parts && !rc; k++)
-		rc = jobs[k].rc < 0 ? jobs[k].rc : 0;
+	for (unsigned t = started; t < n; t++)
+		rp_report_drain_main(&jobs[t]);
+	for (unsigned t = 1; t < started; t++)
+		pthread_join(jobs[t].thread, NULL);
+	for (unsigned t = 0; t < n && !rc; t++)
+		rc = jobs[t].rc < 0 ? jobs[t].rc : 0;
 	return rc;
 }
 
@@ -2049,7 +2111,7 @@ static int rp_report_replay_flush(struct rp_report *r)
 	} else {
 		for (size_t i = 0; i < r->nr_replay && !rc; i++)
 			rc = rp_report_stack_part(r, r->replay_log[i].st, r->replay_log[i].period,
-						  1, -1);
+						  1, RP_REPORT_ALL_PARTS);
 	}
 	r->nr_replay = 0;
 	return rc;
@@ -2216,7 +2278,7 @@ static int rp_report_add_stack(struct rp_report *r, struct rp_hists *h, struct r
 		 * log, which their threads take at the next drain (the stack
 		 * keeps no sums). */
 		if (r->nr_parts < 2)
-			return rp_report_stack_part(r, st, period, 1, -1);
+			return rp_report_stack_part(r, st, period, 1, RP_REPORT_ALL_PARTS);
 		if (r->nr_replay >= RP_REPORT_REPLAY_LOG && (rc = rp_report_replay_flush(r)) < 0)
 			return rc;
 		if (RP_ARRAY_RESERVE(r->replay_log, r->alloc_replay, r->nr_replay + 1) < 0)
@@ -4861,9 +4923,10 @@ static int rp_write_hists(struct rp_report *r, const struct rp_evgroup *g, size_
 			int mrc = rp_report_merge_graphs(r);
 
 			rc = rc ? rc : mrc;
-		} else
+		} else {
 			rc = rp_rbsort((void **)h->entries, h->nr_entries,
 				       rp_entry_collapse_order, &st);
+		}
 	}
 	if (!rc && !r->hierarchy)
 		rc = rp_rbsort((void **)h->entries, h->nr_entries, rp_entry_order, &st);

@@ -35,6 +35,7 @@
 struct rp_stack_link {
 	void *entry;
 	uint32_t from;
+	uint32_t part; /* the caller's (the report's partition of entry) */
 };
 
 /* Words of a stack's owner: what, besides its frames, decides how a
