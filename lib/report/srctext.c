@@ -84,9 +84,6 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	    c->sym == sym && c->has_map == has_map && c->mode == mode) {
 		*srcline = c->srcline;
 		*srcfile = c->srcfile;
-		/* A hit counts as the lookup it keeps did. */
-		if (lookup && c->line_found >= 0)
-			rp_symbols_srcline_recount(t->symbols, dso, c->line_found);
 		if (lookup)
 			rp_symbols_a2l_count(t->symbols, dso, c->found);
 		return 0;
@@ -95,8 +92,9 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	uint32_t line = 0;
 	char *line_txt = NULL;
 	int with_sym = 0;
-	int found = lookup && !off ? rp_symbols_srcline(t->symbols, dso, addr, &file, &line) : 0;
-	int line_found = lookup && !off ? found : -1;
+	int found = lookup && !off
+			    ? rp_symbols_srcline_uncounted(t->symbols, dso, addr, &file, &line)
+			    : 0;
 	int n;
 
 	if (found < 0)
@@ -106,9 +104,9 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 
 		if (rc)
 			return rc;
+		rp_symbols_a2l_count(t->symbols, dso, 1);
 		*c = (struct rp_srctext_ent){ dso,	 sym,	   addr,     shown, has_map,
-					      mode,	 *srcline, *srcfile, 1,
-					      line_found };
+					      mode,	 *srcline, *srcfile, 1 };
 		return 0;
 	}
 	/* perf shows map__rip_2objdump() of the address in "dso[addr]". */
@@ -133,8 +131,7 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 			return rc;
 		rp_symbols_a2l_count(t->symbols, dso, 1);
 		*c = (struct rp_srctext_ent){ dso,	 sym,	   addr,     shown, has_map,
-					      mode,	 *srcline, *srcfile, 1,
-					      line_found };
+					      mode,	 *srcline, *srcfile, 1 };
 		return 0;
 	}
 	int a2l_found = 0;
@@ -174,6 +171,6 @@ int rp_srctext_get_at(struct rp_srctext *t, struct rp_dso *dso, const struct rp_
 	if (lookup && !off)
 		rp_symbols_a2l_count(t->symbols, dso, a2l_found);
 	*c = (struct rp_srctext_ent){ dso,	sym,	  addr,	    shown,    has_map,
-				      mode,	*srcline, *srcfile, a2l_found, line_found };
+				      mode,	*srcline, *srcfile, a2l_found };
 	return 0;
 }

@@ -51,9 +51,6 @@ struct rp_srctext_ent {
 	enum rp_srctext_mode mode;
 	const char *srcline, *srcfile; /* NULL: empty slot */
 	int found; /* perf's lookup succeeded (rp_symbols_a2l_count()) */
-	/* rp_symbols_srcline() answered a line (1) or none (0); -1: not
-	 * asked (rp_symbols_srcline_recount()) */
-	int line_found;
 };
 
 struct rp_srctext {

@@ -23,8 +23,8 @@ struct rp_srcline_ent {
 
 static struct rp_srcline_ent unknown_line;
 
-/* One line lookup of a DSO with DWARF lines into perf's A2L_FAIL_LIMIT
- * count (found: a line). */
+/* One lookup of perf's __get_srcline() into its A2L_FAIL_LIMIT count of
+ * the DSO (found: addr2line answered). */
 static void srcline_count(struct rp_dso_symtab *t, int found)
 {
 	if (found)
@@ -33,17 +33,21 @@ static void srcline_count(struct rp_dso_symtab *t, int found)
 		t->srcline_off = 1;
 }
 
-int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, const char **file,
-		       uint32_t *line)
+/* rp_symbols_srcline() without the count; *tp gets the DSO's table
+ * where it has DWARF lines and still looks them up, else NULL. */
+static int srcline_lookup(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+			  const char **file, uint32_t *line, struct rp_dso_symtab **tp)
 {
 	*file = NULL;
 	*line = 0;
+	*tp = NULL;
 	if (!s || !dso)
 		return 0;
 	struct rp_dso_symtab *t = rp_symbols_table(s, dso);
 
 	if (!t || !t->dwarf_path || t->srcline_off)
 		return 0;
+	*tp = t;
 	struct rp_srcline_ent *e = rp_hashmap_get(&t->srclines, addr);
 
 	if (!e) {
@@ -74,12 +78,30 @@ int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, 
 			return RP_ERR_NOMEM;
 		}
 	}
-	srcline_count(t, e->file != NULL);
 	if (!e->file)
 		return 0;
 	*file = e->file;
 	*line = e->line;
 	return 1;
+}
+
+int rp_symbols_srcline(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr, const char **file,
+		       uint32_t *line)
+{
+	struct rp_dso_symtab *t;
+	int found = srcline_lookup(s, dso, addr, file, line, &t);
+
+	if (found >= 0 && t)
+		srcline_count(t, found);
+	return found;
+}
+
+int rp_symbols_srcline_uncounted(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+				 const char **file, uint32_t *line)
+{
+	struct rp_dso_symtab *t;
+
+	return srcline_lookup(s, dso, addr, file, line, &t);
 }
 
 int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
@@ -104,24 +126,12 @@ int rp_symbols_objdump_line(struct rp_symbols *s, struct rp_dso *dso, uint64_t a
 	return *file ? 1 : 0;
 }
 
-void rp_symbols_srcline_recount(struct rp_symbols *s, struct rp_dso *dso, int found)
-{
-	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
-
-	if (t && t->dwarf_path && !t->srcline_off)
-		srcline_count(t, found);
-}
-
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found)
 {
 	struct rp_dso_symtab *t = s && dso ? rp_symbols_table(s, dso) : NULL;
 
-	if (!t || t->dwarf_path || t->srcline_off)
-		return;
-	if (found)
-		t->srcline_found = 1;
-	else if (!t->srcline_found && ++t->srcline_fails >= RP_SRCLINE_FAIL_LIMIT)
-		t->srcline_off = 1;
+	if (t && !t->srcline_off)
+		srcline_count(t, found);
 }
 
 int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso)

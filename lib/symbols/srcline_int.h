@@ -30,25 +30,25 @@ int rp_symbols_addr_in_func(struct rp_symbols *s, struct rp_dso *dso, uint64_t a
 			    uint64_t *shown, const char **file);
 
 /*
- * perf's A2L_FAIL_LIMIT for a DSO without DWARF lines, which
- * rp_symbols_srcline() does not count for: rp_symbols_a2l_count() counts
- * one lookup of perf's __get_srcline() (found: addr2line answered a
- * line, "??:?" or "FILE:?"); once the first 123 all failed,
+ * perf's A2L_FAIL_LIMIT: rp_symbols_a2l_count() counts one lookup of
+ * perf's __get_srcline() (found: addr2line answered a line, "??:?" or
+ * "FILE:?"), for a caller that decides that itself (rp_symbols_srcline()
+ * counts its own lookups: a line or none); once the first 123 all failed,
  * rp_symbols_a2l_off() answers 1 for dso from then on (perf clears
- * dso->has_srcline and shows "sym+OFFSET" or "dso[addr]"), also for a
- * DSO with DWARF whose line lookups were turned off so.
+ * dso->has_srcline and shows "sym+OFFSET" or "dso[addr]"), and
+ * rp_symbols_srcline() finds no line there.
  */
 void rp_symbols_a2l_count(struct rp_symbols *s, struct rp_dso *dso, int found);
 int rp_symbols_a2l_off(struct rp_symbols *s, struct rp_dso *dso);
 
 /*
- * Counts once more a lookup rp_symbols_srcline() answered (found: 1 for a
- * line, 0 for none) for a DSO with DWARF lines, as perf counts each of
- * its __get_srcline() calls: for a caller that kept the answer (a cache
- * hit counts as the lookup did, so the count does not depend on what the
- * cache kept).
+ * rp_symbols_srcline() without counting the lookup, for a caller that
+ * counts what perf's addr2line would have answered
+ * (rp_symbols_a2l_count()): where DWARF has no line, addr2line may still
+ * name the function.
  */
-void rp_symbols_srcline_recount(struct rp_symbols *s, struct rp_dso *dso, int found);
+int rp_symbols_srcline_uncounted(struct rp_symbols *s, struct rp_dso *dso, uint64_t addr,
+				 const char **file, uint32_t *line);
 
 /*
  * The line binutils' objdump -l shows for addr (dso's address space, as

@@ -7,6 +7,11 @@
 #     then in its one exported function: perf stops asking once the
 #     program's first 123 lookups failed and shows "spin_exported+OFF"
 #     where it would have shown "??:0";
+#   - the same count in a file with DWARF lines for none of its hot code
+#     (tests/workload/a2l_wide.c built without -g, linked with a unit
+#     built with -g): its samples fall on hundreds of addresses where
+#     DWARF has no line and addr2line names the function ("FILE:?"), an
+#     answer that perf counts as found, so it never stops asking;
 #   - srcfile of "dso[addr]" whose DSO name has a ':' (the program is
 #     named "a2l:limit", as a memfd's "memfd:sealed-..."): "a2l";
 #   - --full-source-path: the same program built with -g, relative
@@ -36,6 +41,11 @@ prog='a2l:limit'
 "${CC:-cc}" -O2 -Wl,--export-dynamic-symbol=spin_exported -o "$prog" \
 	"$root/tests/workload/a2l_limit.c" 2>cc.err && strip "$prog" ||
 	{ cat cc.err >&2; echo "$rp_name: cannot build $prog" >&2; exit 1; }
+printf 'int rp_a2l_debug_unit(int x)\n{\n\treturn x + 1;\n}\n' >dbg.c
+"${CC:-cc}" -O2 -c -o wide.o "$root/tests/workload/a2l_wide.c" 2>cc.err &&
+	"${CC:-cc}" -O2 -g -c -o dbg.o dbg.c 2>>cc.err &&
+	"${CC:-cc}" -o 'a2l:wide' wide.o dbg.o 2>>cc.err ||
+	{ cat cc.err >&2; echo "$rp_name: cannot build a2l:wide" >&2; exit 1; }
 mkdir -p src && cp "$root/tests/workload/a2l_limit.c" src/ || exit 1
 for v in 4 5; do
 	"${CC:-cc}" -O2 -g -gdwarf-$v -fdebug-prefix-map="$work"=. -o "dw$v" src/a2l_limit.c \
@@ -50,6 +60,7 @@ record() {
 		{ cat "$name.record.out" >&2; rp_cannot_run "perf record failed"; }
 }
 record limit "./$prog" 400 300
+record wide './a2l:wide' 400
 record dw4 ./dw4 150 100
 record dw5 ./dw5 150 100
 
@@ -77,6 +88,12 @@ grep -qE ' spin_exported\+[0-9]+ *$' limit-srcline.perf ||
 	rp_cannot_run "perf did not stop asking addr2line (no spin_exported+OFF row)"
 grep -qE '%  a2l *$' limit-srcfile.perf ||
 	rp_cannot_run "perf shows no srcfile 'a2l' for the program's addresses"
+
+for keys in srcline srcfile dso,sym,srcline; do
+	report_same "wide-$keys" wide.data --no-children -g none --sort "$keys"
+done
+grep -qE '%  a2l_wide\.c:0 *$' wide-srcline.perf ||
+	rp_cannot_run "perf shows no a2l_wide.c:0 row (addr2line's answer changed?)"
 
 for v in 4 5; do
 	for keys in srcline srcfile; do
