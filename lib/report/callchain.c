@@ -367,25 +367,29 @@ struct rp_merge_path {
  * one below from's root down to n.
  */
 static int rp_ctree_replay_merge(struct rp_ctree *t, struct rp_cnode *into,
-				 const struct rp_cnode *n, struct rp_merge_path *path, size_t depth)
+				 const struct rp_cnode *n, struct rp_merge_path *path, size_t depth,
+				 int per_path)
 {
 	int err = 0;
 
-	if (n->hit || n->count) {
+	/* The paths that end at n: their period, and their count or one
+	 * (rp_ctree_merge()). */
+	if (per_path ? n->hit != 0 : (n->hit || n->count)) {
 		struct rp_cnode *d = into;
+		uint64_t count = per_path ? 1 : n->count;
 
 		for (size_t i = 0; i < depth; i++) {
 			const struct rp_cnode *f = path->v[i];
 
 			d->children_hit += n->hit;
-			d->children_count += n->count;
+			d->children_count += count;
 			d = rp_ctree_replay_child(t, d, f->dso, f->name, f->key, f->inlined, f->ip,
 						  &err);
 			if (!d)
 				return err;
 		}
 		d->hit += n->hit;
-		d->count += n->count;
+		d->count += count;
 	}
 	if (!n->nr_children)
 		return 0;
@@ -394,16 +398,17 @@ static int rp_ctree_replay_merge(struct rp_ctree *t, struct rp_cnode *into,
 	/* A replayed ctree's children list is in its tree's order. */
 	for (const struct rp_cnode *c = n->child; c && !err; c = c->sibling) {
 		path->v[depth] = c;
-		err = rp_ctree_replay_merge(t, into, c, path, depth + 1);
+		err = rp_ctree_replay_merge(t, into, c, path, depth + 1, per_path);
 	}
 	return err;
 }
 
-int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from)
+int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from,
+		   int per_path)
 {
 	if (t->replay) {
 		struct rp_merge_path path = { NULL, 0 };
-		int err = rp_ctree_replay_merge(t, into, from, &path, 0);
+		int err = rp_ctree_replay_merge(t, into, from, &path, 0, per_path);
 
 		free(path.v);
 		return err;
@@ -418,14 +423,16 @@ int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cn
 
 		if (!d)
 			return err;
-		/* The paths that end here, as if their samples had been
-		 * added to into one by one. */
-		if (src->hit || src->count) {
+		/* The paths that end here: their period, and their count or
+		 * one (perf's merge_chain_branch() adds each as one path). */
+		if (per_path ? src->hit != 0 : (src->hit || src->count)) {
+			uint64_t count = per_path ? 1 : src->count;
+
 			d->hit += src->hit;
-			d->count += src->count;
+			d->count += count;
 			for (struct rp_cnode *p = d->parent; p; p = p->parent) {
 				p->children_hit += src->hit;
-				p->children_count += src->count;
+				p->children_count += count;
 			}
 		}
 		if (src->child) {

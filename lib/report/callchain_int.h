@@ -150,13 +150,17 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
 
 /*
  * Adds the paths of from's tree (of the same ctree) to into's, with their
- * periods and counts, as perf's callchain_merge() does: into's max_depth
- * stays (the caller takes from's when the samples are into's own: the
- * entry of a thread's samples taken before its first COMM, which perf
- * keeps as one entry with those taken after: docs/report.md).  from is
- * left as it was.  Returns 0, RP_ERR_NOMEM or RP_ERR_LIMIT.
+ * periods: with per_path 1 as perf's callchain_merge() does (each path
+ * that ends at a node, with a period, counts one), with per_path 0 as if
+ * from's samples had been added to into one by one (their counts).
+ * into's max_depth stays (the caller takes from's when the samples are
+ * into's own: the entry of a thread's samples taken before its first
+ * COMM, which perf keeps as one entry with those taken after:
+ * docs/report.md).  from is left as it was.  Returns 0, RP_ERR_NOMEM or
+ * RP_ERR_LIMIT.
  */
-int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from);
+int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cnode *from,
+		   int per_path);
 
 /* perf's CHAIN_GRAPH_ABS (graph), CHAIN_GRAPH_REL (fractal), CHAIN_FLAT,
  * CHAIN_FOLDED */

@@ -1685,7 +1685,7 @@ static int rp_report_override_default_comms(struct rp_report *r)
 
 					if (!f->chain && !(f->chain = rp_ctree_root(t)))
 						return RP_ERR_NOMEM;
-					if ((rc = rp_ctree_merge(t, f->chain, e->chain)) < 0)
+					if ((rc = rp_ctree_merge(t, f->chain, e->chain, 0)) < 0)
 						return rc;
 					if (e->chain->max_depth > f->chain->max_depth)
 						f->chain->max_depth = e->chain->max_depth;
@@ -3532,7 +3532,7 @@ static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
 		return 0;
 	if (!k->chain && !(k->chain = rp_ctree_root(t)))
 		return RP_ERR_NOMEM;
-	return rp_ctree_merge(t, k->chain, e->chain);
+	return rp_ctree_merge(t, k->chain, e->chain, 1);
 }
 
 /*

@@ -16,7 +16,9 @@
 # Checks: perf's recording holds samples of two processes and a
 # --children row over 100 % (the case happened); readperf's report
 # equals perf's byte for byte in the default view (--children), with
-# -g caller and with --no-children; `--sort pid,dso,sym`, where the
+# -g caller and with --no-children, and with counts for percentages
+# (perf's collapse merges the two processes' graphs, each merged path
+# counting one: merge_chain_branch()); `--sort pid,dso,sym`, where the
 # processes share no row, shows mid (inlined) beside outer, in both.
 # Every readperf command runs with -j 4 and -j 1 (tests/jcheck.sh).
 # Skips (exit 77) without perf, a C or C++ compiler or python3, unless
@@ -40,6 +42,7 @@ awk '$1 ~ /%$/ && $1 + 0 > 100 { found = 1 } END { exit !found }' fork.children.
 	fail "perf's --children rows stay within 100 %: the case did not happen (test problem)"
 report_same fork.children-caller fork.data "" --children -g caller
 report_same fork.graph fork.data "" --no-children
+report_same fork.count fork.data "" --children -g graph,0.5,caller,function,count
 report_same fork.pid fork.data "" --children --sort pid,dso,sym -g none
 grep -q 'mid (inlined)' fork.pid.rp || fail "--sort pid,dso,sym: no row of mid (inlined)"
 
