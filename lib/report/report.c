@@ -1967,11 +1967,6 @@ static int rp_report_stack_part(struct rp_report *r, const struct rp_stack *st, 
 	return 0;
 }
 
-static int rp_report_stack_drained(void *ctx, const struct rp_stack *st)
-{
-	return rp_report_stack_part(ctx, st, st->period, st->count, RP_REPORT_ALL_PARTS);
-}
-
 static int rp_report_stack_none(void *ctx, const struct rp_stack *st)
 {
 	(void)ctx;
@@ -2071,16 +2066,20 @@ static void rp_report_assign_parts(const struct rp_report *r, unsigned n, uint64
 
 /*
  * A drain on nr_drain_threads threads (the first is the caller's), each
- * with its share of the partitions: every partition takes the samples or
- * stacks in the order they came, so each entry's tree and sums grow as
- * with one thread (the drawing is the same).  An error of any thread is
- * the drain's (the first by thread).
+ * with its share of the partitions; on the caller's thread alone for
+ * fewer than RP_REPORT_PAR_MIN_STACKS items.  Every partition takes the
+ * samples, stacks or merges in the order they came, so each entry's tree
+ * and sums grow as with one thread (the drawing is the same).  An error
+ * of any thread is the drain's (the first by thread).
  */
 static int rp_report_drain_parts(struct rp_report *r, enum rp_drain_what what)
 {
 	struct rp_report_drain_job jobs[RP_REPORT_MAX_PARTS];
 	uint64_t parts[RP_REPORT_MAX_PARTS];
-	unsigned n = r->nr_drain_threads, started = 1;
+	size_t nr = what == RP_DRAIN_REPLAY   ? r->nr_replay
+		    : what == RP_DRAIN_MERGES ? r->nr_merges
+					      : r->stacks.nr;
+	unsigned n = nr < RP_REPORT_PAR_MIN_STACKS ? 1 : r->nr_drain_threads, started = 1;
 	int rc = 0;
 
 	rp_report_assign_parts(r, n, parts);
@@ -2104,38 +2103,22 @@ static int rp_report_drain_parts(struct rp_report *r, enum rp_drain_what what)
 /* The replay log's samples into the replayed trees, then an empty log. */
 static int rp_report_replay_flush(struct rp_report *r)
 {
-	int rc = 0;
+	int rc = rp_report_drain_parts(r, RP_DRAIN_REPLAY);
 
-	if (r->nr_replay >= RP_REPORT_PAR_MIN_STACKS) {
-		rc = rp_report_drain_parts(r, RP_DRAIN_REPLAY);
-	} else {
-		for (size_t i = 0; i < r->nr_replay && !rc; i++)
-			rc = rp_report_stack_part(r, r->replay_log[i].st, r->replay_log[i].period,
-						  1, RP_REPORT_ALL_PARTS);
-	}
 	r->nr_replay = 0;
 	return rc;
 }
 
 /*
  * Builds the graphs and --children sums of the stacks held so far (of
- * the samples the replay log holds, with replayed trees), then empties
- * the table of stacks.  With partitions and enough stacks, each
- * partition on a thread of its own (rp_report_drain_parts()).
+ * the samples the replay log holds, with replayed trees, whose stacks
+ * keep no sums: rp_report_add_stack()), then empties the table of
+ * stacks.
  */
 static int rp_report_drain_stacks(struct rp_report *r)
 {
-	int rc = 0;
-
-	/* Replayed trees take samples, not the stacks' sums (which stay
-	 * 0: rp_report_add_stack()). */
-	if (r->ctree.replay)
-		rc = rp_report_replay_flush(r);
-	else if (r->nr_parts < 2 || r->stacks.nr < RP_REPORT_PAR_MIN_STACKS)
-		return rp_stacks_drain(&r->stacks, rp_report_stack_drained, r);
-	else
-		rc = rp_report_drain_parts(r, RP_DRAIN_STACKS);
-	/* The table is emptied as rp_stacks_drain() empties it. */
+	int rc = r->ctree.replay ? rp_report_replay_flush(r)
+				 : rp_report_drain_parts(r, RP_DRAIN_STACKS);
 	int drc = rp_stacks_drain(&r->stacks, rp_report_stack_none, NULL);
 
 	return rc ? rc : drc;
@@ -3537,20 +3520,14 @@ static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
 
 /*
  * The merges of call graphs a collapse deferred (rp_report.merge_log),
- * each partition's on a thread of its own: a kept entry's graph takes
- * its merges in the collapse's order, as without partitions (the graphs
+ * by partition (rp_report_drain_parts()): a kept entry's graph takes its
+ * merges in the collapse's order, as without partitions (the graphs
  * merged from are only read).  Then an empty log.
  */
 static int rp_report_merge_graphs(struct rp_report *r)
 {
-	int rc = 0;
+	int rc = rp_report_drain_parts(r, RP_DRAIN_MERGES);
 
-	if (r->nr_merges >= RP_REPORT_PAR_MIN_STACKS) {
-		rc = rp_report_drain_parts(r, RP_DRAIN_MERGES);
-	} else {
-		for (size_t i = 0; i < r->nr_merges && !rc; i++)
-			rc = rp_report_merge_graph(r, r->merge_log[i].kept, r->merge_log[i].item);
-	}
 	r->nr_merges = 0;
 	return rc;
 }
