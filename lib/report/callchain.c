@@ -353,6 +353,18 @@ int rp_ctree_add(struct rp_ctree *t, struct rp_cnode *root, const struct rp_cfra
 	return 0;
 }
 
+/*
+ * Whether paths end at n that a merge adds (rp_ctree_merge()), and the
+ * count each adds: with per_path 1 the paths with a period, one count
+ * (perf's merge_chain_branch() adds each as one path); else those with a
+ * period or a count, their count.
+ */
+static int rp_merge_ends(const struct rp_cnode *n, int per_path, uint64_t *count)
+{
+	*count = per_path ? 1 : n->count;
+	return per_path ? n->hit != 0 : (n->hit || n->count);
+}
+
 /* The nodes above the one a replayed merge is at. */
 struct rp_merge_path {
 	const struct rp_cnode **v;
@@ -370,13 +382,11 @@ static int rp_ctree_replay_merge(struct rp_ctree *t, struct rp_cnode *into,
 				 const struct rp_cnode *n, struct rp_merge_path *path, size_t depth,
 				 int per_path)
 {
+	uint64_t count;
 	int err = 0;
 
-	/* The paths that end at n: their period, and their count or one
-	 * (rp_ctree_merge()). */
-	if (per_path ? n->hit != 0 : (n->hit || n->count)) {
+	if (rp_merge_ends(n, per_path, &count)) {
 		struct rp_cnode *d = into;
-		uint64_t count = per_path ? 1 : n->count;
 
 		for (size_t i = 0; i < depth; i++) {
 			const struct rp_cnode *f = path->v[i];
@@ -421,13 +431,11 @@ int rp_ctree_merge(struct rp_ctree *t, struct rp_cnode *into, const struct rp_cn
 		struct rp_cnode *d = rp_ctree_child_of(t, dparent, src->dso, src->name, src->key,
 						       src->inlined, src->ip, src->srcline, &err);
 
+		uint64_t count;
+
 		if (!d)
 			return err;
-		/* The paths that end here: their period, and their count or
-		 * one (perf's merge_chain_branch() adds each as one path). */
-		if (per_path ? src->hit != 0 : (src->hit || src->count)) {
-			uint64_t count = per_path ? 1 : src->count;
-
+		if (rp_merge_ends(src, per_path, &count)) {
 			d->hit += src->hit;
 			d->count += count;
 			for (struct rp_cnode *p = d->parent; p; p = p->parent) {

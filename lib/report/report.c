@@ -1635,7 +1635,8 @@ static int rp_hists_rehash(struct rp_hists *h, struct rp_hist_entry *e, uint64_t
 	return rp_hashmap_put(&h->map, e->hash, e) < 0 ? RP_ERR_NOMEM : 0;
 }
 
-static struct rp_ctree *rp_report_ctree_of(struct rp_report *r, const struct rp_hist_entry *e);
+static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
+				 const struct rp_hist_entry *e, int per_path);
 
 /*
  * perf overrides a thread's ":<tid>" default comm in place when its first
@@ -1680,12 +1681,11 @@ static int rp_report_override_default_comms(struct rp_report *r)
 				f->acc_period += e->acc_period;
 				f->acc_samples += e->acc_samples;
 				if (e->chain) {
-					struct rp_ctree *t = rp_report_ctree_of(r, f);
-					int rc;
+					/* The same samples of the same entry for
+					 * perf: their counts. */
+					int rc = rp_report_merge_graph(r, f, e, 0);
 
-					if (!f->chain && !(f->chain = rp_ctree_root(t)))
-						return RP_ERR_NOMEM;
-					if ((rc = rp_ctree_merge(t, f->chain, e->chain, 0)) < 0)
+					if (rc < 0)
 						return rc;
 					if (e->chain->max_depth > f->chain->max_depth)
 						f->chain->max_depth = e->chain->max_depth;
@@ -1990,9 +1990,6 @@ struct rp_report_drain_job {
 	pthread_t thread;
 };
 
-static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
-				 const struct rp_hist_entry *e);
-
 /* The job's partitions' share of what it takes, in the order it came. */
 static void *rp_report_drain_main(void *arg)
 {
@@ -2010,7 +2007,7 @@ static void *rp_report_drain_main(void *arg)
 			unsigned k = rp_report_part_of(r, m->kept);
 
 			if (parts >> k & 1) {
-				job->rc = rp_report_merge_graph(r, m->kept, m->item);
+				job->rc = rp_report_merge_graph(r, m->kept, m->item, 1);
 				r->part_work[k]++;
 			}
 		}
@@ -3504,10 +3501,11 @@ static int rp_entry_tree_cmp(void *ctx, const void *node, const void *key)
 	return 0;
 }
 
-/* e's call graph into k's (perf's callchain_merge()).  Returns 0,
+/* e's call graph into k's: perf's callchain_merge() with per_path 1,
+ * else as if e's samples were k's (rp_ctree_merge()).  Returns 0,
  * RP_ERR_NOMEM or RP_ERR_LIMIT. */
 static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
-				 const struct rp_hist_entry *e)
+				 const struct rp_hist_entry *e, int per_path)
 {
 	struct rp_ctree *t = rp_report_ctree_of(r, k);
 
@@ -3515,7 +3513,7 @@ static int rp_report_merge_graph(struct rp_report *r, struct rp_hist_entry *k,
 		return 0;
 	if (!k->chain && !(k->chain = rp_ctree_root(t)))
 		return RP_ERR_NOMEM;
-	return rp_ctree_merge(t, k->chain, e->chain, 1);
+	return rp_ctree_merge(t, k->chain, e->chain, per_path);
 }
 
 /*
@@ -3546,7 +3544,7 @@ static int rp_entry_merge(void *ctx, void *kept, void *item)
 		if (RP_ARRAY_RESERVE(r->merge_log, r->alloc_merges, r->nr_merges + 1) < 0)
 			return RP_ERR_NOMEM;
 		r->merge_log[r->nr_merges++] = (struct rp_merge_item){ k, e };
-	} else if ((rc = rp_report_merge_graph(r, k, e)) < 0) {
+	} else if ((rc = rp_report_merge_graph(r, k, e, 1)) < 0) {
 		return rc;
 	}
 	k->period += e->period;

@@ -245,7 +245,6 @@ struct rp_symbols {
  */
 struct rp_dso_symtab *rp_symbols_table(struct rp_symbols *s, struct rp_dso *dso);
 
-
 /*
  * Whether perf 6.1 finds dso's data file, an ELF file: its build-id cache
  * copy (when the DSO has a build-id) or the file at its path under the
